@@ -1,0 +1,1 @@
+//! Provider source addresses and platforms.

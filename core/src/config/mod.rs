@@ -1,0 +1,1 @@
+//! Module loading from in-memory files, override merging and provider requirements.

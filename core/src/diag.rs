@@ -1,0 +1,210 @@
+//! Diagnostics as values, shaped like Terraform's `tfdiags`/HCL diagnostics so every host
+//! (CLI, wasm, Worker) can render them the same way.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Stops the operation.
+    Error,
+    /// Reported, but the operation goes on.
+    Warning,
+}
+
+/// A position in a source file: 1-based line and column (in characters), 0-based byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pos {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in Unicode grapheme-ish characters as HCL does (we count chars).
+    pub column: usize,
+    /// 0-based byte offset into the file.
+    pub byte: usize,
+}
+
+impl Pos {
+    /// The position of byte offset `byte` within `src` (clamped to the end).
+    pub fn from_offset(src: &str, byte: usize) -> Pos {
+        let byte = byte.min(src.len());
+        let mut line = 1;
+        let mut line_start = 0;
+        for (i, b) in src.as_bytes()[..byte].iter().enumerate() {
+            if *b == b'\n' {
+                line += 1;
+                line_start = i + 1;
+            }
+        }
+        // A byte offset inside a multi-byte char counts up to that char.
+        let mut end = byte;
+        while end > line_start && !src.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = src[line_start..end].chars().count() + 1;
+        Pos { line, column, byte }
+    }
+}
+
+/// A span of a named file, like `hcl.Range`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Range {
+    /// The file name as the host named it.
+    pub filename: String,
+    /// First position (inclusive).
+    pub start: Pos,
+    /// Last position (exclusive).
+    pub end: Pos,
+}
+
+impl Range {
+    /// The range covering bytes `span` of `src`, a file called `filename`.
+    pub fn from_span(filename: &str, src: &str, span: std::ops::Range<usize>) -> Range {
+        Range {
+            filename: filename.to_string(),
+            start: Pos::from_offset(src, span.start),
+            end: Pos::from_offset(src, span.end),
+        }
+    }
+}
+
+/// Renders like Go's `hcl.Range.String()`: `main.tf:1,1-15` or `main.tf:1,1-2,3`.
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start.line == self.end.line {
+            write!(
+                f,
+                "{}:{},{}-{}",
+                self.filename, self.start.line, self.start.column, self.end.column
+            )
+        } else {
+            write!(
+                f,
+                "{}:{},{}-{},{}",
+                self.filename, self.start.line, self.start.column, self.end.line, self.end.column
+            )
+        }
+    }
+}
+
+/// One problem report: Terraform's `Diagnostic { severity, summary, detail, subject }`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// One-line summary, exactly Terraform's text where Terraform has one.
+    pub summary: String,
+    /// Longer explanation (may be empty).
+    pub detail: String,
+    /// Where in which file, when the problem has a source location.
+    pub range: Option<Range>,
+}
+
+impl Diagnostic {
+    /// An error diagnostic without a source range.
+    pub fn error(summary: impl Into<String>, detail: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            summary: summary.into(),
+            detail: detail.into(),
+            range: None,
+        }
+    }
+
+    /// A warning diagnostic without a source range.
+    pub fn warning(summary: impl Into<String>, detail: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(summary, detail)
+        }
+    }
+
+    /// The same diagnostic pointing at `range`.
+    pub fn with_range(mut self, range: Range) -> Diagnostic {
+        self.range = Some(range);
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Renders like Terraform's CLI: `Error: <summary>` then location and detail.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+        };
+        write!(f, "{word}: {}", self.summary)?;
+        if let Some(range) = &self.range {
+            write!(f, "\n\n  on {} line {}", range.filename, range.start.line)?;
+        }
+        if !self.detail.is_empty() {
+            write!(f, "\n\n{}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// An ordered collection of diagnostics.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// An empty collection.
+    pub fn new() -> Diagnostics {
+        Diagnostics(Vec::new())
+    }
+
+    /// Appends one diagnostic.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+
+    /// Appends all of `other`.
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.0.extend(other);
+    }
+
+    /// True if any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Iterates in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_renders_like_hcl() {
+        let src = "abc\ndéf\n";
+        let r = Range::from_span("main.tf", src, 4..7);
+        assert_eq!(r.to_string(), "main.tf:2,1-3");
+        let r = Range::from_span("main.tf", src, 0..6);
+        assert_eq!(r.to_string(), "main.tf:1,1-2,2");
+    }
+}

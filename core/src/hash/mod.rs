@@ -1,0 +1,1 @@
+//! Provider package hashes: the `h1:` (Go dirhash Hash1) and `zh:` (zip SHA-256) schemes.

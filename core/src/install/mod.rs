@@ -1,0 +1,1 @@
+//! The sans-IO install planner behind `init` and `providers lock`.

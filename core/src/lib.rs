@@ -1,0 +1,16 @@
+//! tflock-core: the logic of Terraform's and OpenTofu's provider dependency handling,
+//! with no IO. Hosts (the CLI, the Worker, the browser) hand in bytes and get values and
+//! diagnostics back.
+
+pub mod addrs;
+pub mod config;
+pub mod diag;
+pub mod flavor;
+pub mod hash;
+pub mod install;
+pub mod lockfile;
+pub mod protocol;
+pub mod version;
+
+pub use diag::{Diagnostic, Diagnostics, Pos, Range, Severity};
+pub use flavor::Flavor;

@@ -1,0 +1,1 @@
+//! The dependency lock file `.terraform.lock.hcl`: read, write, update, review, merge.

@@ -1,0 +1,1 @@
+//! Versions, version constraints (both Terraform parse stages) and version selection.

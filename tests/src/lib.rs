@@ -1,0 +1,94 @@
+//! Shared helpers for tflock's cross-crate tests: fixture paths, the Go oracle programs, and
+//! the built `tflock` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The `tests/` directory of the workspace.
+pub fn tests_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    tests_dir().parent().expect("tests/ has a parent").to_path_buf()
+}
+
+/// `tests/fixtures/<area>`.
+pub fn fixtures(area: &str) -> PathBuf {
+    tests_dir().join("fixtures").join(area)
+}
+
+/// The cargo target directory (respects `CARGO_TARGET_DIR`).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|p| if p.is_absolute() { p } else { workspace_root().join(p) })
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+static ORACLE_BUILD: Mutex<()> = Mutex::new(());
+
+/// Builds (once per source change) and returns the Go oracle program `tests/oracles/<name>`.
+///
+/// The oracles link the real Go libraries Terraform uses, from Debian packages installed by
+/// `cargo xtask test`. Without them the differential tests cannot run, so this panics with
+/// the command that installs them rather than silently skipping.
+pub fn oracle(name: &str) -> PathBuf {
+    let _guard = ORACLE_BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let src = tests_dir().join("oracles").join(name);
+    let out_dir = target_dir().join("oracles");
+    std::fs::create_dir_all(&out_dir).expect("create target/oracles");
+    let bin = out_dir.join(name);
+    if is_fresh(&bin, &src) {
+        return bin;
+    }
+    let tmp = out_dir.join(format!("{name}.tmp{}", std::process::id()));
+    let status = Command::new("go")
+        .args(["build", "-o"])
+        .arg(&tmp)
+        .arg(".")
+        .current_dir(&src)
+        .env("GO111MODULE", "off")
+        .env("GOPATH", "/usr/share/gocode")
+        .env("GOCACHE", target_dir().join("go-cache"))
+        .env("GOFLAGS", "")
+        .status()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `go` to build oracle {name} ({e}); run `cargo xtask test`, which \
+                 installs golang-go and the Go libraries the oracles need"
+            )
+        });
+    assert!(status.success(), "building Go oracle {name} failed");
+    std::fs::rename(&tmp, &bin).expect("install oracle binary");
+    bin
+}
+
+fn is_fresh(bin: &Path, src: &Path) -> bool {
+    let Ok(built) = bin.metadata().and_then(|m| m.modified()) else {
+        return false;
+    };
+    let Ok(entries) = std::fs::read_dir(src) else {
+        return false;
+    };
+    entries.flatten().all(|e| {
+        e.metadata()
+            .and_then(|m| m.modified())
+            .map(|t| t <= built)
+            .unwrap_or(false)
+    })
+}
+
+/// The `tflock` binary built by cargo for this test run (builds it if needed).
+pub fn tflock_bin() -> PathBuf {
+    let _guard = ORACLE_BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "tflock"])
+        .current_dir(workspace_root())
+        .status()
+        .expect("run cargo build -p tflock");
+    assert!(status.success(), "cargo build -p tflock failed");
+    target_dir().join("debug").join("tflock")
+}

@@ -1,0 +1,2 @@
+//! Placeholder member: the wasm-bindgen bindings arrive with the npm package issue.
+//! Nothing here is exported yet.

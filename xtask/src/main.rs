@@ -1,0 +1,158 @@
+//! `cargo xtask <task>`: the one place that knows how to set up a machine, test and benchmark.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const GO_PACKAGES: &[&str] = &[
+    "golang-go",
+    "golang-golang-x-mod-dev",
+    "golang-github-apparentlymart-go-versions-dev",
+    "golang-github-hashicorp-hcl-v2-dev",
+];
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    std::env::set_current_dir(&root)?;
+    match args.first().map(String::as_str) {
+        Some("test") => test(),
+        Some("setup") => setup(),
+        Some("demo") => demo(),
+        Some("bench") => bench(&args[1..]),
+        _ => {
+            eprintln!("usage: cargo xtask <test|setup|demo|bench [hash]>");
+            eprintln!("  test   install what is needed, then fmt, clippy, wasm check and every test");
+            eprintln!("  setup  only install the toolchain target and Debian packages");
+            eprintln!("  demo   run tflock on the embedded sample fixtures");
+            eprintln!("  bench  run benchmarks (prints ratios against baselines)");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Everything CI runs, in order. Fails fast.
+fn test() -> Result<()> {
+    setup()?;
+    step("rustfmt", cargo(&["fmt", "--all", "--", "--check"]))?;
+    step(
+        "clippy",
+        cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+    )?;
+    step(
+        "core builds for wasm32",
+        cargo(&["check", "-p", "tflock-core", "--target", "wasm32-unknown-unknown"]),
+    )?;
+    step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+    eprintln!("xtask: all checks passed");
+    Ok(())
+}
+
+/// Installs the wasm target, rustfmt/clippy and the Debian packages the oracles need.
+fn setup() -> Result<()> {
+    if which("rustup") {
+        run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+        run(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
+    }
+    let missing: Vec<&str> = GO_PACKAGES
+        .iter()
+        .copied()
+        .filter(|p| !dpkg_installed(p))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!("xtask: installing Debian packages {missing:?}");
+        let sudo = !is_root() && which("sudo");
+        let apt = |extra: &[&str]| -> Result<()> {
+            let mut c = if sudo {
+                let mut c = Command::new("sudo");
+                c.arg("apt-get");
+                c
+            } else {
+                Command::new("apt-get")
+            };
+            c.env("DEBIAN_FRONTEND", "noninteractive").args(extra);
+            run(&mut c)
+        };
+        apt(&["update", "-qq"])?;
+        let mut install = vec!["install", "-y", "-qq"];
+        install.extend(missing.iter());
+        apt(&install)?;
+    }
+    Ok(())
+}
+
+/// The main job on the embedded default: hash the sample provider packages.
+fn demo() -> Result<()> {
+    let samples = Path::new("tests/fixtures/hash/samples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(samples)
+        .with_context(|| format!("reading {}", samples.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    let mut c = Command::new(env!("CARGO"));
+    c.args(["run", "--quiet", "--release", "-p", "tflock", "--", "hash"]);
+    c.args(&paths);
+    run(&mut c)
+}
+
+fn bench(args: &[String]) -> Result<()> {
+    let which = args.first().map(String::as_str).unwrap_or("hash");
+    match which {
+        "hash" => step(
+            "bench hash",
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "hash"]),
+        ),
+        other => bail!("unknown benchmark {other:?} (known: hash)"),
+    }
+}
+
+fn step(name: &str, result: Result<()>) -> Result<()> {
+    result.with_context(|| format!("xtask step failed: {name}"))
+}
+
+fn cargo(args: &[&str]) -> Result<()> {
+    run(Command::new(env!("CARGO")).args(args))
+}
+
+fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("xtask: running {cmd:?}");
+    let status = cmd
+        .status()
+        .with_context(|| format!("could not start {cmd:?}"))?;
+    if !status.success() {
+        bail!("{cmd:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn which(bin: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {bin} >/dev/null 2>&1")])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+fn dpkg_installed(pkg: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", pkg])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        .unwrap_or(false)
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
