@@ -1,1 +1,21 @@
 //! The dependency lock file `.terraform.lock.hcl`: read, write, update, review, merge.
+
+mod content;
+pub mod diff;
+mod go_print;
+pub mod hcl_string;
+mod levenshtein;
+pub mod merge;
+pub mod messages;
+mod model;
+pub mod read;
+mod source;
+mod static_value;
+pub mod update;
+pub mod write;
+
+pub use diff::{diff_locks, render_diff, LockDiff};
+pub use merge::{merge_locks, MergeResult};
+pub use model::{Locks, ProviderLock};
+pub use read::{load_locks, LoadOptions, LOCK_FILE_NAME};
+pub use write::{header_flavor, write_locks};

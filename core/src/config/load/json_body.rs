@@ -1,0 +1,193 @@
+//! JSON syntax (`.tf.json`): Terraform's rules for reading blocks out of JSON objects. Which
+//! property names are blocks comes from the schema; a block's labels are nested object keys,
+//! and an array at any level means several blocks.
+
+use super::json::{Node, NodeKind, Property};
+use crate::config::model::{Attribute, Block, Body, Item, Origin, Value};
+use crate::config::schema;
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
+
+/// Converts a parsed `.tf.json` document into the top-level body.
+pub fn convert_file(name: &str, src: &str, root: &Node, flavor: Flavor, diags: &mut Diagnostics) -> Body {
+    let cx = Cx { name, src };
+    let Some(props) = root.as_object() else {
+        diags.push(
+            Diagnostic::error(
+                "Incorrect JSON value type",
+                "A JSON object is required here, setting the arguments for this block.",
+            )
+            .with_range(cx.range(root.start_span())),
+        );
+        return Body::default();
+    };
+    let mut body = Body::default();
+    for p in props {
+        if p.key == "//" {
+            continue;
+        }
+        match schema::top_level_labels(&p.key, flavor) {
+            Some(labels) => {
+                for b in cx.unpack(&p.key, p, labels, diags) {
+                    body.items.push(Item::Block(b));
+                }
+            }
+            None => diags.push(
+                Diagnostic::error(
+                    "Extraneous JSON object property",
+                    format!("No argument or block type is named {:?}.", p.key),
+                )
+                .with_range(cx.range(p.key_span.clone())),
+            ),
+        }
+    }
+    body
+}
+
+struct Cx<'a> {
+    name: &'a str,
+    src: &'a str,
+}
+
+impl Cx<'_> {
+    fn range(&self, span: std::ops::Range<usize>) -> Range {
+        Range::from_span(self.name, self.src, span)
+    }
+
+    /// Unpacks property `p` into blocks of type `kind` with the given label names.
+    fn unpack(&self, kind: &str, p: &Property, labels: &[&str], diags: &mut Diagnostics) -> Vec<Block> {
+        let mut out = Vec::new();
+        self.unpack_level(kind, &p.value, labels, &mut Vec::new(), &mut out, diags);
+        out
+    }
+
+    fn unpack_level(
+        &self,
+        kind: &str,
+        v: &Node,
+        labels_left: &[&str],
+        used: &mut Vec<String>,
+        out: &mut Vec<Block>,
+        diags: &mut Diagnostics,
+    ) {
+        if let Some(label) = labels_left.first() {
+            match &v.kind {
+                NodeKind::Object(props) => {
+                    if props.is_empty() {
+                        diags.push(
+                            Diagnostic::error(
+                                "Missing block label",
+                                format!("At least one object property is required, whose name represents the {kind} block's {label}."),
+                            )
+                            .with_range(self.range(v.start_span())),
+                        );
+                    }
+                    for p in props {
+                        used.push(p.key.clone());
+                        self.unpack_level(kind, &p.value, &labels_left[1..], used, out, diags);
+                        used.pop();
+                    }
+                }
+                NodeKind::Array(items) => {
+                    for item in items {
+                        if item.as_object().is_none() {
+                            diags.push(
+                                Diagnostic::error(
+                                    "Incorrect JSON value type",
+                                    format!("A JSON object is required here, to specify {label} labels for this block."),
+                                )
+                                .with_range(self.range(item.start_span())),
+                            );
+                            continue;
+                        }
+                        self.unpack_level(kind, item, labels_left, used, out, diags);
+                    }
+                }
+                _ => diags.push(
+                    Diagnostic::error(
+                        "Incorrect JSON value type",
+                        format!("Either a JSON object or JSON array of objects is required here, to specify {label} labels for this block."),
+                    )
+                    .with_range(self.range(v.start_span())),
+                ),
+            }
+            return;
+        }
+        match &v.kind {
+            NodeKind::Object(_) => out.push(self.block(kind, used.clone(), v, diags)),
+            NodeKind::Array(items) => {
+                for item in items {
+                    if item.as_object().is_some() {
+                        out.push(self.block(kind, used.clone(), item, diags));
+                    } else {
+                        diags.push(
+                            Diagnostic::error(
+                                "Incorrect JSON value type",
+                                "A JSON object is required here, to define arguments and child blocks.",
+                            )
+                            .with_range(self.range(item.start_span())),
+                        );
+                    }
+                }
+            }
+            _ => diags.push(
+                Diagnostic::error(
+                    "Incorrect JSON value type",
+                    format!("Either a JSON object or a JSON array is required, representing the contents of one or more {kind:?} blocks."),
+                )
+                .with_range(self.range(v.start_span())),
+            ),
+        }
+    }
+
+    fn block(&self, kind: &str, labels: Vec<String>, v: &Node, diags: &mut Diagnostics) -> Block {
+        Block {
+            kind: kind.to_string(),
+            labels,
+            body: self.body(kind, v, diags),
+            origin: Origin { file: self.name.to_string(), decl: self.range(v.start_span()) },
+            text: None,
+            touched: false,
+        }
+    }
+
+    fn body(&self, kind: &str, v: &Node, diags: &mut Diagnostics) -> Body {
+        let mut body = Body::default();
+        let Some(props) = v.as_object() else {
+            return body;
+        };
+        for p in props {
+            if p.key == "//" {
+                continue;
+            }
+            if let Some(n) = schema::nested_block_labels(kind, &p.key) {
+                let names = ["type", "name"];
+                for b in self.unpack(&p.key, p, &names[..n.min(2)], diags) {
+                    body.items.push(Item::Block(b));
+                }
+                continue;
+            }
+            if let Some(prev) = body.attribute(&p.key) {
+                diags.push(
+                    Diagnostic::error(
+                        "Duplicate argument",
+                        format!("The argument {:?} was already set at {}.", p.key, prev.origin.decl),
+                    )
+                    .with_range(self.range(p.key_span.clone())),
+                );
+                continue;
+            }
+            body.items.push(Item::Attribute(Attribute {
+                name: p.key.clone(),
+                value: Value::Json(p.value.clone()),
+                origin: Origin {
+                    file: self.name.to_string(),
+                    decl: self.range(p.key_span.start..p.value.span.end),
+                },
+                expr_range: self.range(p.value.span.clone()),
+                text: None,
+            }));
+        }
+        body
+    }
+}

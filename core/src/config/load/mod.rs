@@ -1,0 +1,125 @@
+//! Turning one file's bytes into the configuration model: encoding checks, the syntax chosen
+//! by file name, and the top-level schema checks Terraform applies to every file.
+
+pub mod json;
+mod json_body;
+mod native;
+mod text;
+
+use crate::config::model::{Body, Item};
+use crate::config::schema;
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
+
+pub use text::decode;
+
+/// One parsed configuration file.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    /// The file name as given.
+    pub name: String,
+    /// The decoded source text (BOM removed for native syntax).
+    pub src: String,
+    /// Top-level blocks (attributes are rejected while parsing).
+    pub body: Body,
+}
+
+/// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
+/// Returns `None` when the file could not be parsed at all; problems go to `diags`.
+pub fn parse_file(name: &str, bytes: &[u8], flavor: Flavor, diags: &mut Diagnostics) -> Option<ParsedFile> {
+    let json = name.ends_with(".json");
+    let src = match decode(name, bytes, json) {
+        Ok(s) => s,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let mut body = if json {
+        match json::parse(&src) {
+            Ok(root) => json_body::convert_file(name, &src, &root, flavor, diags),
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(e.summary, e.detail).with_range(Range::from_span(name, &src, e.span)),
+                );
+                return None;
+            }
+        }
+    } else {
+        match native::parse(name, &src) {
+            Ok(body) => body,
+            Err(d) => {
+                diags.push(d);
+                return None;
+            }
+        }
+    };
+    if !json {
+        check_top_level(&mut body, flavor, diags);
+    }
+    Some(ParsedFile { name: name.to_string(), src, body })
+}
+
+/// Terraform's file schema: only known block types with the right labels at top level.
+/// Offending items are reported and dropped, as Terraform does not decode them.
+fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
+    body.items.retain(|item| match item {
+        Item::Attribute(a) => {
+            let mut r = a.origin.decl.clone();
+            r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + a.name.chars().count(), byte: r.start.byte + a.name.len() };
+            diags.push(
+                Diagnostic::error(
+                    "Unsupported argument",
+                    format!("An argument named {:?} is not expected here.", a.name),
+                )
+                .with_range(r),
+            );
+            false
+        }
+        Item::Block(b) => {
+            let Some(labels) = schema::top_level_labels(&b.kind, flavor) else {
+                diags.push(
+                    Diagnostic::error(
+                        "Unsupported block type",
+                        format!("Blocks of type {:?} are not expected here.", b.kind),
+                    )
+                    .with_range(b.origin.decl.clone()),
+                );
+                return false;
+            };
+            if b.labels.len() > labels.len() {
+                let detail = if labels.is_empty() {
+                    format!("No labels are expected for {} blocks.", b.kind)
+                } else {
+                    format!(
+                        "Only {} labels ({}) are expected for {} blocks.",
+                        labels.len(),
+                        labels.join(", "),
+                        b.kind
+                    )
+                };
+                diags.push(
+                    Diagnostic::error(format!("Extraneous label for {}", b.kind), detail)
+                        .with_range(b.origin.decl.clone()),
+                );
+                return false;
+            }
+            if b.labels.len() < labels.len() {
+                diags.push(
+                    Diagnostic::error(
+                        format!("Missing {} for {}", labels[b.labels.len()], b.kind),
+                        format!(
+                            "All {} blocks must have {} labels ({}).",
+                            b.kind,
+                            labels.len(),
+                            labels.join(", ")
+                        ),
+                    )
+                    .with_range(b.origin.decl.clone()),
+                );
+                return false;
+            }
+            true
+        }
+    });
+}

@@ -1,0 +1,76 @@
+//! Native syntax (`.tf`): `hcl-edit` keeps every comment and byte of layout, which the merged
+//! preview needs; this module turns its tree into the configuration model.
+
+use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Value};
+use crate::diag::{Diagnostic, Range};
+use hcl_edit::structure as hs;
+use hcl_edit::{Decorate, Span};
+
+/// Parses a native-syntax file into its top-level body.
+pub fn parse(name: &str, src: &str) -> Result<Body, Diagnostic> {
+    match hcl_edit::parser::parse_body(src) {
+        Ok(body) => Ok(convert_body(name, src, &body)),
+        Err(err) => {
+            let loc = err.location();
+            let at = loc.offset().min(src.len());
+            let end = src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            Err(Diagnostic::error(
+                "Invalid configuration syntax",
+                format!("{}.", err.message().trim_end_matches('.')),
+            )
+            .with_range(Range::from_span(name, src, at..end)))
+        }
+    }
+}
+
+fn convert_body(name: &str, src: &str, body: &hs::Body) -> Body {
+    let items = body
+        .iter()
+        .map(|s| match s {
+            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(name, src, a)),
+            hs::Structure::Block(b) => Item::Block(convert_block(name, src, b)),
+        })
+        .collect();
+    let trailing = body.decor().suffix().map(|s| s.to_string()).unwrap_or_default();
+    Body { items, trailing }
+}
+
+fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
+    let span = node.span().unwrap_or(0..0);
+    NativeText {
+        prefix: node.decor().prefix().map(|s| s.to_string()).unwrap_or_default(),
+        src: src.get(span).unwrap_or_default().to_string(),
+        suffix: node.decor().suffix().map(|s| s.to_string()).unwrap_or_default(),
+    }
+}
+
+fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
+    let span = a.span().unwrap_or(0..0);
+    let expr_span = a.value.span().unwrap_or_else(|| span.clone());
+    Attribute {
+        name: a.key.as_str().to_string(),
+        value: Value::Native {
+            src: src.get(expr_span.clone()).unwrap_or_default().to_string(),
+            expr: Box::new(a.value.clone()),
+        },
+        origin: Origin { file: name.to_string(), decl: Range::from_span(name, src, span.clone()) },
+        expr_range: Range::from_span(name, src, expr_span),
+        text: Some(text_of(src, a)),
+    }
+}
+
+fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
+    let ident = b.ident.span().unwrap_or(0..0);
+    let last = b.labels.last().and_then(|l| l.span()).unwrap_or_else(|| ident.clone());
+    Block {
+        kind: b.ident.as_str().to_string(),
+        labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
+        body: convert_body(name, src, &b.body),
+        origin: Origin {
+            file: name.to_string(),
+            decl: Range::from_span(name, src, ident.start..last.end.max(ident.start)),
+        },
+        text: Some(text_of(src, b)),
+        touched: false,
+    }
+}

@@ -1,0 +1,271 @@
+//! Terraform's `mergeFile`: applying one override file to the module, block kind by block kind
+//! in Terraform's processing order, with its exact errors.
+
+mod body;
+mod terraform;
+mod variable;
+
+pub use body::merge_bodies;
+
+use crate::config::load::ParsedFile;
+use crate::config::model::{Attribute, Block, Value};
+use crate::config::module::{block_key, Index, Module};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::flavor::Flavor;
+
+/// Merges override file `file` into `module`.
+pub fn merge_file(module: &mut Module, ix: &mut Index, file: &ParsedFile, flavor: Flavor, diags: &mut Diagnostics) {
+    let blocks: Vec<&Block> = file.body.blocks().collect();
+    let of = |kind: &'static str| blocks.iter().copied().filter(move |b| b.kind == kind);
+
+    terraform::merge_terraform(module, ix, of("terraform").collect::<Vec<_>>().as_slice(), flavor, diags);
+    for b in of("provider") {
+        merge_provider(module, ix, b, diags);
+    }
+    for b in of("variable") {
+        if let Some(base) = base_mut(module, ix, b, diags) {
+            variable::merge_variable(base, b, diags);
+        }
+    }
+    for b in of("locals") {
+        for a in b.body.attributes() {
+            match ix.locals.get(&a.name) {
+                Some(&(bi, ii)) => {
+                    let base = &mut module.blocks[bi];
+                    base.body.items[ii] = crate::config::model::Item::Attribute(a.clone());
+                    base.touched = true;
+                }
+                None => diags.push(
+                    Diagnostic::error(
+                        "Missing base local value definition to override",
+                        format!("There is no local value named {:?}. An override file can only override a local value that was already defined in a primary configuration file.", a.name),
+                    )
+                    .with_range(a.origin.decl.clone()),
+                ),
+            }
+        }
+    }
+    for b in of("output") {
+        if let Some(base) = base_mut(module, ix, b, diags) {
+            merge_output(base, b, diags);
+        }
+    }
+    for b in of("module") {
+        if let Some(base) = base_mut(module, ix, b, diags) {
+            merge_module_call(base, b, diags);
+        }
+    }
+    for kind in ["resource", "data"] {
+        for b in of(kind) {
+            if let Some(base) = base_mut(module, ix, b, diags) {
+                merge_resource(base, b, diags);
+            }
+        }
+    }
+    if flavor == Flavor::OpenTofu {
+        for b in of("ephemeral") {
+            if let Some(base) = base_mut(module, ix, b, diags) {
+                merge_resource(base, b, diags);
+            }
+        }
+    }
+    for b in of("moved") {
+        diags.push(
+            Diagnostic::error(
+                "Cannot override 'moved' blocks",
+                "Records of moved objects can appear only in normal files, not in override files.",
+            )
+            .with_range(b.origin.decl.clone()),
+        );
+    }
+    for b in of("import") {
+        diags.push(
+            Diagnostic::error(
+                "Cannot override 'import' blocks",
+                "Import blocks can appear only in normal files, not in override files.",
+            )
+            .with_range(b.origin.decl.clone()),
+        );
+    }
+    if flavor == Flavor::OpenTofu {
+        for b in of("removed") {
+            diags.push(
+                Diagnostic::error(
+                    "Cannot override 'Removed' blocks",
+                    "Removed blocks can appear only in normal files, not in override files.",
+                )
+                .with_range(b.origin.decl.clone()),
+            );
+        }
+    }
+    if flavor == Flavor::Terraform {
+        for b in of("action") {
+            if let Some(base) = base_mut(module, ix, b, diags) {
+                merge_bodies(&mut base.body, &b.body, &[], &[]);
+                base.touched = true;
+            }
+        }
+    }
+    // `check`, `provider_meta` (and for Terraform `removed`, `ephemeral`) are ignored in
+    // override files: Terraform parses them but never merges them.
+}
+
+/// The base block an override block applies to, or the "missing base" error.
+fn base_mut<'m>(module: &'m mut Module, ix: &Index, over: &Block, diags: &mut Diagnostics) -> Option<&'m mut Block> {
+    let key = block_key(over)?;
+    if let Some(&i) = ix.blocks.get(&key) {
+        return module.blocks.get_mut(i);
+    }
+    let name = over.labels.last().cloned().unwrap_or_default();
+    let ty = over.labels.first().cloned().unwrap_or_default();
+    let (summary, detail) = match over.kind.as_str() {
+        "variable" => ("Missing base variable declaration to override", format!("There is no variable named {name:?}. An override file can only override a variable that was already declared in a primary configuration file.")),
+        "output" => ("Missing base output definition to override", format!("There is no output named {name:?}. An override file can only override an output that was already defined in a primary configuration file.")),
+        "module" => ("Missing module call to override", format!("There is no module call named {name:?}. An override file can only override a module call that was defined in a primary configuration file.")),
+        "resource" => ("Missing resource to override", format!("There is no {ty} resource named {name:?}. An override file can only override a resource block defined in a primary configuration file.")),
+        "data" => ("Missing data resource to override", format!("There is no {ty} data resource named {name:?}. An override file can only override a data block defined in a primary configuration file.")),
+        "ephemeral" => ("Missing ephemeral resource to override", format!("There is no {ty} ephemeral resource named {name:?}. An override file can only override an ephemeral block defined in a primary configuration file.")),
+        "action" => ("Missing resource to override", format!("There is no action named {name:?}. An override file can only override a resource block defined in a primary configuration file.")),
+        _ => return None,
+    };
+    diags.push(Diagnostic::error(summary, detail).with_range(over.origin.decl.clone()));
+    None
+}
+
+fn merge_provider(module: &mut Module, ix: &mut Index, over: &Block, diags: &mut Diagnostics) {
+    let Some(key) = block_key(over) else { return };
+    if let Some(&i) = ix.blocks.get(&key) {
+        let base = &mut module.blocks[i];
+        merge_bodies(&mut base.body, &over.body, &[], &[]);
+        base.touched = true;
+        return;
+    }
+    match crate::config::module::provider_alias(over) {
+        // An absent default configuration counts as empty, so the override simply adds one.
+        None => {
+            let i = module.blocks.len();
+            module.blocks.push(over.clone());
+            ix.add(i, over);
+        }
+        Some(alias) => diags.push(
+            Diagnostic::error(
+                "Missing base provider configuration for override",
+                format!(
+                    "There is no {} provider configuration with the alias {alias:?}. An override file can only override an aliased provider configuration that was already defined in a primary configuration file.",
+                    over.labels.first().map_or("", String::as_str)
+                ),
+            )
+            .with_range(over.origin.decl.clone()),
+        ),
+    }
+}
+
+/// `depends_on` may not appear in override blocks; Terraform points at its first reference,
+/// so an empty list is accepted.
+fn reject_depends_on(over: &Block, diags: &mut Diagnostics) {
+    let Some(a) = over.body.attribute("depends_on") else { return };
+    let first = first_element_range(a);
+    if let Some(range) = first {
+        diags.push(
+            Diagnostic::error("Unsupported override", "The depends_on argument may not be overridden.")
+                .with_range(range),
+        );
+    }
+}
+
+fn first_element_range(a: &Attribute) -> Option<crate::diag::Range> {
+    match &a.value {
+        Value::Native { expr, .. } => match expr.as_array() {
+            Some(arr) if arr.is_empty() => None,
+            Some(arr) => {
+                use hcl_edit::Span;
+                let span = arr.iter().next().and_then(|e| e.span());
+                // Expression spans are relative to the file; map them onto the stored range.
+                Some(span.map_or(a.expr_range.clone(), |s| shift(&a.expr_range, &a.value, s)))
+            }
+            None => Some(a.expr_range.clone()),
+        },
+        Value::Json(n) => match n.as_array() {
+            Some([]) => None,
+            _ => Some(a.expr_range.clone()),
+        },
+    }
+}
+
+/// Approximates the range of a sub-expression: same file, starting where the span starts.
+fn shift(whole: &crate::diag::Range, _v: &Value, span: std::ops::Range<usize>) -> crate::diag::Range {
+    let mut r = whole.clone();
+    // Spans of parsed sub-expressions are absolute byte offsets; the stored range knows only its
+    // own start, so the column moves by the byte distance (exact for single-line ASCII lists).
+    let delta = span.start.saturating_sub(whole.start.byte);
+    let len = span.end.saturating_sub(span.start);
+    r.start.byte += delta;
+    r.start.column += delta;
+    r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + len, byte: r.start.byte + len };
+    r
+}
+
+fn merge_output(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    reject_depends_on(over, diags);
+    for a in over.body.attributes() {
+        if a.name == "depends_on" {
+            continue;
+        }
+        // An empty description in the override does not replace the base one.
+        if a.name == "description" && a.literal_str().is_some_and(|s| s.is_empty()) {
+            continue;
+        }
+        base.body.set_attribute(a.clone());
+    }
+    base.touched = true;
+}
+
+fn merge_module_call(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    reject_depends_on(over, diags);
+    let mut skip = vec!["depends_on"];
+    if over.body.attribute("providers").is_some_and(Attribute::is_empty_object) {
+        skip.push("providers");
+    }
+    merge_bodies(&mut base.body, &over.body, &skip, &[]);
+    base.touched = true;
+}
+
+fn merge_resource(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    reject_depends_on(over, diags);
+    merge_bodies(
+        &mut base.body,
+        &over.body,
+        &["depends_on"],
+        &["lifecycle", "connection", "provisioner"],
+    );
+    // lifecycle: argument by argument.
+    if let Some(ol) = over.body.blocks_of("lifecycle").next() {
+        let existing = base.body.items.iter_mut().find_map(|i| match i {
+            crate::config::model::Item::Block(b) if b.kind == "lifecycle" => Some(b),
+            _ => None,
+        });
+        match existing {
+            Some(bl) => {
+                for a in ol.body.attributes() {
+                    if a.name == "ignore_changes" && a.is_empty_list() {
+                        continue;
+                    }
+                    bl.body.set_attribute(a.clone());
+                    bl.touched = true;
+                }
+            }
+            None => {
+                let mut nb = ol.clone();
+                nb.body.items.retain(|i| matches!(i, crate::config::model::Item::Attribute(_)));
+                nb.touched = true;
+                base.body.items.push(crate::config::model::Item::Block(nb));
+            }
+        }
+    }
+    // connection and provisioners: replaced wholesale when the override has any.
+    for kind in ["connection", "provisioner"] {
+        let ob: Vec<&Block> = over.body.blocks_of(kind).collect();
+        body::replace_blocks(&mut base.body, &ob);
+    }
+    base.touched = true;
+}

@@ -1,0 +1,190 @@
+//! The syntax-independent configuration tree that loading produces and merging edits.
+//!
+//! Native (`.tf`) and JSON (`.tf.json`) files both become [`Block`]s of [`Item`]s, so the merge
+//! rules are written once. Each node remembers where it came from ([`Origin`]) and, for native
+//! syntax, its original text with comments, so untouched parts render exactly as written.
+
+use crate::config::load::json::Node;
+use crate::diag::Range;
+
+/// Where a node came from: the file and Terraform's declaration range for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The file name as the host named it.
+    pub file: String,
+    /// Terraform's `DeclRange`/`DefRange` (block header, or the attribute's name and value).
+    pub decl: Range,
+}
+
+/// The original native-syntax text of a node: leading comments, the node itself, trailing comment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NativeText {
+    /// Whitespace and comment lines before the node (as written).
+    pub prefix: String,
+    /// The node's own source text.
+    pub src: String,
+    /// Spaces and a same-line comment after the node.
+    pub suffix: String,
+}
+
+/// An attribute's value expression, in the syntax it was written in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Native syntax: the expression's source text and its parsed form.
+    Native {
+        /// The expression exactly as written.
+        src: String,
+        /// The parsed expression.
+        expr: Box<hcl_edit::expr::Expression>,
+    },
+    /// JSON syntax: the JSON value (strings are templates, as in Terraform).
+    Json(Node),
+}
+
+/// `name = value` inside a body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attribute {
+    /// The argument name.
+    pub name: String,
+    /// The value expression.
+    pub value: Value,
+    /// Where the whole attribute was written (`decl` covers name through value).
+    pub origin: Origin,
+    /// The range of the value expression alone.
+    pub expr_range: Range,
+    /// Original text when written in native syntax.
+    pub text: Option<NativeText>,
+}
+
+/// A block: `kind "label" ... { body }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The block type (`resource`, `lifecycle`, ...).
+    pub kind: String,
+    /// The labels, unquoted.
+    pub labels: Vec<String>,
+    /// The content.
+    pub body: Body,
+    /// Where the block header was written.
+    pub origin: Origin,
+    /// Original text when written in native syntax.
+    pub text: Option<NativeText>,
+    /// True once a merge changed this block, so it must be re-rendered from its items.
+    pub touched: bool,
+}
+
+/// One element of a body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// An argument.
+    Attribute(Attribute),
+    /// A nested block.
+    Block(Block),
+}
+
+/// The content of a block or file, in source order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Body {
+    /// Attributes and blocks in the order written.
+    pub items: Vec<Item>,
+    /// Comments between the last item and the closing brace (native syntax).
+    pub trailing: String,
+}
+
+impl Body {
+    /// The attribute called `name`, if present.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.items.iter().find_map(|i| match i {
+            Item::Attribute(a) if a.name == name => Some(a),
+            _ => None,
+        })
+    }
+
+    /// All attributes in order.
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Attribute(a) => Some(a),
+            Item::Block(_) => None,
+        })
+    }
+
+    /// All nested blocks in order.
+    pub fn blocks(&self) -> impl Iterator<Item = &Block> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Block(b) => Some(b),
+            Item::Attribute(_) => None,
+        })
+    }
+
+    /// Nested blocks of type `kind` in order.
+    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+        self.blocks().filter(move |b| b.kind == kind)
+    }
+
+    /// Replaces the attribute of the same name in place, or appends it.
+    pub fn set_attribute(&mut self, attr: Attribute) {
+        for item in &mut self.items {
+            if let Item::Attribute(a) = item {
+                if a.name == attr.name {
+                    *a = attr;
+                    return;
+                }
+            }
+        }
+        self.items.push(Item::Attribute(attr));
+    }
+
+    /// Removes every attribute called `name`; returns the index of the first removed one.
+    pub fn remove_attribute(&mut self, name: &str) -> Option<usize> {
+        let first = self
+            .items
+            .iter()
+            .position(|i| matches!(i, Item::Attribute(a) if a.name == name));
+        self.items
+            .retain(|i| !matches!(i, Item::Attribute(a) if a.name == name));
+        first
+    }
+}
+
+impl Attribute {
+    /// The value as a literal string, when it is one (no interpolation).
+    pub fn literal_str(&self) -> Option<String> {
+        match &self.value {
+            Value::Native { expr, .. } => literal_native_str(expr),
+            Value::Json(node) => node.as_str().filter(|s| !s.contains("${")).map(str::to_string),
+        }
+    }
+
+    /// True when the value is an empty tuple/list literal (`[]`).
+    pub fn is_empty_list(&self) -> bool {
+        match &self.value {
+            Value::Native { expr, .. } => expr.as_array().is_some_and(|a| a.is_empty()),
+            Value::Json(node) => node.as_array().is_some_and(|a| a.is_empty()),
+        }
+    }
+
+    /// True when the value is an empty object/map literal (`{}`).
+    pub fn is_empty_object(&self) -> bool {
+        match &self.value {
+            Value::Native { expr, .. } => expr.as_object().is_some_and(|o| o.is_empty()),
+            Value::Json(node) => node.as_object().is_some_and(|o| o.is_empty()),
+        }
+    }
+}
+
+/// A native expression's string value when it is a plain quoted string without interpolation.
+pub fn literal_native_str(expr: &hcl_edit::expr::Expression) -> Option<String> {
+    use hcl_edit::template::Element;
+    if let Some(s) = expr.as_str() {
+        return Some(s.to_string());
+    }
+    let tpl = expr.as_string_template()?;
+    let mut out = String::new();
+    for el in tpl.iter() {
+        match el {
+            Element::Literal(l) => out.push_str(l.value()),
+            _ => return None,
+        }
+    }
+    Some(out)
+}

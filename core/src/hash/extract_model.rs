@@ -1,0 +1,179 @@
+//! What Terraform's installer leaves on disk when it unpacks a provider zip (go-getter's
+//! `ZipDecompressor`), so the lock-file `h1:` can be computed without touching a disk.
+//!
+//! The model, per central-directory entry in order:
+//! - a name with a `..` element (split on `/` or `\`) is refused: `entry contains '..': NAME`;
+//! - the name is joined to the target directory, so empty and `.` elements vanish and a
+//!   leading `/` does not escape (`/a` lands at `a`);
+//! - directory entries (trailing `/`, or directory mode bits) only create directories;
+//! - files create their parent directories and overwrite an earlier file of the same path
+//!   (last write wins);
+//! - a file where a directory is needed, a directory where a file is, or a file named by the
+//!   empty path is an error (the real extraction fails with an OS error there).
+//!
+//! Then `dirhash.HashDir` lists regular files only, so directories contribute nothing.
+//! Not modelled: go-getter's `empty archive` refusal (an empty zip hashes as an empty
+//! directory here), symlink entries (extracted as regular files holding the link text,
+//! which is what hashing the entry's content gives).
+
+use super::{DirHasher, FileDigest, HashError, PackageHash};
+use std::collections::BTreeMap;
+
+/// One central-directory entry after its content was digested.
+#[derive(Debug, Clone)]
+pub(crate) struct DigestedEntry {
+    pub name: Vec<u8>,
+    pub is_dir: bool,
+    pub digest: FileDigest,
+}
+
+enum Node {
+    Dir,
+    File(FileDigest),
+}
+
+fn contains_dot_dot(name: &[u8]) -> bool {
+    name.split(|&b| b == b'/' || b == b'\\').any(|e| e == b"..")
+}
+
+fn show(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
+}
+
+/// The `h1:` of the directory Terraform extracts from these entries (lock-file form).
+pub(crate) fn extracted_h1(entries: &[DigestedEntry]) -> Result<PackageHash, HashError> {
+    let mut tree: BTreeMap<Vec<u8>, Node> = BTreeMap::new();
+    for e in entries {
+        if contains_dot_dot(&e.name) {
+            return Err(HashError::EntryContainsDotDot {
+                name: show(&e.name),
+            });
+        }
+        let parts: Vec<&[u8]> = e
+            .name
+            .split(|&b| b == b'/')
+            .filter(|p| !p.is_empty() && *p != b".")
+            .collect();
+        let conflict = |detail: &str| HashError::ExtractConflict {
+            name: show(&e.name),
+            detail: detail.to_owned(),
+        };
+        let dirs = if e.is_dir {
+            parts.len()
+        } else {
+            if parts.is_empty() {
+                return Err(conflict("it names the package directory itself"));
+            }
+            parts.len() - 1
+        };
+        for n in 1..=dirs {
+            let prefix = parts[..n].join(&b'/');
+            match tree.get(&prefix) {
+                Some(Node::File(_)) => {
+                    return Err(conflict(&format!(
+                        "{:?} is a file, not a directory",
+                        show(&prefix)
+                    )))
+                }
+                Some(Node::Dir) => {}
+                None => {
+                    tree.insert(prefix, Node::Dir);
+                }
+            }
+        }
+        if !e.is_dir {
+            let path = parts.join(&b'/');
+            if let Some(Node::Dir) = tree.get(&path) {
+                return Err(conflict("a directory of that name exists"));
+            }
+            tree.insert(path, Node::File(e.digest));
+        }
+    }
+    let mut d = DirHasher::new();
+    for (path, node) in &tree {
+        if let Node::File(digest) = node {
+            d.add_raw(path, *digest);
+        }
+    }
+    d.finish()
+}
+
+/// The `h1:` of Go's `dirhash.HashZip`: every central-directory name (directories too),
+/// each hashed with the content of the last entry of that name.
+pub(crate) fn archive_h1(entries: &[DigestedEntry]) -> Result<PackageHash, HashError> {
+    let mut last: BTreeMap<&[u8], FileDigest> = BTreeMap::new();
+    for e in entries {
+        last.insert(&e.name, e.digest);
+    }
+    let mut d = DirHasher::new();
+    for e in entries {
+        d.add_raw(&e.name, last[e.name.as_slice()]);
+    }
+    d.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::ContentHasher;
+
+    fn e(name: &str, is_dir: bool, content: &[u8]) -> DigestedEntry {
+        DigestedEntry {
+            name: name.as_bytes().to_vec(),
+            is_dir,
+            digest: ContentHasher::digest(content),
+        }
+    }
+
+    #[test]
+    fn directory_entries_vanish_from_the_extracted_form_only() {
+        let v = [
+            e("sub/", true, b""),
+            e("a.txt", false, b"hello\n"),
+            e("sub/b", false, b"world"),
+        ];
+        assert_eq!(
+            extracted_h1(&v).unwrap().as_str(),
+            "h1:isfzfqhWUqIYrvO+Uqez4TjYu7JCnKvLsUL778ilnJE="
+        );
+        assert_eq!(
+            archive_h1(&v).unwrap().as_str(),
+            "h1:yIBEDdBMcmQ95KfeH0nHpC3G0Cboli1NcZ1a4I2RGHA="
+        );
+    }
+
+    #[test]
+    fn later_duplicate_wins_in_both_forms() {
+        let v = [e("a", false, b"old"), e("a", false, b"new")];
+        let want = crate::hash::hash_files([("a", &b"new"[..])]).unwrap();
+        assert_eq!(extracted_h1(&v).unwrap(), want);
+        let twice = crate::hash::hash_files([("a", &b"new"[..]), ("a", &b"new"[..])]).unwrap();
+        assert_eq!(archive_h1(&v).unwrap(), twice);
+    }
+
+    #[test]
+    fn dot_dot_elements_are_refused_with_go_getter_text() {
+        for name in ["../x", "a/../b", "a\\..\\b", ".."] {
+            let err = extracted_h1(&[e(name, false, b"")]).unwrap_err();
+            assert_eq!(err.to_string(), format!("entry contains '..': {name}"));
+        }
+        // Only whole elements count.
+        assert!(extracted_h1(&[e("a..b/..c", false, b"")]).is_ok());
+    }
+
+    #[test]
+    fn names_are_cleaned_like_filepath_join() {
+        let v = [e("/abs", false, b"1"), e("./x//y/./z", false, b"2")];
+        let want = crate::hash::hash_files([("abs", &b"1"[..]), ("x/y/z", b"2")]).unwrap();
+        assert_eq!(extracted_h1(&v).unwrap(), want);
+    }
+
+    #[test]
+    fn file_directory_conflicts_are_errors() {
+        assert!(extracted_h1(&[e("a", false, b""), e("a/b", false, b"")]).is_err());
+        assert!(extracted_h1(&[e("a/", true, b""), e("a", false, b"")]).is_err());
+        assert!(extracted_h1(&[e("a/b", false, b""), e("a", false, b"")]).is_err());
+        assert!(extracted_h1(&[e("./", false, b"")]).is_err());
+        assert!(extracted_h1(&[e("./", true, b"")]).is_ok());
+    }
+}

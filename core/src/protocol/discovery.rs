@@ -1,0 +1,117 @@
+//! Remote service discovery: `https://<host>/.well-known/terraform.json` maps service IDs
+//! (`providers.v1`, `modules.v1`, ...) to base URLs, relative ones resolving against the
+//! discovery document's final URL. CLI config `host` blocks replace discovery for a host.
+
+use std::collections::BTreeMap;
+
+use url::Url;
+
+use super::urls::resolve;
+use crate::Flavor;
+
+/// Path of the discovery document on every host.
+pub const DISCOVERY_PATH: &str = "/.well-known/terraform.json";
+
+/// The service ID of the provider registry protocol this crate speaks.
+pub const PROVIDERS_V1: &str = "providers.v1";
+
+/// The discovery URL for `hostname` (ASCII form, with a non-default port if any).
+pub fn discovery_url(hostname: &str) -> Result<Url, String> {
+    Url::parse(&format!("https://{hostname}{DISCOVERY_PATH}")).map_err(|e| e.to_string())
+}
+
+/// A parsed discovery document (or a `host` block override).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovery {
+    /// The raw service map; non-string values are kept so they can be reported.
+    pub services: BTreeMap<String, serde_json::Value>,
+    /// The URL relative service URLs resolve against.
+    pub base: Url,
+}
+
+impl Discovery {
+    /// Parses a discovery document fetched from `final_url` (after redirects).
+    pub fn parse(body: &[u8], final_url: &Url) -> Result<Discovery, String> {
+        let services: BTreeMap<String, serde_json::Value> = serde_json::from_slice(body)
+            .map_err(|e| format!("failed to decode discovery document: {e}"))?;
+        Ok(Discovery {
+            services,
+            base: final_url.clone(),
+        })
+    }
+
+    /// A discovery result forced by a CLI config `host` block (`services = {...}`); relative
+    /// URLs resolve against the host's discovery URL.
+    pub fn from_host_override(
+        hostname: &str,
+        services: BTreeMap<String, String>,
+    ) -> Result<Discovery, String> {
+        Ok(Discovery {
+            services: services
+                .into_iter()
+                .map(|(k, v)| (k, serde_json::Value::String(v)))
+                .collect(),
+            base: discovery_url(hostname)?,
+        })
+    }
+
+    /// The resolved base URL of service `id`, `Ok(None)` if the host does not declare it.
+    pub fn service_url(&self, id: &str) -> Result<Option<Url>, String> {
+        let Some(value) = self.services.get(id) else {
+            return Ok(None);
+        };
+        let Some(s) = value.as_str() else {
+            return Err(format!("service {id} must be declared with a string value"));
+        };
+        let url = resolve(&self.base, s)
+            .map_err(|e| format!("failed to parse service URL {s:?}: {e}"))?;
+        Ok(Some(url))
+    }
+
+    /// The `providers.v1` base URL, or Terraform's `ErrHostNoProviders` text (with the
+    /// "different version" hint when another `providers.*` version is declared).
+    pub fn providers_v1(&self, hostname: &str, flavor: Flavor) -> Result<Url, String> {
+        if let Some(url) = self.service_url(PROVIDERS_V1)? {
+            return Ok(url);
+        }
+        let product = flavor.product();
+        let other_version = self.services.keys().any(|k| k.starts_with("providers."));
+        Err(if other_version {
+            format!("host {hostname} does not support the provider registry protocol required by this {product} version, but may be compatible with a different {product} version")
+        } else {
+            format!("host {hostname} does not offer a {product} provider registry")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_and_absolute_bases() {
+        let url = discovery_url("registry.example.com").unwrap();
+        let d = Discovery::parse(br#"{"providers.v1": "/v1/providers/", "modules.v1": "https://m.example/v1/"}"#, &url).unwrap();
+        assert_eq!(
+            d.providers_v1("registry.example.com", Flavor::Terraform).unwrap().as_str(),
+            "https://registry.example.com/v1/providers/"
+        );
+        assert_eq!(d.service_url("modules.v1").unwrap().unwrap().as_str(), "https://m.example/v1/");
+    }
+
+    #[test]
+    fn missing_providers_service_texts() {
+        let url = discovery_url("h.example").unwrap();
+        let d = Discovery::parse(br#"{"modules.v1": "/m/"}"#, &url).unwrap();
+        assert_eq!(
+            d.providers_v1("h.example", Flavor::Terraform).unwrap_err(),
+            "host h.example does not offer a Terraform provider registry"
+        );
+        assert_eq!(
+            d.providers_v1("h.example", Flavor::OpenTofu).unwrap_err(),
+            "host h.example does not offer a OpenTofu provider registry"
+        );
+        let d = Discovery::parse(br#"{"providers.v2": "/p/"}"#, &url).unwrap();
+        assert!(d.providers_v1("h.example", Flavor::Terraform).unwrap_err().contains("may be compatible with a different Terraform version"));
+    }
+}
