@@ -1,1 +1,70 @@
 //! Module loading from in-memory files, override merging and provider requirements.
+//!
+//! The host hands in one directory's files as `(name, bytes)`; [`load_module`] classifies them
+//! (primary, override, ignored, OpenTofu shadowing), parses native and JSON syntax, appends the
+//! primary files with Terraform's duplicate checks and merges the override files in order.
+//! [`render_merged`] prints the result as HCL and [`provenance`] says where each part came from.
+
+pub mod assemble;
+pub mod files;
+pub mod load;
+pub mod merge;
+pub mod model;
+pub mod module;
+pub mod provenance;
+pub mod render;
+pub mod schema;
+pub mod types;
+
+pub use files::{classify, FileSet};
+pub use model::{Attribute, Block, Body, Item, Origin, Value};
+pub use module::Module;
+pub use provenance::{provenance, Provenance};
+
+use crate::diag::Diagnostics;
+use crate::flavor::Flavor;
+
+/// Settings for loading a module.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Whose rules and messages to follow.
+    pub flavor: Flavor,
+}
+
+/// The outcome of loading one module directory.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedModule {
+    /// The merged module (partial when there are errors).
+    pub module: Module,
+    /// Everything Terraform would report while loading, in its order.
+    pub diagnostics: Diagnostics,
+    /// Which files were primary, override or hidden.
+    pub files: FileSet,
+}
+
+/// Loads one directory's files (name → bytes; names without directory parts).
+pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)], opts: &LoadOptions) -> LoadedModule {
+    let flavor = opts.flavor;
+    let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
+    let bytes_of = |name: &str| files.iter().find(|(n, _)| n.as_ref() == name).map(|(_, b)| b.as_ref());
+    let mut diags = Diagnostics::new();
+    let parse = |names: &[String], diags: &mut Diagnostics| {
+        names
+            .iter()
+            .filter_map(|n| load::parse_file(n, bytes_of(n).unwrap_or_default(), flavor, diags))
+            .collect::<Vec<_>>()
+    };
+    let primaries = parse(&set.primary, &mut diags);
+    let overrides = parse(&set.overrides, &mut diags);
+    let mut module = assemble::append_primaries(&primaries, flavor, &mut diags);
+    let mut ix = module::Index::build(&module);
+    for file in &overrides {
+        merge::merge_file(&mut module, &mut ix, file, flavor, &mut diags);
+    }
+    LoadedModule { module, diagnostics: diags, files: set }
+}
+
+/// The merged configuration as native HCL text.
+pub fn render_merged(loaded: &LoadedModule) -> String {
+    render::render_module(&loaded.module)
+}

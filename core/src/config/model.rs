@@ -126,6 +126,15 @@ impl Body {
         for item in &mut self.items {
             if let Item::Attribute(a) = item {
                 if a.name == attr.name {
+                    let mut attr = attr;
+                    // Keep the base's spacing (blank lines) but the override's comments.
+                    if let (Some(old), Some(new)) = (&a.text, &mut attr.text) {
+                        new.prefix = format!(
+                            "{}{}",
+                            leading_blank_lines(&old.prefix),
+                            new.prefix.trim_start_matches([' ', '\t', '\r', '\n'])
+                        );
+                    }
                     *a = attr;
                     return;
                 }
@@ -170,6 +179,19 @@ impl Attribute {
             Value::Json(node) => node.as_object().is_some_and(|o| o.is_empty()),
         }
     }
+}
+
+/// The blank lines at the start of a node's prefix (`"\n\n"` for two).
+fn leading_blank_lines(prefix: &str) -> String {
+    let mut out = String::new();
+    for line in prefix.split('\n').take(prefix.matches('\n').count()) {
+        if line.trim().is_empty() {
+            out.push('\n');
+        } else {
+            break;
+        }
+    }
+    out
 }
 
 /// A native expression's string value when it is a plain quoted string without interpolation.

@@ -109,11 +109,6 @@ impl EntryDigester {
         self.finished
     }
 
-    /// The entry name (for messages).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Compressed bytes used so far.
     pub fn consumed(&self) -> u64 {
         self.consumed

@@ -55,7 +55,6 @@ pub(crate) fn show(name: &[u8]) -> String {
 pub(crate) struct LocalHeader {
     pub flags: u16,
     pub method: u16,
-    pub crc32: u32,
     pub compressed: u64,
     pub uncompressed: u64,
     pub name_len: usize,
@@ -70,7 +69,6 @@ impl LocalHeader {
         LocalHeader {
             flags: u16_at(b, 6),
             method: u16_at(b, 8),
-            crc32: u32_at(b, 14),
             compressed: u64::from(u32_at(b, 18)),
             uncompressed: u64::from(u32_at(b, 22)),
             name_len: usize::from(u16_at(b, 26)),

@@ -1,1 +1,25 @@
 //! The sans-IO install planner behind `init` and `providers lock`.
+//!
+//! The host (CLI, Worker, browser) drives a [`Planner`]: it asks for the requests the planner
+//! can issue now ([`Planner::next`]), performs them however it likes (in parallel, from a
+//! cache, over `fetch`), and feeds each result back ([`Planner::answer`]). When nothing is
+//! left to ask, [`Planner::finish`] returns the [`Outcome`]: the new lock file, what changed,
+//! diagnostics and messages with Terraform's or OpenTofu's texts, and the packages to install.
+
+mod coverage;
+mod exchange;
+mod messages;
+mod options;
+mod outcome;
+mod planner;
+mod targets;
+
+pub use coverage::{lock_coverage, Coverage, KnownHashes, ProviderCoverage};
+pub use exchange::{
+    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request,
+    SourceError, SourceErrorKind, SourcePackage,
+};
+pub use options::{Mode, PlanOptions, Requirements};
+pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
+pub use planner::Planner;
+pub use targets::restrict_to_arguments;

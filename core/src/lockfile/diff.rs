@@ -142,7 +142,7 @@ fn entry_changes(o: &ProviderLock, n: &ProviderLock) -> Vec<Change> {
     let removed: Vec<String> = old_set.difference(&new_set).map(|h| h.to_string()).collect();
     let version_changed = ov != nv;
     if version_changed {
-        let direction = match o.version().cmp(n.version()) {
+        let direction = match o.version().cmp_precedence(n.version()) {
             std::cmp::Ordering::Less => Direction::Upgrade,
             std::cmp::Ordering::Greater => Direction::Downgrade,
             std::cmp::Ordering::Equal => Direction::Other,

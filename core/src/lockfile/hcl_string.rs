@@ -2,14 +2,16 @@
 
 use super::go_print::is_print;
 use std::fmt::Write;
+use unicode_normalization::UnicodeNormalization;
 
-/// `s` as an HCL quoted string, escaped the way hclwrite does: `\n`, `\r`, `\t`, `\"`, `\\`,
+/// `s` as an HCL quoted string the way `hclwrite.TokensForValue(cty.StringVal(s))` writes it:
+/// NFC-normalized (cty does that to every string), then `\n`, `\r`, `\t`, `\"`, `\\` escaped,
 /// template introducers doubled (`$${`, `%%{`), and runes Go does not consider printable
-/// as `\uXXXX` / `\UXXXXXXXX`.
+/// written as `\uXXXX` / `\UXXXXXXXX`.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    let mut chars = s.chars().peekable();
+    let mut chars = s.nfc().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\n' => out.push_str("\\n"),

@@ -41,7 +41,7 @@ fn same_entry(a: &ProviderLock, b: &ProviderLock) -> bool {
 }
 
 fn same_version(a: &ProviderLock, b: &ProviderLock) -> bool {
-    a.version().to_string() == b.version().to_string()
+    a.version() == b.version()
 }
 
 /// Merges `ours` and `theirs`, which both descend from `base`.

@@ -89,7 +89,7 @@ impl ProviderLock {
     /// same hash sequence (order-sensitive). Constraints are deliberately not compared.
     pub fn same_selection(&self, other: &ProviderLock) -> bool {
         self.addr == other.addr
-            && self.version.to_string() == other.version.to_string()
+            && self.version == other.version
             && self.hashes == other.hashes
     }
 }

@@ -4,7 +4,7 @@
 use super::content::{content, open_brace, AttrSchema, BlockSchema, Schema};
 use super::model::{Locks, ProviderLock};
 use super::source::Source;
-use super::static_value::{decode_string, span_of};
+use super::static_value::{decode_string, span_of, start_span};
 use crate::addrs::Provider;
 use crate::hash::PackageHash;
 use crate::version::{Constraints, Version};
@@ -197,7 +197,7 @@ fn decode_provider(
             return (None, diags);
         }
     };
-    if addr.is_builtin() {
+    if addr.is_builtin_for(flavor) {
         diags.push(invalid(format!(
             "Cannot lock a version for built-in provider {addr}. Built-in providers are bundled inside {} itself, so you can't select a version for them independently of the {} release you are currently running.",
             flavor.product(),
@@ -230,27 +230,23 @@ fn decode_provider(
     let (body, body_diags) = content(src, &block.body, brace, &PROVIDER_SCHEMA);
     diags.extend(body_diags);
 
-    let version = decode_version(src, &addr, body.attr("version"), &mut diags);
+    let version = decode_version(src, &addr, body.attr("version"), flavor, &mut diags);
     let constraints = decode_constraints(src, &addr, body.attr("constraints"), flavor, &mut diags);
     let hashes = decode_hashes(src, body.attr("hashes"), &mut diags);
     let lock = ProviderLock::with_hashes_in_order(addr, version, constraints, hashes);
     (Some(lock), diags)
 }
 
+/// go-versions' `Unspecified` (0.0.0), what Terraform stores when the version is unusable.
 fn unspecified_version() -> Version {
-    // "0.0.0" always parses; the fallback keeps this panic-free regardless.
-    Version::parse("0.0.0").unwrap_or_else(|_| unreachable_version())
-}
-
-#[allow(clippy::panic)]
-fn unreachable_version() -> Version {
-    panic!("the version parser rejects 0.0.0")
+    Version::default()
 }
 
 fn decode_version(
     src: &Source<'_>,
     addr: &Provider,
     attr: Option<&Attribute>,
+    flavor: Flavor,
     diags: &mut Vec<Diagnostic>,
 ) -> Version {
     let Some(attr) = attr else {
@@ -274,7 +270,7 @@ fn decode_version(
         }
         Ok(Some(raw)) => raw,
     };
-    let version = match Version::parse(&raw) {
+    let version = match Version::parse_flavored(&raw, flavor) {
         Ok(v) => v,
         Err(err) => {
             diags.push(
@@ -360,14 +356,9 @@ fn decode_hashes(
     let expr = &attr.value;
     let range = src.range(span_of(expr));
     let Expression::Array(items) = expr else {
-        let start = span_of(expr).start;
-        let first_token_end = src.text[start.min(src.text.len())..]
-            .char_indices()
-            .nth(1)
-            .map_or(start, |(i, _)| start + i);
         diags.push(
             Diagnostic::error("Invalid expression", "A static list expression is required.")
-                .with_range(src.range(start..first_token_end)),
+                .with_range(src.range(start_span(expr))),
         );
         return Vec::new();
     };

@@ -6,6 +6,7 @@ use crate::Diagnostic;
 use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};
 use hcl_edit::Span;
+use unicode_normalization::UnicodeNormalization;
 
 /// A value an expression evaluated to, reduced to what string decoding cares about.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,14 +39,15 @@ pub(crate) fn decode_string(src: &Source<'_>, expr: &Expression, null_ok: bool) 
         }
         Some(Value::Null) if null_ok => Ok(None),
         Some(Value::Null) => {
-            diags.push(unsuitable("value must not be null"));
+            diags.push(unsuitable("null value is not allowed"));
             Err(diags)
         }
         Some(Value::Collection) => {
             diags.push(unsuitable("string required"));
             Err(diags)
         }
-        Some(Value::Str(s)) => Ok(Some(s)),
+        // cty.StringVal normalizes every string to NFC.
+        Some(Value::Str(s)) => Ok(Some(s.nfc().collect())),
     }
 }
 
@@ -54,12 +56,13 @@ pub(crate) fn span_of(expr: &Expression) -> std::ops::Range<usize> {
     expr.span().unwrap_or(0..0)
 }
 
-/// HCL's `StartRange`: the opening token of the expression (approximated by the first byte
-/// for quoted strings, where HCL points just inside the quote).
-fn start_span(expr: &Expression) -> std::ops::Range<usize> {
+/// HCL's `StartRange`: the opening bracket of a collection, the text inside the quotes of a
+/// plain quoted string, otherwise the whole expression.
+pub(crate) fn start_span(expr: &Expression) -> std::ops::Range<usize> {
     let span = span_of(expr);
     match expr {
         Expression::Array(_) | Expression::Object(_) => span.start..(span.start + 1).min(span.end),
+        Expression::String(_) if span.len() >= 2 => span.start + 1..span.end - 1,
         _ => span,
     }
 }

@@ -80,7 +80,7 @@ pub fn record_install(
     flavor: Flavor,
 ) -> Result<ProviderLock, ChecksumMismatch> {
     let prior_hashes = prior
-        .filter(|p| p.version().to_string() == pkg.version.to_string())
+        .filter(|p| *p.version() == pkg.version)
         .map(ProviderLock::preferred_hashes)
         .unwrap_or_default();
     if !prior_hashes.is_empty() && !pkg.package_hashes.iter().any(|h| prior_hashes.contains(h)) {

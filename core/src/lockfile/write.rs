@@ -1,5 +1,6 @@
 //! Serializing a lock set byte-for-byte as Terraform's `SaveLocksToBytes` does (hclwrite
-//! tokens, then hclwrite formatting).
+//! tokens, then hclwrite formatting). Every string goes through `cty.StringVal` there, which
+//! normalizes to NFC, so [`quote`] does too.
 
 use super::hcl_string::quote;
 use super::model::Locks;

@@ -58,14 +58,14 @@ pub fn merge_file(module: &mut Module, ix: &mut Index, file: &ParsedFile, flavor
     for kind in ["resource", "data"] {
         for b in of(kind) {
             if let Some(base) = base_mut(module, ix, b, diags) {
-                merge_resource(base, b, diags);
+                merge_resource(base, b, flavor, diags);
             }
         }
     }
     if flavor == Flavor::OpenTofu {
         for b in of("ephemeral") {
             if let Some(base) = base_mut(module, ix, b, diags) {
-                merge_resource(base, b, diags);
+                merge_resource(base, b, flavor, diags);
             }
         }
     }
@@ -230,42 +230,62 @@ fn merge_module_call(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     base.touched = true;
 }
 
-fn merge_resource(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
-    reject_depends_on(over, diags);
+fn merge_resource(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Diagnostics) {
+    use crate::config::model::Item;
     merge_bodies(
         &mut base.body,
         &over.body,
         &["depends_on"],
         &["lifecycle", "connection", "provisioner"],
     );
-    // lifecycle: argument by argument.
-    if let Some(ol) = over.body.blocks_of("lifecycle").next() {
-        let existing = base.body.items.iter_mut().find_map(|i| match i {
-            crate::config::model::Item::Block(b) if b.kind == "lifecycle" => Some(b),
-            _ => None,
-        });
-        match existing {
-            Some(bl) => {
-                for a in ol.body.attributes() {
-                    if a.name == "ignore_changes" && a.is_empty_list() {
-                        continue;
+    // Only managed resources merge lifecycle settings, connection and provisioners; the
+    // override's lifecycle arguments other than these (e.g. replace_triggered_by) and its
+    // conditions are not merged, exactly as Terraform's Resource.merge.
+    if base.kind == "resource" {
+        let mut merged_args = vec!["create_before_destroy", "prevent_destroy", "ignore_changes"];
+        if flavor == Flavor::OpenTofu {
+            merged_args.push("destroy");
+        }
+        if let Some(ol) = over.body.blocks_of("lifecycle").next() {
+            let updates: Vec<&Attribute> = ol
+                .body
+                .attributes()
+                .filter(|a| merged_args.contains(&a.name.as_str()))
+                .filter(|a| !(a.name == "ignore_changes" && a.is_empty_list()))
+                .collect();
+            let triggers: Vec<&Block> = ol.body.blocks_of("action_trigger").collect();
+            let existing = base.body.items.iter_mut().find_map(|i| match i {
+                Item::Block(b) if b.kind == "lifecycle" => Some(b),
+                _ => None,
+            });
+            match existing {
+                Some(bl) => {
+                    for a in &updates {
+                        bl.body.set_attribute((*a).clone());
+                        bl.touched = true;
                     }
-                    bl.body.set_attribute(a.clone());
-                    bl.touched = true;
+                    if flavor == Flavor::Terraform && !triggers.is_empty() {
+                        body::replace_blocks(&mut bl.body, &triggers);
+                        bl.touched = true;
+                    }
                 }
-            }
-            None => {
-                let mut nb = ol.clone();
-                nb.body.items.retain(|i| matches!(i, crate::config::model::Item::Attribute(_)));
-                nb.touched = true;
-                base.body.items.push(crate::config::model::Item::Block(nb));
+                None if !updates.is_empty() || !triggers.is_empty() => {
+                    let mut nb = ol.clone();
+                    nb.body.items.retain(|i| match i {
+                        Item::Attribute(a) => updates.iter().any(|u| u.name == a.name),
+                        Item::Block(b) => flavor == Flavor::Terraform && b.kind == "action_trigger",
+                    });
+                    nb.touched = true;
+                    base.body.items.push(Item::Block(nb));
+                }
+                None => {}
             }
         }
+        for kind in ["connection", "provisioner"] {
+            let ob: Vec<&Block> = over.body.blocks_of(kind).collect();
+            body::replace_blocks(&mut base.body, &ob);
+        }
     }
-    // connection and provisioners: replaced wholesale when the override has any.
-    for kind in ["connection", "provisioner"] {
-        let ob: Vec<&Block> = over.body.blocks_of(kind).collect();
-        body::replace_blocks(&mut base.body, &ob);
-    }
+    reject_depends_on(over, diags);
     base.touched = true;
 }

@@ -1,0 +1,158 @@
+//! Service hostnames (hashicorp/terraform-svchost `ForComparison` / `ForDisplay`).
+//!
+//! Comparison form: ports normalized (`:443` dropped, leading zeros removed), labels given
+//! in punycode (`xn--`) rejected, then IDNA UTS-46 ToASCII with STD3 rules and hyphen
+//! checks (x/net/idna's `Lookup` profile). The IDNA error texts imitate x/net/idna's
+//! (`idna: disallowed rune U+0021`, `idna: invalid label "..."`); which of the two Go
+//! reports for unusual Unicode input is approximated (see `idna_error`).
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+
+/// Normalizes a user-given hostname (with optional `:port`) to the ASCII comparison form.
+pub fn for_comparison(given: &str) -> Result<String, String> {
+    let (host, port) = match given.find(':') {
+        Some(i) => (&given[..i], &given[i..]),
+        None => (given, ""),
+    };
+    let port = match normalize_port(port) {
+        Ok(p) => p,
+        Err(e) => {
+            let lower = host.to_lowercase();
+            if lower == "https" || lower == "http" {
+                return Err("need just a hostname and optional port number, not a full URL".into());
+            }
+            return Err(e.into());
+        }
+    };
+    if host.is_empty() {
+        return Err("empty string is not a valid hostname".into());
+    }
+    for label in svchost_labels(host) {
+        if label.is_empty() {
+            return Err("hostname contains empty label (two consecutive periods)".into());
+        }
+        if label.starts_with("xn--") {
+            return Err(format!(
+                "hostname label {} specified in punycode format; service hostnames must be given in unicode",
+                crate::version::goquote::quote(label)
+            ));
+        }
+    }
+    let ascii = Uts46::new()
+        .to_ascii(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check, DnsLength::Ignore)
+        .map_err(|_| idna_error(host))?;
+    Ok(format!("{ascii}{port}"))
+}
+
+/// The display (Unicode) form of a comparison-form hostname (`Hostname.ForDisplay`).
+pub fn for_display(hostname: &str) -> String {
+    let (host, port) = match hostname.find(':') {
+        Some(i) => (&hostname[..i], &hostname[i..]),
+        None => (hostname, ""),
+    };
+    if host.is_ascii() && !host.split('.').any(|l| l.starts_with("xn--")) {
+        return hostname.to_string();
+    }
+    let (unicode, result) =
+        Uts46::new().to_unicode(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+    match result {
+        Ok(()) => format!("{unicode}{port}"),
+        Err(_) => hostname.to_string(),
+    }
+}
+
+/// The labels svchost checks: split on `.`, except that one trailing dot ends the walk
+/// (`example.com.` and even `a..` pass this check; IDNA judges them afterwards).
+fn svchost_labels(host: &str) -> Vec<&str> {
+    let b = host.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < b.len() {
+        let end = host[start..].find('.').map_or(b.len(), |p| start + p);
+        out.push(&host[start..end]);
+        start = end + 1;
+        if start + 1 == b.len() && b[start] == b'.' {
+            break;
+        }
+    }
+    out
+}
+
+/// svchost's `normalizePortPortion` (Go `strconv.Atoi`: optional sign, decimal, int64).
+fn normalize_port(s: &str) -> Result<String, &'static str> {
+    let Some(num) = s.strip_prefix(':') else {
+        return Ok(String::new());
+    };
+    let digits = num.strip_prefix(['+', '-']).unwrap_or(num);
+    let parsed = if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        None
+    } else {
+        num.strip_prefix('+').unwrap_or(num).parse::<i64>().ok()
+    };
+    let n = parsed.ok_or("port portion contains non-digit characters")?;
+    if n == 443 {
+        return Ok(String::new());
+    }
+    if n > 65535 {
+        return Err("port number is greater than 65535");
+    }
+    Ok(format!(":{n}"))
+}
+
+/// Approximates x/net/idna's error for a host UTS-46 rejected: the first rune that is
+/// disallowed on its own gives `idna: disallowed rune U+XXXX`; otherwise the first label
+/// that fails on its own gives `idna: invalid label "<label>"`.
+fn idna_error(host: &str) -> String {
+    let uts = Uts46::new();
+    let fails = |s: &str| {
+        uts.to_ascii(s.as_bytes(), AsciiDenyList::STD3, Hyphens::Allow, DnsLength::Ignore).is_err()
+    };
+    for c in host.chars() {
+        let disallowed = if c.is_ascii() {
+            !(c.is_ascii_alphanumeric() || c == '-' || c == '.')
+        } else {
+            fails(&c.to_string()) && fails(&format!("a{c}"))
+        };
+        if disallowed {
+            return format!("idna: disallowed rune U+{:04X}", c as u32);
+        }
+    }
+    let label = host
+        .split('.')
+        .find(|l| {
+            uts.to_ascii(l.as_bytes(), AsciiDenyList::STD3, Hyphens::Check, DnsLength::Ignore)
+                .is_err()
+        })
+        .unwrap_or(host);
+    format!("idna: invalid label {}", crate::version::goquote::quote(label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_case_ports_and_unicode() {
+        assert_eq!(for_comparison("Registry.Terraform.IO").as_deref(), Ok("registry.terraform.io"));
+        assert_eq!(for_comparison("example.com:443").as_deref(), Ok("example.com"));
+        assert_eq!(for_comparison("localhost:08080").as_deref(), Ok("localhost:8080"));
+        assert_eq!(for_comparison("münchen.de").as_deref(), Ok("xn--mnchen-3ya.de"));
+        assert_eq!(for_display("xn--mnchen-3ya.de:8080"), "münchen.de:8080");
+    }
+
+    #[test]
+    fn rejects_like_svchost() {
+        let e = |s: &str| for_comparison(s).unwrap_err();
+        assert_eq!(e("example.com:x"), "port portion contains non-digit characters");
+        assert_eq!(e("https:"), "need just a hostname and optional port number, not a full URL");
+        assert_eq!(e("example.com:65536"), "port number is greater than 65535");
+        assert_eq!(e(":80"), "empty string is not a valid hostname");
+        assert_eq!(e("a..b"), "hostname contains empty label (two consecutive periods)");
+        assert_eq!(
+            e("xn--mnchen-3ya.de"),
+            "hostname label \"xn--mnchen-3ya\" specified in punycode format; service hostnames must be given in unicode"
+        );
+        assert_eq!(e("badhost!"), "idna: disallowed rune U+0021");
+        assert_eq!(e("-bad.com"), "idna: invalid label \"-bad\"");
+    }
+}

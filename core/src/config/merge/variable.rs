@@ -1,0 +1,65 @@
+//! Variable overrides: fields replaced one by one (validation blocks stay), then the default is
+//! re-checked against the (possibly new) type, with a detail saying what the override changed.
+
+use crate::config::model::{Block, Value};
+use crate::config::types::{eval_literal, json_literal, Type};
+use crate::diag::{Diagnostic, Diagnostics};
+
+/// Merges override variable `over` into `base`.
+pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    for a in over.body.attributes() {
+        base.body.set_attribute(a.clone());
+    }
+    base.touched = true;
+    let type_set = over.body.attribute("type").is_some();
+    let default_set = over.body.attribute("default").is_some();
+    let Some(default) = base.body.attribute("default") else { return };
+    let value = match &default.value {
+        Value::Native { src, .. } => eval_literal(src),
+        Value::Json(n) => json_literal(n),
+    };
+    let value = match value {
+        Ok(v) => v,
+        Err(e) => {
+            {
+                diags.push(
+                    Diagnostic::warning(
+                        "Default value not checked",
+                        format!("tflock cannot evaluate this variable's default value statically ({e}), so it was not checked against the type constraint."),
+                    )
+                    .with_range(default.expr_range.clone()),
+                );
+            }
+            return;
+        }
+    };
+    if value == hcl::Value::Null {
+        let nullable_false = base.body.attribute("nullable").is_some_and(|a| match &a.value {
+            Value::Native { expr, .. } => expr.as_bool() == Some(false),
+            Value::Json(n) => matches!(n.kind, crate::config::load::json::NodeKind::Bool(false)),
+        });
+        if nullable_false {
+            diags.push(
+                Diagnostic::error("Invalid default value for variable", "A null default value is not valid when nullable=false.")
+                    .with_range(over.origin.decl.clone()),
+            );
+        }
+        return;
+    }
+    let Some(ty) = base.body.attribute("type").and_then(|a| match &a.value {
+        Value::Native { expr, .. } => Type::parse(expr),
+        Value::Json(n) => n.as_str().and_then(|s| hcl_edit::parser::parse_expr(s).ok()).and_then(|e| Type::parse(&e)),
+    }) else {
+        return;
+    };
+    if let Err(err) = ty.check(&value) {
+        let detail = match (type_set, default_set) {
+            (true, false) => format!("Overriding this variable's type constraint has made its default value invalid: {err}."),
+            (false, true) => format!("The overridden default value for this variable is not compatible with the variable's type constraint: {err}."),
+            _ => format!("This variable's default value is not compatible with its type constraint: {err}."),
+        };
+        diags.push(
+            Diagnostic::error("Invalid default value for variable", detail).with_range(over.origin.decl.clone()),
+        );
+    }
+}

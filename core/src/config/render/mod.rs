@@ -1,0 +1,103 @@
+//! Printing the merged module as native HCL. Blocks no override touched are printed exactly as
+//! written (comments and layout included); merged blocks are rebuilt item by item, each item
+//! keeping its own comments and text from whichever file it came from. JSON-syntax items are
+//! printed as equivalent native syntax.
+
+mod json_expr;
+
+use crate::config::model::{Attribute, Block, Body, Item, NativeText, Value};
+use crate::config::module::Module;
+
+/// Renders the whole module.
+pub fn render_module(module: &Module) -> String {
+    let mut out = String::new();
+    for b in &module.blocks {
+        let text = render_block(b, "", "");
+        if !out.is_empty() && !text.starts_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// Renders one block at indentation `indent`; `parent` is the enclosing block type.
+pub fn render_block(b: &Block, indent: &str, parent: &str) -> String {
+    let _ = parent;
+    if let (false, Some(t)) = (b.touched, &b.text) {
+        return format!("{}{}{}\n", reindent(&t.prefix, indent), t.src, t.suffix);
+    }
+    let mut out = String::new();
+    let (prefix, suffix) = match &b.text {
+        Some(NativeText { prefix, suffix, .. }) => (reindent(prefix, indent), suffix.clone()),
+        None => (indent.to_string(), String::new()),
+    };
+    out.push_str(&prefix);
+    out.push_str(&b.kind);
+    for l in &b.labels {
+        out.push(' ');
+        out.push_str(&json_expr::quote(l));
+    }
+    out.push_str(" {\n");
+    let inner = format!("{indent}  ");
+    render_body(&mut out, &b.body, &inner, &b.kind);
+    out.push_str(indent);
+    out.push('}');
+    out.push_str(&suffix);
+    out.push('\n');
+    out
+}
+
+fn render_body(out: &mut String, body: &Body, indent: &str, kind: &str) {
+    for item in &body.items {
+        match item {
+            Item::Attribute(a) => out.push_str(&render_attribute(a, indent, kind)),
+            Item::Block(b) => out.push_str(&render_block(b, indent, kind)),
+        }
+    }
+    let trailing = body.trailing.trim_end_matches([' ', '\t']);
+    if trailing.trim().is_empty() {
+        return;
+    }
+    for line in trailing.lines() {
+        let line = line.trim_start();
+        if !line.is_empty() {
+            out.push_str(indent);
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+fn render_attribute(a: &Attribute, indent: &str, kind: &str) -> String {
+    match (&a.text, &a.value) {
+        (Some(t), _) => format!("{}{}{}\n", reindent(&t.prefix, indent), t.src, t.suffix),
+        (None, Value::Json(node)) => {
+            let raw = json_expr::is_expression_argument(kind, &a.name);
+            format!("{indent}{} = {}\n", a.name, json_expr::render(node, indent, raw))
+        }
+        (None, Value::Native { src, .. }) => format!("{indent}{} = {src}\n", a.name),
+    }
+}
+
+/// Re-indents a node's leading whitespace/comments for its new depth: comment lines and the
+/// node's own line start at `indent`; blank lines stay blank.
+fn reindent(prefix: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut lines = prefix.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        let t = line.trim_start_matches([' ', '\t']).trim_end_matches('\r');
+        if last {
+            out.push_str(indent);
+            out.push_str(t);
+        } else {
+            if !t.is_empty() {
+                out.push_str(indent);
+                out.push_str(t);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,194 @@
+//! Variable type constraints and the value conversions Terraform (cty) applies to defaults,
+//! with cty's error texts, for checking a merged variable's default against its type.
+
+use hcl::Value;
+use hcl_edit::expr::Expression;
+
+/// A type constraint (`string`, `list(number)`, `object({...})`, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    /// `any`: anything converts.
+    Any,
+    /// `string`
+    String,
+    /// `number`
+    Number,
+    /// `bool`
+    Bool,
+    /// `list(T)`
+    List(Box<Type>),
+    /// `set(T)`
+    Set(Box<Type>),
+    /// `map(T)`
+    Map(Box<Type>),
+    /// `tuple([...])`
+    Tuple(Vec<Type>),
+    /// `object({...})`: attribute name, type, optional.
+    Object(Vec<(String, Type, bool)>),
+}
+
+impl Type {
+    /// Parses a type expression; `None` for anything that is not a type constraint.
+    pub fn parse(expr: &Expression) -> Option<Type> {
+        if let Some(v) = expr.as_variable() {
+            return Some(match v.as_str() {
+                "any" => Type::Any,
+                "string" => Type::String,
+                "number" => Type::Number,
+                "bool" => Type::Bool,
+                _ => return None,
+            });
+        }
+        if let Some(p) = expr.as_parenthesis() {
+            return Type::parse(p.inner());
+        }
+        let call = expr.as_func_call()?;
+        let name = call.name.name.as_str();
+        let args: Vec<&Expression> = call.args.iter().collect();
+        match (name, args.as_slice()) {
+            ("list", [t]) => Some(Type::List(Box::new(Type::parse(t)?))),
+            ("set", [t]) => Some(Type::Set(Box::new(Type::parse(t)?))),
+            ("map", [t]) => Some(Type::Map(Box::new(Type::parse(t)?))),
+            ("tuple", [t]) => {
+                let arr = t.as_array()?;
+                arr.iter().map(Type::parse).collect::<Option<Vec<_>>>().map(Type::Tuple)
+            }
+            ("object", [t]) => {
+                let obj = t.as_object()?;
+                let mut attrs = Vec::new();
+                for (k, v) in obj.iter() {
+                    let key = object_key(k)?;
+                    let (ty, optional) = match v.expr().as_func_call() {
+                        Some(c) if c.name.name.as_str() == "optional" => {
+                            (Type::parse(c.args.iter().next()?)?, true)
+                        }
+                        _ => (Type::parse(v.expr())?, false),
+                    };
+                    attrs.push((key, ty, optional));
+                }
+                Some(Type::Object(attrs))
+            }
+            _ => None,
+        }
+    }
+
+    /// cty's `FriendlyNameForConstraint`.
+    pub fn friendly(&self) -> String {
+        match self {
+            Type::Any => "any type".into(),
+            Type::String => "string".into(),
+            Type::Number => "number".into(),
+            Type::Bool => "bool".into(),
+            Type::List(t) => format!("list of {}", t.friendly()),
+            Type::Set(t) => format!("set of {}", t.friendly()),
+            Type::Map(t) => format!("map of {}", t.friendly()),
+            Type::Tuple(_) => "tuple".into(),
+            Type::Object(_) => "object".into(),
+        }
+    }
+
+    /// Converts `v` to this type as cty's `convert.Convert` would; `Err` carries cty's message.
+    pub fn check(&self, v: &Value) -> Result<(), String> {
+        let required = || format!("{} required", self.friendly());
+        match (self, v) {
+            (_, Value::Null) | (Type::Any, _) => Ok(()),
+            (Type::String, Value::String(_) | Value::Number(_) | Value::Bool(_)) => Ok(()),
+            (Type::Number, Value::Number(_)) => Ok(()),
+            (Type::Number, Value::String(s)) => {
+                if s.trim() == s && s.parse::<f64>().is_ok() {
+                    Ok(())
+                } else {
+                    Err("a number is required".into())
+                }
+            }
+            (Type::Bool, Value::Bool(_)) => Ok(()),
+            (Type::Bool, Value::String(s)) => match s.as_str() {
+                "true" | "false" | "1" | "0" => Ok(()),
+                _ => Err("a bool is required".into()),
+            },
+            (Type::List(t) | Type::Set(t), Value::Array(items)) => items.iter().try_for_each(|i| t.check(i)),
+            (Type::Map(t), Value::Object(m)) => m.values().try_for_each(|i| t.check(i)),
+            (Type::Tuple(ts), Value::Array(items)) => {
+                if ts.len() != items.len() {
+                    return Err(required());
+                }
+                ts.iter().zip(items).try_for_each(|(t, i)| t.check(i))
+            }
+            (Type::Object(attrs), Value::Object(m)) => {
+                for (name, t, optional) in attrs {
+                    match m.get(name) {
+                        Some(val) => t.check(val)?,
+                        None if *optional => {}
+                        None => return Err(format!("attribute {name:?} is required")),
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(required()),
+        }
+    }
+}
+
+fn object_key(k: &hcl_edit::expr::ObjectKey) -> Option<String> {
+    match k {
+        hcl_edit::expr::ObjectKey::Ident(i) => Some(i.as_str().to_string()),
+        hcl_edit::expr::ObjectKey::Expression(e) => e.as_str().map(str::to_string),
+    }
+}
+
+/// Evaluates a literal expression (no references, no functions) to a value.
+pub fn eval_literal(src: &str) -> Result<Value, String> {
+    use hcl::eval::{Context, Evaluate};
+    let expr: hcl::Expression = src.parse().map_err(|e: hcl::Error| e.to_string())?;
+    expr.evaluate(&Context::new()).map_err(|e| e.to_string())
+}
+
+/// A JSON-syntax value as a literal; strings containing `${`/`%{` templates are not static.
+pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Value, String> {
+    use crate::config::load::json::NodeKind;
+    Ok(match &n.kind {
+        NodeKind::Null => Value::Null,
+        NodeKind::Bool(b) => Value::Bool(*b),
+        NodeKind::Number(t) => {
+            let v: hcl::Value = t.parse::<hcl::Expression>().ok().and_then(|e| match e {
+                hcl::Expression::Number(n) => Some(Value::Number(n)),
+                _ => None,
+            }).ok_or_else(|| format!("invalid number {t}"))?;
+            v
+        }
+        NodeKind::String(s) => {
+            if s.contains("${") || s.contains("%{") {
+                return Err("the string is a template with interpolations".into());
+            }
+            Value::String(s.clone())
+        }
+        NodeKind::Array(items) => Value::Array(items.iter().map(json_literal).collect::<Result<_, _>>()?),
+        NodeKind::Object(props) => Value::Object(
+            props
+                .iter()
+                .map(|p| Ok((p.key.clone(), json_literal(&p.value)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> Type {
+        Type::parse(&hcl_edit::parser::parse_expr(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn conversions_follow_cty() {
+        let v = |s: &str| eval_literal(s).unwrap();
+        assert_eq!(ty("number").check(&v("\"12\"")), Ok(()));
+        assert_eq!(ty("number").check(&v("\"x\"")), Err("a number is required".into()));
+        assert_eq!(ty("string").check(&v("[1]")), Err("string required".into()));
+        assert_eq!(ty("list(string)").check(&v("\"a\"")), Err("list of string required".into()));
+        assert_eq!(ty("object({a = string})").check(&v("{}")), Err("attribute \"a\" is required".into()));
+        assert_eq!(ty("object({a = optional(string)})").check(&v("{}")), Ok(()));
+        assert_eq!(ty("bool").check(&v("\"yes\"")), Err("a bool is required".into()));
+    }
+}

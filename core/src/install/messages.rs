@@ -1,0 +1,93 @@
+//! The progress lines `init` and `providers lock` print, per flavour.
+
+use crate::addrs::{Platform, Provider};
+use crate::version::goquote::quote;
+use crate::version::{Constraints, Version};
+use crate::Flavor;
+
+/// `- Reusing previous version ...`, `- Finding ... versions matching ...` or
+/// `- Finding latest version of ...` (Terraform's `QueryPackagesBegin`).
+pub fn query_begin(p: &Provider, constraints: &Constraints, locked: bool, f: Flavor) -> String {
+    let name = p.for_display(f);
+    if locked {
+        format!("- Reusing previous version of {name} from the dependency lock file")
+    } else if !constraints.is_empty() {
+        format!(
+            "- Finding {name} versions matching {}...",
+            quote(&constraints.canonical())
+        )
+    } else {
+        format!("- Finding latest version of {name}...")
+    }
+}
+
+/// `- Using previously-installed <p> v<v>`.
+pub fn already_installed(p: &Provider, v: &Version, f: Flavor) -> String {
+    format!("- Using previously-installed {} v{v}", p.for_display(f))
+}
+
+/// `- <p> is built in to Terraform`.
+pub fn built_in(p: &Provider, f: Flavor) -> String {
+    format!("- {} is built in to {}", p.for_display(f), f.product())
+}
+
+/// `- Using <p> v<v> from the shared cache directory`.
+pub fn from_cache(p: &Provider, v: &Version, f: Flavor) -> String {
+    format!("- Using {} v{v} from the shared cache directory", p.for_display(f))
+}
+
+/// `- Installing <p> v<v>...`.
+pub fn installing(p: &Provider, v: &Version, f: Flavor) -> String {
+    format!("- Installing {} v{v}...", p.for_display(f))
+}
+
+/// `- Installed <p> v<v> (<auth>[, key ID <id>])`.
+pub fn installed(p: &Provider, v: &Version, auth: &str, f: Flavor) -> String {
+    format!("- Installed {} v{v} ({auth})", p.for_display(f))
+}
+
+/// `- Fetching <p> <v> for <platform>...` (providers lock).
+pub fn fetching(p: &Provider, v: &Version, platform: &Platform, f: Flavor) -> String {
+    format!("- Fetching {} {v} for {platform}...", p.for_display(f))
+}
+
+/// `- Retrieved <p> <v> for <platform> (<auth>)` (providers lock).
+pub fn retrieved(p: &Provider, v: &Version, platform: &Platform, auth: &str, f: Flavor) -> String {
+    format!("- Retrieved {} {v} for {platform} ({auth})", p.for_display(f))
+}
+
+/// What `providers lock` reports per provider and platform.
+pub fn obtained(p: &Provider, platform: &Platform, change: LockChange, f: Flavor) -> String {
+    let tail = match change {
+        LockChange::NewProvider => "This was a new provider and the checksums for this platform are now tracked in the lock file",
+        LockChange::NewHashes => "Additional checksums for this platform are now tracked in the lock file",
+        LockChange::NoChange => "All checksums for this platform were already tracked in the lock file",
+    };
+    format!("- Obtained {} checksums for {platform}; {tail}", p.for_display(f))
+}
+
+/// `providersLockCalculateChangeType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockChange {
+    /// No previous entry.
+    NewProvider,
+    /// The previous entry lacked some of this platform's hashes.
+    NewHashes,
+    /// Everything was already recorded.
+    NoChange,
+}
+
+/// The closing lines of `providers lock`.
+pub fn lock_success(changed: bool, f: Flavor) -> Vec<String> {
+    let product = f.product();
+    if changed {
+        vec![
+            format!("\n[bold][green]Success![reset] [bold]{product} has updated the lock file.[reset]"),
+            "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n".to_string(),
+        ]
+    } else {
+        vec![format!(
+            "\n[bold][green]Success![reset] [bold]{product} has validated the lock file and found no need for changes.[reset]"
+        )]
+    }
+}

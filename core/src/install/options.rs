@@ -1,0 +1,66 @@
+//! What the planner is asked to do.
+
+use crate::addrs::{Platform, Provider};
+use crate::protocol::TrustRoots;
+use crate::version::Constraints;
+use crate::Flavor;
+use std::collections::BTreeMap;
+
+/// Every provider the configuration needs, with all its constraints combined
+/// (an empty [`Constraints`] means any version).
+pub type Requirements = BTreeMap<Provider, Constraints>;
+
+/// Which command's decisions to reproduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// `init`: keep locked selections, verify packages against the lock, install.
+    Init,
+    /// `init -upgrade`: ignore locked selections when choosing versions.
+    InitUpgrade,
+    /// `providers lock`: fetch every requested platform's package to record its checksums,
+    /// keeping locked selections; nothing is installed.
+    ProvidersLock,
+}
+
+/// The planner's settings.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    /// Whose rules and texts.
+    pub flavor: Flavor,
+    /// The command.
+    pub mode: Mode,
+    /// Target platforms: for `init` the one platform being installed for (the current
+    /// one); for `providers lock` every `-platform` (the current one when none is given).
+    pub platforms: Vec<Platform>,
+    /// `-lockfile=readonly` (init only).
+    pub readonly: bool,
+    /// Type names valid under `terraform.io/builtin/` (`terraform` in both products).
+    pub builtin_types: Vec<String>,
+    /// The keys that make a registry signature "signed by HashiCorp" or "a partner".
+    pub trust_roots: TrustRoots,
+    /// OpenTofu's `OPENTOFU_ENFORCE_GPG_VALIDATION=true`.
+    pub enforce_gpg_validation: bool,
+    /// A global plugin cache directory is configured (init), or `-enable-plugin-cache`
+    /// was given (providers lock).
+    pub plugin_cache: bool,
+    /// `plugin_cache_may_break_dependency_lock_file = true`.
+    pub plugin_cache_may_break_lock: bool,
+}
+
+impl PlanOptions {
+    /// Defaults for `flavor` and `mode` targeting `platforms`.
+    pub fn new(flavor: Flavor, mode: Mode, platforms: Vec<Platform>) -> PlanOptions {
+        PlanOptions {
+            flavor,
+            mode,
+            platforms,
+            readonly: false,
+            builtin_types: vec!["terraform".to_string()],
+            trust_roots: TrustRoots::hashicorp(),
+            enforce_gpg_validation: false,
+            plugin_cache: false,
+            plugin_cache_may_break_lock: false,
+        }
+    }
+}

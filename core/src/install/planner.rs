@@ -1,0 +1,966 @@
+//! The planner state machine: Terraform's `EnsureProviderVersions` (and the `init` /
+//! `providers lock` commands around it) with every IO step turned into a request.
+
+use super::exchange::{
+    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request,
+    SourceError, SourceErrorKind, SourcePackage,
+};
+use super::messages::{self, LockChange};
+use super::options::{Mode, PlanOptions, Requirements};
+use super::outcome::{HashProvenance, Install, Outcome, ProviderResult};
+use crate::addrs::{Platform, Provider};
+use crate::hash::{package_matches_any_hash, PackageHash, PackageHashes};
+use crate::lockfile::messages::{incomplete_lock_warning, lock_written_message, readonly_outcome};
+use crate::lockfile::update::{record_install, InstalledPackage, PackageOrigin};
+use crate::lockfile::{diff_locks, Locks, ProviderLock};
+use crate::protocol::auth::{
+    authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
+    AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
+};
+use crate::version::goquote::quote;
+use crate::version::{select_newest, Constraints, Version};
+use crate::{Diagnostic, Diagnostics, Flavor};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Drives one `init` / `init -upgrade` / `providers lock` run without doing any IO.
+#[derive(Debug)]
+pub struct Planner {
+    opts: PlanOptions,
+    previous: Locks,
+    next_id: u32,
+    queue: VecDeque<Request>,
+    pending: BTreeMap<NeedId, Pending>,
+    work: BTreeMap<Provider, Work>,
+    progress: Vec<String>,
+}
+
+/// What an outstanding request was for.
+#[derive(Debug, Clone)]
+enum Pending {
+    Versions(Provider),
+    Installed(Provider, usize),
+    Cached(Provider, usize),
+    Meta(Provider, usize),
+    Package(Provider, usize),
+}
+
+/// Per-provider progress, with messages and diagnostics kept by phase so the final
+/// output has a stable order whatever order the host answers in.
+#[derive(Debug, Default)]
+struct Work {
+    constraints: Constraints,
+    /// Set when the lock file decides the version (no `-upgrade`).
+    locked: Option<Version>,
+    version: Option<Version>,
+    /// Hashes of the previous lock entry this release can check, when its version is the
+    /// selected one.
+    preferred: Vec<PackageHash>,
+    failed: bool,
+    platforms: Vec<PlatformWork>,
+    first_lines: Vec<String>,
+    first_diags: Vec<Diagnostic>,
+    query_lines: Vec<String>,
+    query_diags: Vec<Diagnostic>,
+    install_diags: Vec<Diagnostic>,
+    /// Error text per platform index (`providers lock` folds them into one diagnostic).
+    errors: BTreeMap<usize, String>,
+}
+
+#[derive(Debug, Default, Clone)]
+struct PlatformWork {
+    source: Option<SourcePackage>,
+    lines: Vec<String>,
+    /// The lock entry this platform's install produced.
+    lock: Option<ProviderLock>,
+    /// The previously-installed package already matches the lock: keep the old entry.
+    kept: bool,
+    incomplete: bool,
+    install: Option<Install>,
+    auth: Option<String>,
+    records: Vec<HashRecord>,
+    local_h1: Option<PackageHash>,
+}
+
+impl Planner {
+    /// Starts a run for `requirements` (from configuration) against `previous` (the lock
+    /// file as loaded; empty when there is none).
+    pub fn new(requirements: Requirements, previous: Locks, options: PlanOptions) -> Planner {
+        let mut planner = Planner {
+            opts: options,
+            previous,
+            next_id: 0,
+            queue: VecDeque::new(),
+            pending: BTreeMap::new(),
+            work: BTreeMap::new(),
+            progress: Vec::new(),
+        };
+        for (provider, constraints) in requirements {
+            planner.start_provider(provider, constraints);
+        }
+        planner
+    }
+
+    /// The next request the host should perform, or `None` when every request that can be
+    /// made now has been handed out (answer the outstanding ones, then ask again).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Request> {
+        self.queue.pop_front()
+    }
+
+    /// All requests that can be made now; hosts that work in parallel take them together.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        self.queue.drain(..).collect()
+    }
+
+    /// True when nothing is queued or outstanding: call [`Planner::finish`].
+    pub fn is_done(&self) -> bool {
+        self.queue.is_empty() && self.pending.is_empty()
+    }
+
+    /// Progress lines produced since the last call, for live display.
+    pub fn drain_progress(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.progress)
+    }
+
+    /// Feeds back the host's answer to request `id`.
+    ///
+    /// Fails (changing nothing) when `id` is unknown or the answer's kind does not fit the
+    /// request: those are bugs in the host, not in the input.
+    pub fn answer(&mut self, id: NeedId, answer: Answer) -> Result<(), String> {
+        let Some(pending) = self.pending.get(&id).cloned() else {
+            return Err(format!("no outstanding request with id {}", id.0));
+        };
+        match (pending, answer) {
+            (Pending::Versions(p), Answer::Versions(r)) => self.on_versions(p, r),
+            (Pending::Installed(p, i), Answer::LocalPackage(h)) => self.on_installed(p, i, h),
+            (Pending::Cached(p, i), Answer::LocalPackage(h)) => self.on_cached(p, i, h),
+            (Pending::Meta(p, i), Answer::PackageMeta(r)) => self.on_meta(p, i, r),
+            (Pending::Package(p, i), Answer::Package(r)) => self.on_package(p, i, r),
+            (pending, answer) => {
+                return Err(format!(
+                    "answer {answer:?} does not fit request {} ({pending:?})",
+                    id.0
+                ))
+            }
+        }
+        self.pending.remove(&id);
+        Ok(())
+    }
+
+    fn flavor(&self) -> Flavor {
+        self.opts.flavor
+    }
+
+    fn lock_mode(&self) -> bool {
+        self.opts.mode == Mode::ProvidersLock
+    }
+
+    fn ask(&mut self, need: Need, pending: Pending) {
+        let id = NeedId(self.next_id);
+        self.next_id += 1;
+        self.pending.insert(id, pending);
+        self.queue.push_back(Request { id, need });
+    }
+
+    fn say(&mut self, line: String) {
+        self.progress.push(line);
+    }
+
+    // Step 1: built-ins, locked selections and the locked/constraint conflict.
+    fn start_provider(&mut self, provider: Provider, constraints: Constraints) {
+        let flavor = self.flavor();
+        let mut work = Work {
+            constraints: constraints.clone(),
+            platforms: vec![PlatformWork::default(); self.opts.platforms.len()],
+            ..Work::default()
+        };
+        if provider.is_builtin_for(flavor) {
+            if self.lock_mode() {
+                return; // built-in providers don't participate in locking
+            }
+            self.start_builtin(&provider, &constraints, &mut work);
+            self.work.insert(provider, work);
+            return;
+        }
+        if self.opts.mode != Mode::InitUpgrade {
+            if let Some(lock) = self.previous.provider(&provider) {
+                let locked = lock.version().clone();
+                if !constraints.allows(&locked) {
+                    let line = messages::query_begin(&provider, &constraints, true, flavor);
+                    self.say(line.clone());
+                    work.first_lines.push(line);
+                    let err = format!(
+                        "locked provider {provider} {locked} does not match configured version constraint {}; must use {} init -upgrade to allow selection of new versions",
+                        constraints.canonical(),
+                        flavor.command()
+                    );
+                    self.record_query_failure(&provider, &mut work, &SourceError::other(err), true);
+                    self.work.insert(provider, work);
+                    return;
+                }
+                work.locked = Some(locked);
+            }
+        }
+        let line = messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
+        self.say(line.clone());
+        work.query_lines.push(line);
+        self.work.insert(provider.clone(), work);
+        self.ask(
+            Need::Versions {
+                provider: provider.clone(),
+            },
+            Pending::Versions(provider),
+        );
+    }
+
+    fn start_builtin(&mut self, provider: &Provider, constraints: &Constraints, work: &mut Work) {
+        let flavor = self.flavor();
+        let err = if !self.opts.builtin_types.contains(&provider.r#type) {
+            Some(format!(
+                "this {} release has no built-in provider named {}",
+                flavor.product(),
+                quote(&provider.r#type)
+            ))
+        } else if !constraints.is_empty() {
+            Some("built-in providers do not support explicit version constraints".to_string())
+        } else {
+            None
+        };
+        match err {
+            None => {
+                let line = messages::built_in(provider, flavor);
+                self.say(line.clone());
+                work.first_lines.push(line);
+            }
+            Some(err) => {
+                work.failed = true;
+                work.first_diags.push(Diagnostic::error(
+                    "Invalid dependency on built-in provider",
+                    format!("Cannot use {}: {err}.", provider.for_display(flavor)),
+                ));
+            }
+        }
+    }
+
+    // Step 2: choose the newest acceptable version the source offers.
+    fn on_versions(&mut self, provider: Provider, result: Result<AvailableVersions, SourceError>) {
+        let Some(mut work) = self.work.remove(&provider) else {
+            return;
+        };
+        match result {
+            Err(err) => self.fail_query(&provider, &mut work, &err),
+            Ok(available) => {
+                if !available.warnings.is_empty() {
+                    let list: Vec<String> =
+                        available.warnings.iter().map(|w| format!("- {w}")).collect();
+                    work.query_diags.push(Diagnostic::warning(
+                        "Additional provider information from registry",
+                        format!(
+                            "The remote registry returned warnings for {provider}:\n{}",
+                            list.join("\n")
+                        ),
+                    ));
+                }
+                let chosen = match &work.locked {
+                    Some(locked) => available
+                        .versions
+                        .iter()
+                        .find(|v| *v == locked)
+                        .cloned()
+                        .ok_or_else(|| {
+                            format!("the previously-selected version {locked} is no longer available")
+                        }),
+                    None => select_newest(&work.constraints, &available.versions).ok_or_else(|| {
+                        format!(
+                            "no available releases match the given constraints {}",
+                            work.constraints.canonical()
+                        )
+                    }),
+                };
+                match chosen {
+                    Err(err) => self.fail_query(&provider, &mut work, &SourceError::other(err)),
+                    Ok(version) => {
+                        work.preferred = self
+                            .previous
+                            .provider(&provider)
+                            .filter(|l| *l.version() == version)
+                            .map(ProviderLock::preferred_hashes)
+                            .unwrap_or_default();
+                        work.version = Some(version.clone());
+                        for i in 0..self.opts.platforms.len() {
+                            self.start_platform(&provider, &mut work, &version, i);
+                        }
+                    }
+                }
+            }
+        }
+        self.work.insert(provider, work);
+    }
+
+    fn fail_query(&mut self, provider: &Provider, work: &mut Work, err: &SourceError) {
+        self.record_query_failure(provider, work, err, false);
+    }
+
+    /// Records a failure to choose a version; `early` puts the diagnostic with the
+    /// step-one ones (the locked/constraint conflict, found before any query).
+    fn record_query_failure(&mut self, provider: &Provider, work: &mut Work, err: &SourceError, early: bool) {
+        let flavor = self.flavor();
+        work.failed = true;
+        if self.lock_mode() {
+            work.errors.insert(0, err.message.clone());
+            return;
+        }
+        let name = provider.for_display(flavor);
+        let diag = match &err.kind {
+            SourceErrorKind::HostNoProviders { hostname } => Diagnostic::error(
+                "Invalid provider registry host",
+                format!(
+                    "The host {} given in provider source address {} does not offer a {} provider registry.",
+                    quote(hostname),
+                    quote(&provider.to_string()),
+                    flavor.product()
+                ),
+            ),
+            _ => Diagnostic::error(
+                "Failed to query available provider packages",
+                format!(
+                    "Could not retrieve the list of available versions for provider {name}: {}\n\nTo see which modules are currently depending on {name} and what versions are specified, run the following command:\n    {} providers",
+                    err.message,
+                    flavor.command()
+                ),
+            ),
+        };
+        if early {
+            work.first_diags.push(diag);
+        } else {
+            work.query_diags.push(diag);
+        }
+    }
+
+    // Step 3, per platform: reuse what is installed, else the cache, else fetch.
+    fn start_platform(&mut self, provider: &Provider, work: &mut Work, version: &Version, i: usize) {
+        let platform = self.opts.platforms[i].clone();
+        if !self.lock_mode() && !work.preferred.is_empty() {
+            self.ask(
+                Need::InstalledPackage {
+                    provider: provider.clone(),
+                    version: version.clone(),
+                    platform,
+                },
+                Pending::Installed(provider.clone(), i),
+            );
+            return;
+        }
+        self.after_installed_check(provider, work, version, i);
+    }
+
+    fn after_installed_check(&mut self, provider: &Provider, work: &mut Work, version: &Version, i: usize) {
+        let platform = self.opts.platforms[i].clone();
+        if self.opts.plugin_cache {
+            self.ask(
+                Need::CachedPackage {
+                    provider: provider.clone(),
+                    version: version.clone(),
+                    platform,
+                },
+                Pending::Cached(provider.clone(), i),
+            );
+            return;
+        }
+        let _ = work;
+        self.ask(
+            Need::PackageMeta {
+                provider: provider.clone(),
+                version: version.clone(),
+                platform,
+            },
+            Pending::Meta(provider.clone(), i),
+        );
+    }
+
+    fn on_installed(&mut self, provider: Provider, i: usize, h1: Option<PackageHash>) {
+        let Some(mut work) = self.work.remove(&provider) else {
+            return;
+        };
+        let Some(version) = work.version.clone() else {
+            self.work.insert(provider, work);
+            return;
+        };
+        let matches = h1
+            .as_ref()
+            .is_some_and(|h| package_matches_any_hash(PackageHashes::Unpacked(h), &work.preferred));
+        if matches {
+            let line = messages::already_installed(&provider, &version, self.flavor());
+            self.say(line.clone());
+            work.platforms[i].lines.push(line);
+            work.platforms[i].kept = true;
+        } else {
+            self.after_installed_check(&provider, &mut work, &version, i);
+        }
+        self.work.insert(provider, work);
+    }
+
+    fn on_cached(&mut self, provider: Provider, i: usize, h1: Option<PackageHash>) {
+        let flavor = self.flavor();
+        let Some(mut work) = self.work.remove(&provider) else {
+            return;
+        };
+        let Some(version) = work.version.clone() else {
+            self.work.insert(provider, work);
+            return;
+        };
+        let platform = self.opts.platforms[i].clone();
+        if let Some(h1) = h1 {
+            let matches = !work.preferred.is_empty()
+                && package_matches_any_hash(PackageHashes::Unpacked(&h1), &work.preferred);
+            if matches || self.opts.plugin_cache_may_break_lock {
+                if !matches && !work.preferred.is_empty() {
+                    // Accepted by the setting, but linking checks the lock and fails.
+                    work.failed = true;
+                    work.install_diags.push(Diagnostic::error(
+                        "Failed to install provider from shared cache",
+                        format!(
+                            "Error while importing {} v{version} from the shared cache directory: the provider cache has a copy of {provider} {version} that doesn't match any of the checksums recorded in the dependency lock file.",
+                            provider.for_display(flavor)
+                        ),
+                    ));
+                    self.work.insert(provider, work);
+                    return;
+                }
+                let line = messages::from_cache(&provider, &version, flavor);
+                self.say(line.clone());
+                let pw = &mut work.platforms[i];
+                pw.lines.push(line);
+                let prior = work.preferred.clone();
+                let local = vec![h1.clone()];
+                pw.incomplete = prior.is_empty() || prior == local;
+                pw.local_h1 = Some(h1.clone());
+                pw.lock = Some(ProviderLock::new(
+                    provider.clone(),
+                    version.clone(),
+                    Some(work.constraints.clone()),
+                    prior.into_iter().chain(local),
+                ));
+                pw.install = Some(Install {
+                    provider: provider.clone(),
+                    version: version.clone(),
+                    platform,
+                    location: PackageLocation::LocalDir(String::new()),
+                    from_cache: true,
+                });
+                self.work.insert(provider, work);
+                return;
+            }
+        }
+        self.ask(
+            Need::PackageMeta {
+                provider: provider.clone(),
+                version,
+                platform,
+            },
+            Pending::Meta(provider.clone(), i),
+        );
+        self.work.insert(provider, work);
+    }
+
+    fn on_meta(&mut self, provider: Provider, i: usize, result: Result<SourcePackage, SourceError>) {
+        let flavor = self.flavor();
+        let Some(mut work) = self.work.remove(&provider) else {
+            return;
+        };
+        let Some(version) = work.version.clone() else {
+            self.work.insert(provider, work);
+            return;
+        };
+        let platform = self.opts.platforms[i].clone();
+        match result {
+            Err(err) => self.fail_install(&provider, &version, &mut work, i, &err),
+            Ok(source) => {
+                let line = if self.lock_mode() {
+                    messages::fetching(&provider, &version, &platform, flavor)
+                } else {
+                    messages::installing(&provider, &version, flavor)
+                };
+                self.say(line.clone());
+                work.platforms[i].lines.push(line);
+                let expect = if self.lock_mode() {
+                    Vec::new()
+                } else {
+                    work.preferred.clone()
+                };
+                let location = source.location();
+                work.platforms[i].source = Some(source);
+                self.ask(
+                    Need::Package {
+                        provider: provider.clone(),
+                        version,
+                        platform,
+                        location,
+                        expect,
+                    },
+                    Pending::Package(provider.clone(), i),
+                );
+            }
+        }
+        self.work.insert(provider, work);
+    }
+
+    fn fail_install(&mut self, provider: &Provider, version: &Version, work: &mut Work, i: usize, err: &SourceError) {
+        let flavor = self.flavor();
+        work.failed = true;
+        if self.lock_mode() {
+            work.errors.insert(i, err.message.clone());
+            return;
+        }
+        let platform = &self.opts.platforms[i];
+        let diag = match &err.kind {
+            SourceErrorKind::PlatformNotSupported { mirror_url: Some(url) } => Diagnostic::error(
+                "Incompatible provider version",
+                format!(
+                    "Your chosen provider mirror at {url} does not have a {provider} v{version} package available for your current platform, {platform}.\n\nProvider releases are separate from {} CLI releases, so this provider might not support your current platform. Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at {}.",
+                    flavor.product(),
+                    crate::addrs::hostname::for_display(&provider.hostname)
+                ),
+            ),
+            SourceErrorKind::PlatformNotSupported { mirror_url: None } => Diagnostic::error(
+                "Incompatible provider version",
+                format!(
+                    "Provider {provider} v{version} does not have a package available for your current platform, {platform}.\n\nProvider releases are separate from {} CLI releases, so not all providers are available for all platforms. Other versions of this provider may have different platforms supported.",
+                    flavor.product()
+                ),
+            ),
+            _ => install_failure(provider, version, &err.message, flavor),
+        };
+        work.install_diags.push(diag);
+    }
+
+    fn on_package(&mut self, provider: Provider, i: usize, result: Result<FetchedPackage, SourceError>) {
+        let Some(mut work) = self.work.remove(&provider) else {
+            return;
+        };
+        let Some(version) = work.version.clone() else {
+            self.work.insert(provider, work);
+            return;
+        };
+        match result {
+            Err(err) => self.fail_install(&provider, &version, &mut work, i, &err),
+            Ok(fetched) => {
+                if let Err(err) = self.accept_package(&provider, &version, &mut work, i, &fetched) {
+                    self.fail_install(&provider, &version, &mut work, i, &SourceError::other(err));
+                }
+            }
+        }
+        self.work.insert(provider, work);
+    }
+
+    /// Authenticates a fetched package, checks it against the lock, and records the
+    /// hashes this platform contributes.
+    fn accept_package(
+        &mut self,
+        provider: &Provider,
+        version: &Version,
+        work: &mut Work,
+        i: usize,
+        fetched: &FetchedPackage,
+    ) -> Result<(), String> {
+        let flavor = self.flavor();
+        let platform = self.opts.platforms[i].clone();
+        let Some(source) = work.platforms[i].source.clone() else {
+            return Err("package fetched before its metadata".to_string());
+        };
+        let (auth, extra_vouched) = self.authenticate(provider, &source, fetched)?;
+
+        let (computed, installed_h1, origin) = match fetched {
+            FetchedPackage::Archive { hashes, .. } => (
+                vec![hashes.h1_archive.clone(), hashes.zh.clone()],
+                hashes.h1.clone(),
+                PackageOrigin::Download,
+            ),
+            FetchedPackage::Dir { h1 } => (vec![h1.clone()], h1.clone(), PackageOrigin::LocalDirectory),
+        };
+
+        let mut signed: Vec<PackageHash> = Vec::new();
+        if let Some(auth) = &auth {
+            let required = match (&source, flavor) {
+                (_, Flavor::Terraform) => true,
+                (SourcePackage::Registry { meta, .. }, Flavor::OpenTofu) => signing_required(
+                    flavor,
+                    !meta.signing_keys.is_empty(),
+                    &provider.hostname,
+                    self.opts.enforce_gpg_validation,
+                ),
+                (_, Flavor::OpenTofu) => false,
+            };
+            let vouched: Vec<&str> = if flavor == Flavor::Terraform && !auth.signed() {
+                Vec::new()
+            } else {
+                auth.vouched_hashes(required)
+            };
+            signed.extend(vouched.iter().filter_map(|h| PackageHash::parse(h).ok()));
+        }
+        signed.extend(extra_vouched.iter().filter_map(|h| PackageHash::parse(h).ok()));
+
+        let lock = if self.lock_mode() {
+            // `providers lock` installs with InstallNewProvidersForce: no check against
+            // the lock, just the union.
+            ProviderLock::new(
+                provider.clone(),
+                version.clone(),
+                Some(work.constraints.clone()),
+                std::iter::once(installed_h1.clone())
+                    .chain(work.preferred.iter().cloned())
+                    .chain(signed.iter().cloned()),
+            )
+        } else {
+            let prior = self
+                .previous
+                .provider(provider)
+                .filter(|l| l.version() == version);
+            let pkg = InstalledPackage {
+                addr: provider.clone(),
+                version: version.clone(),
+                constraints: Some(work.constraints.clone()),
+                package_hashes: computed,
+                installed_h1: installed_h1.clone(),
+                signed_hashes: signed.clone(),
+                origin,
+            };
+            record_install(prior, &pkg, flavor).map_err(|m| {
+                // The diagnostic already says "Error while installing ...: <err>"; keep
+                // only the error so fail_install can wrap it once.
+                let prefix = format!("Error while installing {} v{version}: ", provider.for_display(flavor));
+                m.diagnostic.detail.strip_prefix(&prefix).unwrap_or(&m.diagnostic.detail).to_string()
+            })?
+        };
+
+        let auth_text = auth.as_ref().map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
+        let line = if self.lock_mode() {
+            messages::retrieved(provider, version, &platform, &auth_text, flavor)
+        } else {
+            messages::installed(provider, version, &auth_text, flavor)
+        };
+        self.say(line.clone());
+        let pw = &mut work.platforms[i];
+        pw.lines.push(line);
+        pw.auth = Some(auth_text);
+        pw.records = auth.map(|a| a.hashes).unwrap_or_default();
+        pw.local_h1 = Some(installed_h1.clone());
+        pw.incomplete = signed.is_empty()
+            && (work.preferred.is_empty() || work.preferred == vec![installed_h1.clone()]);
+        pw.lock = Some(lock);
+        if !self.lock_mode() {
+            pw.install = Some(Install {
+                provider: provider.clone(),
+                version: version.clone(),
+                platform,
+                location: source.location(),
+                from_cache: false,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the source's authentication; returns the result (`None` = unauthenticated)
+    /// and any extra hashes vouched for (OpenTofu `packages` after the `h1:` check).
+    fn authenticate(
+        &self,
+        provider: &Provider,
+        source: &SourcePackage,
+        fetched: &FetchedPackage,
+    ) -> Result<(Option<AuthResult>, Vec<String>), String> {
+        let flavor = self.flavor();
+        match source {
+            SourcePackage::Registry {
+                meta,
+                sha256sums,
+                signature,
+            } => {
+                let FetchedPackage::Archive { hashes, sha256, size } = fetched else {
+                    return Err("registry package is not an archive".to_string());
+                };
+                let input = RegistryAuthInput {
+                    flavor,
+                    provider_hostname: &provider.hostname,
+                    enforce_gpg_validation: self.opts.enforce_gpg_validation,
+                    meta,
+                    document: sha256sums,
+                    signature,
+                    archive_sha256: *sha256,
+                    archive_size: *size,
+                    trust_roots: &self.opts.trust_roots,
+                };
+                let auth = authenticate_registry_package(&input).map_err(|e| e.to_string())?;
+                let mut extra = Vec::new();
+                if flavor == Flavor::OpenTofu && meta.has_packages() {
+                    // The RFC: the locally computed h1 must be one the registry lists;
+                    // then every platform's hashes it lists are trusted.
+                    check_registry_h1(meta, hashes.h1.as_str())
+                        .or_else(|_| check_registry_h1(meta, hashes.h1_archive.as_str()))
+                        .map_err(|e| e.to_string())?;
+                    for entry in meta.packages.values() {
+                        extra.extend(crate::protocol::names::preferred_hashes(&entry.hashes));
+                    }
+                }
+                Ok((Some(auth), extra))
+            }
+            SourcePackage::NetworkMirror {
+                hashes,
+                trust_all_hashes,
+                ..
+            } => {
+                if hashes.is_empty() {
+                    return Ok((None, Vec::new()));
+                }
+                let local = match fetched {
+                    FetchedPackage::Archive { hashes: z, .. } => LocalHashes {
+                        h1: Some(z.h1_archive.to_string()),
+                        zh: Some(z.zh.to_string()),
+                    },
+                    FetchedPackage::Dir { h1 } => LocalHashes {
+                        h1: Some(h1.to_string()),
+                        zh: None,
+                    },
+                };
+                let platform = hashes
+                    .first()
+                    .map(|(p, _)| p.clone())
+                    .unwrap_or_default();
+                authenticate_by_hashes(flavor, &platform, hashes, &local, *trust_all_hashes)
+                    .map(|a| (Some(a), Vec::new()))
+                    .map_err(|e| e.to_string())
+            }
+            SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {
+                Ok((None, Vec::new()))
+            }
+        }
+    }
+
+    /// Ends the run. Requests still outstanding count as failures.
+    pub fn finish(self) -> Outcome {
+        let mut diags = Diagnostics::new();
+        if !self.pending.is_empty() {
+            diags.push(Diagnostic::error(
+                "Provider installation did not finish",
+                format!("{} requests were never answered.", self.pending.len()),
+            ));
+        }
+        if self.lock_mode() {
+            self.finish_lock(diags)
+        } else {
+            self.finish_init(diags)
+        }
+    }
+
+    fn ordered_lines_and_diags(&self, diags: &mut Diagnostics) -> Vec<String> {
+        let mut lines = Vec::new();
+        for w in self.work.values() {
+            lines.extend(w.first_lines.iter().cloned());
+            diags.extend(w.first_diags.iter().cloned());
+        }
+        for w in self.work.values() {
+            lines.extend(w.query_lines.iter().cloned());
+            diags.extend(w.query_diags.iter().cloned());
+        }
+        lines
+    }
+
+    fn finish_init(mut self, mut diags: Diagnostics) -> Outcome {
+        let flavor = self.flavor();
+        let mut lines = self.ordered_lines_and_diags(&mut diags);
+        for w in self.work.values() {
+            for pw in &w.platforms {
+                lines.extend(pw.lines.iter().cloned());
+            }
+            diags.extend(w.install_diags.iter().cloned());
+        }
+        let installs: Vec<Install> = self
+            .work
+            .values()
+            .flat_map(|w| w.platforms.iter().filter_map(|p| p.install.clone()))
+            .collect();
+        if diags.has_errors() {
+            return self.outcome(self.previous.clone(), false, diags, lines, Vec::new());
+        }
+
+        let mut new = self.previous.clone();
+        let mut incomplete = Vec::new();
+        for (provider, w) in &self.work {
+            for pw in &w.platforms {
+                if let Some(lock) = &pw.lock {
+                    new.insert(lock.clone());
+                    if pw.incomplete {
+                        incomplete.push(provider.for_display(flavor));
+                    }
+                }
+            }
+        }
+        let required: Vec<Provider> = self.work.keys().cloned().collect();
+        crate::lockfile::update::retain_required(&mut new, &required);
+
+        let mut write = false;
+        if !new.equal(&self.previous) {
+            if self.opts.readonly {
+                if let Some(d) = readonly_outcome(&self.previous, &new, flavor) {
+                    diags.push(d);
+                }
+            } else {
+                if !incomplete.is_empty() && !self.opts.plugin_cache_may_break_lock {
+                    let platform = self.opts.platforms.first().map(ToString::to_string).unwrap_or_default();
+                    diags.push(incomplete_lock_warning(&incomplete, &platform, flavor));
+                }
+                lines.push(lock_written_message(&self.previous, flavor));
+                write = true;
+            }
+        }
+        let new_lock = if write { new } else { self.previous.clone() };
+        self.progress.clear();
+        self.outcome(new_lock, write, diags, lines, installs)
+    }
+
+    fn finish_lock(self, mut diags: Diagnostics) -> Outcome {
+        let flavor = self.flavor();
+        let mut lines = self.ordered_lines_and_diags(&mut diags);
+        for (i, platform) in self.opts.platforms.iter().enumerate() {
+            for w in self.work.values() {
+                if let Some(pw) = w.platforms.get(i) {
+                    lines.extend(pw.lines.iter().cloned());
+                }
+            }
+            let errors: Vec<String> = self
+                .work
+                .iter()
+                .filter_map(|(p, w)| w.errors.get(&i).map(|e| format!("- {p}: {e}")))
+                .collect();
+            if !errors.is_empty() {
+                diags.push(Diagnostic::error(
+                    "Could not retrieve providers for locking",
+                    format!(
+                        "{} failed to fetch the requested providers for {platform} in order to calculate their checksums: some providers could not be installed:\n{}.",
+                        flavor.product(),
+                        errors.join("\n")
+                    ),
+                ));
+                break; // Terraform stops at the first platform that fails
+            }
+        }
+        if diags.has_errors() {
+            return self.outcome(self.previous.clone(), false, diags, lines, Vec::new());
+        }
+
+        let mut new = self.previous.clone();
+        let mut changed = false;
+        for (provider, w) in &self.work {
+            let old = self.previous.provider(provider);
+            let mut version = old.map(|l| l.version().clone());
+            let mut constraints = old.and_then(|l| l.constraints().cloned());
+            let mut hashes: Vec<PackageHash> = old.map(|l| l.hashes().to_vec()).unwrap_or_default();
+            for (i, pw) in w.platforms.iter().enumerate() {
+                let Some(lock) = &pw.lock else { continue };
+                version = Some(lock.version().clone());
+                constraints = lock.constraints().cloned();
+                hashes.extend(lock.hashes().iter().cloned());
+                let change = match old {
+                    None => LockChange::NewProvider,
+                    Some(o) if o.contains_all(lock) => LockChange::NoChange,
+                    Some(_) => LockChange::NewHashes,
+                };
+                changed |= change != LockChange::NoChange;
+                lines.push(messages::obtained(provider, &self.opts.platforms[i], change, flavor));
+            }
+            if let Some(version) = version {
+                new.set_provider(provider.clone(), version, constraints, hashes);
+            }
+        }
+        lines.extend(messages::lock_success(changed, flavor));
+        self.outcome(new, true, diags, lines, Vec::new())
+    }
+
+    fn outcome(
+        &self,
+        new_lock: Locks,
+        write_lock: bool,
+        diagnostics: Diagnostics,
+        messages: Vec<String>,
+        installs: Vec<Install>,
+    ) -> Outcome {
+        let providers = self
+            .work
+            .iter()
+            .map(|(p, w)| self.provider_result(p, w, &new_lock))
+            .collect();
+        Outcome {
+            changes: diff_locks(&self.previous, &new_lock),
+            new_lock,
+            write_lock,
+            diagnostics,
+            messages,
+            installs,
+            providers,
+        }
+    }
+
+    fn provider_result(&self, provider: &Provider, w: &Work, new_lock: &Locks) -> ProviderResult {
+        let previous: Vec<PackageHash> = self
+            .previous
+            .provider(provider)
+            .map(|l| l.hashes().to_vec())
+            .unwrap_or_default();
+        let recorded: Vec<PackageHash> = new_lock
+            .provider(provider)
+            .map(|l| l.hashes().to_vec())
+            .unwrap_or_default();
+        let provenance = recorded
+            .into_iter()
+            .map(|hash| {
+                let mut p = HashProvenance::new(hash.clone());
+                p.from_previous_lock = previous.contains(&hash);
+                for (i, pw) in w.platforms.iter().enumerate() {
+                    if pw.local_h1.as_ref() == Some(&hash) {
+                        p.computed_locally = true;
+                        push_unique(&mut p.platforms, self.opts.platforms[i].to_string());
+                    }
+                    for r in pw.records.iter().filter(|r| r.hash == hash.as_str()) {
+                        p.computed_locally |= r.verified_locally;
+                        p.reported_by_registry |= r.reported_by_registry;
+                        p.reported_by_mirror |= r.reported_by_trusted_mirror;
+                        if p.signed_by.is_none() {
+                            p.signed_by = r.signed_by.clone();
+                        }
+                        if let Some(pl) = &r.platform {
+                            push_unique(&mut p.platforms, pl.clone());
+                        }
+                    }
+                }
+                p
+            })
+            .collect();
+        ProviderResult {
+            provider: provider.clone(),
+            version: w.version.clone(),
+            auth: w
+                .platforms
+                .iter()
+                .enumerate()
+                .filter_map(|(i, pw)| pw.auth.clone().map(|a| (self.opts.platforms[i].clone(), a)))
+                .collect::<Vec<(Platform, String)>>(),
+            provenance,
+        }
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, s: String) {
+    if !v.contains(&s) {
+        v.push(s);
+    }
+}
+
+/// `Failed to install provider` / `Error while installing <p> v<v>: <err>`.
+fn install_failure(provider: &Provider, version: &Version, err: &str, flavor: Flavor) -> Diagnostic {
+    Diagnostic::error(
+        "Failed to install provider",
+        format!(
+            "Error while installing {} v{version}: {err}",
+            provider.for_display(flavor)
+        ),
+    )
+}

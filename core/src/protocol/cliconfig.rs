@@ -1,0 +1,649 @@
+//! The CLI configuration settings that steer provider installation (`.terraformrc`,
+//! `.tofurc`): `provider_installation`, `host` service overrides, `plugin_cache_dir` and
+//! `plugin_cache_may_break_dependency_lock_file`.
+//!
+//! Terraform reads this file with legacy HCL 1 and reports problems as position-less
+//! diagnostics that quote `line:column`; we parse the HCL 2 native syntax (what these files
+//! are written in in practice) with `hcl-edit` and reproduce those texts. Unknown arguments
+//! are ignored, as HCL 1's decoder ignores them.
+
+use std::collections::BTreeMap;
+
+use hcl_edit::expr::{Expression, ObjectKey};
+use hcl_edit::structure::{Block, Body, Structure};
+use hcl_edit::Span;
+
+use super::discovery::Discovery;
+use super::mirror::mirror_base_url;
+use super::names::normalize_hostname;
+use super::patterns::{can_handle, ProviderPatterns};
+use crate::{Diagnostic, Diagnostics, Flavor, Pos};
+
+/// Where one installation method gets packages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MethodKind {
+    /// The provider's origin registry.
+    Direct,
+    /// A local directory in the mirror layouts.
+    FilesystemMirror {
+        /// The directory, as written.
+        path: String,
+    },
+    /// A network mirror.
+    NetworkMirror {
+        /// The base URL, as written.
+        url: String,
+    },
+    /// An OCI registry mirror (OpenTofu only).
+    OciMirror {
+        /// The `repository_template`, as written.
+        repository_template: String,
+    },
+}
+
+/// One method block inside `provider_installation`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallationMethod {
+    /// The method and its location.
+    pub kind: MethodKind,
+    /// `include` patterns as written.
+    pub include: Vec<String>,
+    /// `exclude` patterns as written.
+    pub exclude: Vec<String>,
+    /// OpenTofu `download_retry_count` (direct and network_mirror).
+    pub download_retry_count: Option<i64>,
+    /// OpenTofu `trust_all_hashes` (network_mirror): record every platform's reported
+    /// hashes once the current platform's package verified.
+    pub trust_all_hashes: bool,
+}
+
+/// A `provider_installation` block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProviderInstallation {
+    /// Methods in priority order (dev_overrides excluded).
+    pub methods: Vec<InstallationMethod>,
+    /// `dev_overrides`: provider source string → local directory.
+    pub dev_overrides: BTreeMap<String, String>,
+}
+
+/// The installation-related CLI configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CliConfig {
+    /// `plugin_cache_dir`, before environment expansion.
+    pub plugin_cache_dir: Option<String>,
+    /// `plugin_cache_may_break_dependency_lock_file`.
+    pub plugin_cache_may_break_dependency_lock_file: bool,
+    /// `host "<name>" { services = {...} }`, keyed by the hostname as written.
+    pub hosts: BTreeMap<String, BTreeMap<String, String>>,
+    /// The `provider_installation` blocks (more than one is an error).
+    pub provider_installation: Vec<ProviderInstallation>,
+}
+
+/// A checked installation source: patterns parsed, mirror URL validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The method and location.
+    pub kind: MethodKind,
+    /// Parsed include patterns.
+    pub include: ProviderPatterns,
+    /// Parsed exclude patterns.
+    pub exclude: ProviderPatterns,
+    /// OpenTofu `trust_all_hashes`.
+    pub trust_all_hashes: bool,
+}
+
+impl Source {
+    /// Whether this source may offer the (normalised) provider.
+    pub fn can_handle(&self, hostname: &str, namespace: &str, type_: &str) -> bool {
+        can_handle(&self.include, &self.exclude, hostname, namespace, type_)
+    }
+}
+
+/// HCL 1 prints positions as `line:column` (no file name: Terraform parses the text alone).
+fn pos(src: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let p = Pos::from_offset(src, span.map_or(0, |s| s.start));
+    format!("{}:{}", p.line, p.column)
+}
+
+fn sourceless(summary: &str, detail: String) -> Diagnostic {
+    Diagnostic::error(summary, detail)
+}
+
+/// A string value, if the expression is a literal string.
+fn expr_string(e: &Expression) -> Option<String> {
+    match e {
+        Expression::String(s) => Some(s.value().to_string()),
+        _ => None,
+    }
+}
+
+fn expr_string_list(e: &Expression) -> Option<Vec<String>> {
+    match e {
+        Expression::Array(a) => a.iter().map(expr_string).collect(),
+        _ => None,
+    }
+}
+
+fn object_key_string(k: &ObjectKey) -> Option<String> {
+    match k {
+        ObjectKey::Ident(i) => Some(i.value().to_string()),
+        ObjectKey::Expression(e) => expr_string(e),
+    }
+}
+
+/// Reads the body of a method block into the arguments it may have. Errors are the HCL 1
+/// decoder's complaint, without the surrounding sentence.
+#[derive(Default)]
+struct MethodArgs {
+    path: Option<String>,
+    url: Option<String>,
+    repository_template: Option<String>,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    download_retry_count: Option<i64>,
+    trust_all_hashes: bool,
+}
+
+fn read_method_args(body: &Body) -> Result<MethodArgs, String> {
+    let mut args = MethodArgs::default();
+    for attr in body.attributes() {
+        let key = attr.key.value().as_str();
+        let v = &attr.value;
+        let want_string = |what: &str| {
+            expr_string(v).ok_or_else(|| format!("{what}: expected a string"))
+        };
+        let want_list = |what: &str| {
+            expr_string_list(v).ok_or_else(|| format!("{what}: expected a list of strings"))
+        };
+        match key {
+            "path" => args.path = Some(want_string("path")?),
+            "url" => args.url = Some(want_string("url")?),
+            "repository_template" => {
+                args.repository_template = Some(want_string("repository_template")?)
+            }
+            "include" => args.include = want_list("include")?,
+            "exclude" => args.exclude = want_list("exclude")?,
+            "download_retry_count" => match v {
+                Expression::Number(n) => {
+                    args.download_retry_count = Some(n.value().as_i64().ok_or_else(|| {
+                        "download_retry_count: expected an integer".to_string()
+                    })?)
+                }
+                _ => return Err("download_retry_count: expected an integer".to_string()),
+            },
+            "trust_all_hashes" => match v {
+                Expression::Bool(b) => args.trust_all_hashes = *b.value(),
+                _ => return Err("trust_all_hashes: expected a bool".to_string()),
+            },
+            _ => {} // HCL 1's decoder ignores unknown keys
+        }
+    }
+    Ok(args)
+}
+
+impl CliConfig {
+    /// Parses CLI config text. `filename` names the file in the parse-error text.
+    pub fn parse(src: &str, filename: &str, flavor: Flavor) -> (CliConfig, Diagnostics) {
+        let mut diags = Diagnostics::new();
+        let mut cfg = CliConfig::default();
+        let body = match hcl_edit::parser::parse_body(src) {
+            Ok(b) => b,
+            Err(e) => {
+                let loc = e.location();
+                diags.push(Diagnostic::error(
+                    format!(
+                        "Error parsing {filename}: At {}:{}: {}",
+                        loc.line(),
+                        loc.column(),
+                        e.message()
+                    ),
+                    "",
+                ));
+                return (cfg, diags);
+            }
+        };
+        for item in body.iter() {
+            match item {
+                Structure::Attribute(attr) => match attr.key.value().as_str() {
+                    "plugin_cache_dir" => cfg.plugin_cache_dir = expr_string(&attr.value),
+                    "plugin_cache_may_break_dependency_lock_file" => {
+                        if let Expression::Bool(b) = &attr.value {
+                            cfg.plugin_cache_may_break_dependency_lock_file = *b.value();
+                        }
+                    }
+                    "provider_installation" => diags.push(sourceless(
+                        "Invalid provider_installation block",
+                        format!(
+                            "The provider_installation block at {} must not be introduced with an equals sign.",
+                            pos(src, attr.span())
+                        ),
+                    )),
+                    _ => {}
+                },
+                Structure::Block(block) => match block.ident.value().as_str() {
+                    "host" => read_host(src, block, &mut cfg, &mut diags),
+                    "provider_installation" => {
+                        if let Some(pi) = read_provider_installation(src, block, flavor, &mut diags)
+                        {
+                            cfg.provider_installation.push(pi);
+                        }
+                    }
+                    _ => {}
+                },
+            }
+        }
+        if cfg.provider_installation.len() > 1 {
+            diags.push(Diagnostic::error(
+                "No more than one provider_installation block may be specified",
+                "",
+            ));
+        }
+        for host in cfg.hosts.keys() {
+            if normalize_hostname(host).is_none() {
+                diags.push(Diagnostic::error(
+                    format!("The host {host:?} block has an invalid hostname: hostname contains invalid characters"),
+                    "",
+                ));
+            }
+        }
+        (cfg, diags)
+    }
+
+    /// The installation sources in priority order, with patterns and mirror URLs checked
+    /// (Terraform's `providerSourceForCLIConfigLocation` errors). `None` when the config
+    /// has no `provider_installation` block (the implied default applies).
+    pub fn sources(&self, flavor: Flavor) -> Result<Option<Vec<Source>>, Diagnostics> {
+        let Some(pi) = self.provider_installation.first() else {
+            return Ok(None);
+        };
+        let default_host = flavor.default_registry_host();
+        let mut diags = Diagnostics::new();
+        let mut out = Vec::new();
+        for m in &pi.methods {
+            if let MethodKind::NetworkMirror { url } = &m.kind {
+                if let Err(d) = mirror_base_url(url) {
+                    diags.push(d);
+                    continue;
+                }
+            }
+            let include = match ProviderPatterns::parse(&m.include, default_host) {
+                Ok(p) => p,
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        "Invalid provider source inclusion patterns",
+                        format!("CLI config specifies invalid provider inclusion patterns: {e}."),
+                    ));
+                    continue;
+                }
+            };
+            let exclude = match ProviderPatterns::parse(&m.exclude, default_host) {
+                Ok(p) => p,
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        "Invalid provider source exclusion patterns",
+                        format!("CLI config specifies invalid provider exclusion patterns: {e}."),
+                    ));
+                    continue;
+                }
+            };
+            out.push(Source {
+                kind: m.kind.clone(),
+                include,
+                exclude,
+                trust_all_hashes: m.trust_all_hashes && flavor == Flavor::OpenTofu,
+            });
+        }
+        if diags.has_errors() {
+            Err(diags)
+        } else {
+            Ok(Some(out))
+        }
+    }
+
+    /// The `host` block override for `hostname` (compared normalised), as a discovery result.
+    pub fn host_override(&self, hostname: &str) -> Option<Result<Discovery, String>> {
+        let want = normalize_hostname(hostname)?;
+        let (given, services) = self
+            .hosts
+            .iter()
+            .find(|(h, _)| normalize_hostname(h).as_deref() == Some(want.as_str()))?;
+        Some(Discovery::from_host_override(given, services.clone()))
+    }
+
+    /// `plugin_cache_dir` with `$NAME`/`${NAME}` expanded from `env` (Go's `os.ExpandEnv`;
+    /// unset names expand to nothing).
+    pub fn plugin_cache_dir_expanded(&self, env: impl Fn(&str) -> Option<String>) -> Option<String> {
+        self.plugin_cache_dir
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .map(|s| expand_env(s, &env))
+    }
+}
+
+fn expand_env(s: &str, env: &impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(inner) = after.strip_prefix('{') {
+            if let Some(end) = inner.find('}') {
+                out.push_str(&env(&inner[..end]).unwrap_or_default());
+                rest = &inner[end + 1..];
+                continue;
+            }
+            // Go drops a lone "${" with no closing brace.
+            rest = inner;
+            continue;
+        }
+        let n = after
+            .char_indices()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(after.len(), |(j, _)| j);
+        if n == 0 {
+            out.push('$');
+            rest = after;
+        } else {
+            out.push_str(&env(&after[..n]).unwrap_or_default());
+            rest = &after[n..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn read_host(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnostics) {
+    let Some(label) = block.labels.first() else {
+        diags.push(Diagnostic::error(
+            format!("Error parsing CLI config: host block at {} needs a hostname label", pos(src, block.span())),
+            "",
+        ));
+        return;
+    };
+    let name = match label {
+        hcl_edit::structure::BlockLabel::Ident(i) => i.value().to_string(),
+        hcl_edit::structure::BlockLabel::String(s) => s.value().to_string(),
+    };
+    let mut services = BTreeMap::new();
+    // `services = { ... }` (HCL 2 style) or `services { ... }` (HCL 1 allows both).
+    let mut collect = |k: String, v: Option<String>| {
+        if let Some(v) = v {
+            services.insert(k, v);
+        }
+    };
+    for item in block.body.iter() {
+        match item {
+            Structure::Attribute(a) if a.key.value().as_str() == "services" => {
+                if let Expression::Object(obj) = &a.value {
+                    for (k, v) in obj.iter() {
+                        if let Some(k) = object_key_string(k) {
+                            collect(k, expr_string(v.expr()));
+                        }
+                    }
+                }
+            }
+            Structure::Block(b) if b.ident.value().as_str() == "services" => {
+                for a in b.body.attributes() {
+                    collect(a.key.value().to_string(), expr_string(&a.value));
+                }
+            }
+            _ => {}
+        }
+    }
+    cfg.hosts.insert(name, services);
+}
+
+fn read_provider_installation(
+    src: &str,
+    block: &Block,
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) -> Option<ProviderInstallation> {
+    let at = pos(src, block.span());
+    if !block.labels.is_empty() {
+        diags.push(sourceless(
+            "Invalid provider_installation block",
+            format!("The provider_installation block at {at} must not have any labels."),
+        ));
+    }
+    let mut pi = ProviderInstallation::default();
+    for item in block.body.iter() {
+        let method = match item {
+            Structure::Attribute(_) => {
+                diags.push(sourceless(
+                    "Invalid provider_installation method block",
+                    format!("The items inside the provider_installation block at {at} must all be blocks."),
+                ));
+                continue;
+            }
+            Structure::Block(b) => b,
+        };
+        if !method.labels.is_empty() {
+            diags.push(sourceless(
+                "Invalid provider_installation method block",
+                format!("The blocks inside the provider_installation block at {at} may not have any labels."),
+            ));
+        }
+        let kind_str = method.ident.value().as_str();
+        let method_at = pos(src, method.span());
+        let invalid = |e: String| {
+            sourceless(
+                "Invalid provider_installation method block",
+                format!("Invalid {kind_str} block at {at}: {e}."),
+            )
+        };
+        let kind = match kind_str {
+            "direct" | "filesystem_mirror" | "network_mirror" => {
+                let args = match read_method_args(&method.body) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        diags.push(invalid(e));
+                        continue;
+                    }
+                };
+                let kind = match kind_str {
+                    "direct" => MethodKind::Direct,
+                    "filesystem_mirror" => match args.path.clone().filter(|p| !p.is_empty()) {
+                        Some(path) => MethodKind::FilesystemMirror { path },
+                        None => {
+                            diags.push(invalid("\"path\" argument is required".to_string()));
+                            continue;
+                        }
+                    },
+                    _ => match args.url.clone().filter(|u| !u.is_empty()) {
+                        Some(url) => MethodKind::NetworkMirror { url },
+                        None => {
+                            diags.push(invalid("\"url\" argument is required".to_string()));
+                            continue;
+                        }
+                    },
+                };
+                let tofu = flavor == Flavor::OpenTofu;
+                let retries_allowed = tofu && kind_str != "filesystem_mirror";
+                pi.methods.push(InstallationMethod {
+                    kind,
+                    include: args.include,
+                    exclude: args.exclude,
+                    download_retry_count: args.download_retry_count.filter(|_| retries_allowed),
+                    trust_all_hashes: tofu && kind_str == "network_mirror" && args.trust_all_hashes,
+                });
+                continue;
+            }
+            "oci_mirror" if flavor == Flavor::OpenTofu => {
+                let args = match read_method_args(&method.body) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        diags.push(sourceless(
+                            "Invalid provider_installation method block",
+                            format!("Invalid oci_mirror block at {method_at}: {e}."),
+                        ));
+                        continue;
+                    }
+                };
+                match args.repository_template.filter(|t| !t.is_empty()) {
+                    Some(t) => {
+                        pi.methods.push(InstallationMethod {
+                            kind: MethodKind::OciMirror {
+                                repository_template: t,
+                            },
+                            include: args.include,
+                            exclude: args.exclude,
+                            download_retry_count: None,
+                            trust_all_hashes: false,
+                        });
+                    }
+                    None => diags.push(sourceless(
+                        "Invalid provider_installation method block",
+                        format!("Invalid oci_mirror block at {method_at}: \"repository_template\" argument is required."),
+                    )),
+                }
+                continue;
+            }
+            "dev_overrides" => {
+                if !pi.methods.is_empty() {
+                    diags.push(sourceless(
+                        "Invalid provider_installation method block",
+                        format!("The dev_overrides block at at {method_at} must appear before all other installation methods, because development overrides always have the highest priority."),
+                    ));
+                    continue;
+                }
+                for a in method.body.attributes() {
+                    match expr_string(&a.value) {
+                        Some(path) => {
+                            pi.dev_overrides.insert(a.key.value().to_string(), path);
+                        }
+                        None => diags.push(invalid(format!(
+                            "{}: expected a string",
+                            a.key.value().as_str()
+                        ))),
+                    }
+                }
+                continue;
+            }
+            other => other,
+        };
+        diags.push(sourceless(
+            "Invalid provider_installation method block",
+            format!("Unknown provider installation method {kind:?} at {method_at}."),
+        ));
+    }
+    Some(pi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = r#"
+plugin_cache_dir = "$HOME/.terraform.d/plugin-cache"
+plugin_cache_may_break_dependency_lock_file = true
+
+host "example.com" {
+  services = {
+    "providers.v1" = "https://providers.example.net/v1/"
+  }
+}
+
+provider_installation {
+  dev_overrides {
+    "hashicorp/boop" = "/tmp/boop"
+  }
+  filesystem_mirror {
+    path    = "/tmp/example1"
+    include = ["example.com/*/*"]
+  }
+  network_mirror {
+    url     = "https://tf-Mirror.example.com/"
+    include = ["registry.terraform.io/*/*"]
+    exclude = ["registry.Terraform.io/foobar/*"]
+    download_retry_count = 2
+    trust_all_hashes = true
+  }
+  direct {
+    exclude = ["example.com/*/*"]
+  }
+}
+"#;
+
+    #[test]
+    fn parses_the_installation_settings() {
+        let (cfg, diags) = CliConfig::parse(SAMPLE, ".terraformrc", Flavor::OpenTofu);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(cfg.plugin_cache_may_break_dependency_lock_file);
+        let home = |k: &str| (k == "HOME").then(|| "/home/u".to_string());
+        assert_eq!(
+            cfg.plugin_cache_dir_expanded(home).as_deref(),
+            Some("/home/u/.terraform.d/plugin-cache")
+        );
+        let pi = &cfg.provider_installation[0];
+        assert_eq!(pi.dev_overrides["hashicorp/boop"], "/tmp/boop");
+        assert_eq!(pi.methods.len(), 3);
+        assert_eq!(pi.methods[1].download_retry_count, Some(2));
+        assert!(pi.methods[1].trust_all_hashes);
+        let d = cfg.host_override("EXAMPLE.com").unwrap().unwrap();
+        assert_eq!(
+            d.providers_v1("example.com", Flavor::OpenTofu).unwrap().as_str(),
+            "https://providers.example.net/v1/"
+        );
+        let sources = cfg.sources(Flavor::OpenTofu).unwrap().unwrap();
+        assert!(sources[1].can_handle("registry.terraform.io", "hashicorp", "aws"));
+        assert!(!sources[1].can_handle("registry.terraform.io", "foobar", "aws"));
+        assert!(!sources[2].can_handle("example.com", "a", "b"));
+    }
+
+    #[test]
+    fn terraform_ignores_opentofu_only_arguments() {
+        let (cfg, diags) = CliConfig::parse(SAMPLE, ".terraformrc", Flavor::Terraform);
+        assert!(diags.is_empty(), "{diags:?}");
+        let m = &cfg.provider_installation[0].methods[1];
+        assert!(!m.trust_all_hashes);
+        assert_eq!(m.download_retry_count, None);
+    }
+
+    #[test]
+    fn method_errors_use_terraform_texts() {
+        let src = "provider_installation {\n  filesystem_mirror {\n  }\n  network_mirror {}\n  bogus {}\n  direct {}\n  dev_overrides {}\n}\n";
+        let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
+        let details: Vec<&str> = diags.iter().map(|d| d.detail.as_str()).collect();
+        assert_eq!(
+            details,
+            vec![
+                "Invalid filesystem_mirror block at 1:1: \"path\" argument is required.",
+                "Invalid network_mirror block at 1:1: \"url\" argument is required.",
+                "Unknown provider installation method \"bogus\" at 5:3.",
+                "The dev_overrides block at at 7:3 must appear before all other installation methods, because development overrides always have the highest priority.",
+            ]
+        );
+        assert!(diags.iter().all(|d| d.summary == "Invalid provider_installation method block"));
+    }
+
+    #[test]
+    fn oci_mirror_is_unknown_to_terraform() {
+        let src = "provider_installation {\n  oci_mirror {\n    repository_template = \"r/${namespace}/${type}\"\n  }\n}\n";
+        let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
+        assert_eq!(diags.iter().next().unwrap().detail, "Unknown provider installation method \"oci_mirror\" at 2:3.");
+    }
+
+    #[test]
+    fn bad_patterns_and_urls_surface_from_sources() {
+        let src = "provider_installation {\n  network_mirror {\n    url = \"http://m.example/\"\n  }\n  direct {\n    include = [\"*/aws\"]\n  }\n}\n";
+        let (cfg, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
+        assert!(diags.is_empty());
+        let errs = cfg.sources(Flavor::Terraform).unwrap_err();
+        let got: Vec<(&str, &str)> = errs.iter().map(|d| (d.summary.as_str(), d.detail.as_str())).collect();
+        assert_eq!(got, vec![
+            ("Invalid URL for provider installation source", "Cannot use \"http://m.example/\" as a URL for a network provider mirror: the mirror must be at an https: URL."),
+            ("Invalid provider source inclusion patterns", "CLI config specifies invalid provider inclusion patterns: invalid provider matching pattern \"*/aws\": namespace can be a wildcard only if the provider type is also a wildcard."),
+        ]);
+    }
+
+    #[test]
+    fn two_blocks_and_equals_sign_are_errors() {
+        let src = "provider_installation {}\nprovider_installation {}\n";
+        let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
+        assert_eq!(diags.iter().next().unwrap().summary, "No more than one provider_installation block may be specified");
+        let src = "provider_installation = {}\n";
+        let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
+        assert_eq!(diags.iter().next().unwrap().detail, "The provider_installation block at 1:1 must not be introduced with an equals sign.");
+    }
+}

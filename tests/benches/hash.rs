@@ -1,0 +1,2 @@
+//! Hash benchmark (being written).
+fn main() {}
