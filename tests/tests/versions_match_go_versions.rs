@@ -34,11 +34,17 @@ fn pick<T: Clone>(rng: &mut StdRng, items: &[T]) -> T {
 
 fn gen_op(rng: &mut StdRng) -> &'static str {
     if rng.gen_bool(0.8) {
-        pick(rng, &["", "=", "!=", ">", ">=", "<", "<=", "~>", "~>", ">=", ""])
+        pick(
+            rng,
+            &["", "=", "!=", ">", ">=", "<", "<=", "~>", "~>", ">=", ""],
+        )
     } else {
         pick(
             rng,
-            &["=<", "=>", "^", "~", "!", "==", "&", "-", "+", "\u{2265}", "~>~", ",", "<>", "|", "é"],
+            &[
+                "=<", "=>", "^", "~", "!", "==", "&", "-", "+", "\u{2265}", "~>~", ",", "<>", "|",
+                "é",
+            ],
         )
     }
 }
@@ -47,21 +53,34 @@ fn gen_sep(rng: &mut StdRng) -> &'static str {
     if rng.gen_bool(0.85) {
         pick(rng, &["", " "])
     } else {
-        pick(rng, &["  ", "\t", " \t", "v", " v", "\u{a0}", "\n", "\u{b}", " v "])
+        pick(
+            rng,
+            &["  ", "\t", " \t", "v", " v", "\u{a0}", "\n", "\u{b}", " v "],
+        )
     }
 }
 
 fn gen_num(rng: &mut StdRng) -> String {
     match rng.gen_range(0..120) {
         0..=2 => pick(rng, &["*", "x", "X"]).to_string(),
-        3 => pick(rng, &["18446744073709551615", "99999999999999999999", "007"]).to_string(),
+        3 => pick(
+            rng,
+            &["18446744073709551615", "99999999999999999999", "007"],
+        )
+        .to_string(),
         _ => pick(rng, &["0", "1", "1", "2", "2", "3", "10", "0", "1", "2"]).to_string(),
     }
 }
 
 fn gen_ident(rng: &mut StdRng) -> String {
-    pick(rng, &["beta", "alpha", "alpha.1", "rc.1", "rc.10", "rc.9", "1", "01", "beta.2", "a-b", "a..b", "x"])
-        .to_string()
+    pick(
+        rng,
+        &[
+            "beta", "alpha", "alpha.1", "rc.1", "rc.10", "rc.9", "1", "01", "beta.2", "a-b",
+            "a..b", "x",
+        ],
+    )
+    .to_string()
 }
 
 fn gen_version_text(rng: &mut StdRng) -> String {
@@ -108,7 +127,10 @@ fn gen_constraint(rng: &mut StdRng) -> String {
     let items = pick(rng, &[0, 1, 1, 1, 2, 2, 2, 3, 4]);
     for i in 0..items {
         if i > 0 {
-            s.push_str(pick(rng, &[", ", ", ", ",", " ,", ",,", " ", "", ",\t", " , "]));
+            s.push_str(pick(
+                rng,
+                &[", ", ", ", ",", " ,", ",,", " ", "", ",\t", " , "],
+            ));
         }
         s.push_str(gen_op(rng));
         s.push_str(gen_sep(rng));
@@ -123,8 +145,22 @@ fn gen_constraint(rng: &mut StdRng) -> String {
 /// Candidates near the constraint's boundaries plus a fixed pool, as valid version strings.
 fn gen_candidates(rng: &mut StdRng, c: &str) -> Vec<String> {
     let pool = [
-        "0.0.0", "0.0.0-beta", "0.0.1", "0.9.0", "1.0.0", "1.0.0+abc", "1.0.0-beta", "1.0.0-alpha.1",
-        "1.1.0-rc1", "1.2.0", "1.2.3", "1.2.5", "1.3.0", "2.0.0", "2.0.0-rc.1", "10.0.0",
+        "0.0.0",
+        "0.0.0-beta",
+        "0.0.1",
+        "0.9.0",
+        "1.0.0",
+        "1.0.0+abc",
+        "1.0.0-beta",
+        "1.0.0-alpha.1",
+        "1.1.0-rc1",
+        "1.2.0",
+        "1.2.3",
+        "1.2.5",
+        "1.3.0",
+        "2.0.0",
+        "2.0.0-rc.1",
+        "10.0.0",
     ];
     let mut nums: Vec<u64> = c
         .split(|ch: char| !ch.is_ascii_digit())
@@ -136,7 +172,12 @@ fn gen_candidates(rng: &mut StdRng, c: &str) -> Vec<String> {
     // most likely to expose exact-match and prerelease rules. Parsing here only chooses
     // inputs; every answer still comes from go-versions.
     let boundaries: Vec<String> = Constraints::parse(c, Flavor::Terraform)
-        .map(|p| p.selections.iter().map(|s| s.boundary.constrain_to_zero().to_string()).collect())
+        .map(|p| {
+            p.selections
+                .iter()
+                .map(|s| s.boundary.constrain_to_zero().to_string())
+                .collect()
+        })
         .unwrap_or_default();
     let count = rng.gen_range(0..12);
     (0..count)
@@ -154,7 +195,10 @@ fn gen_candidates(rng: &mut StdRng, c: &str) -> Vec<String> {
             let mut s = format!("{}.{}.{}", n(), n(), n());
             if rng.gen_ratio(1, 4) {
                 s.push('-');
-                s.push_str(pick(rng, &["beta", "alpha.1", "rc.1", "1", "beta2", "beta1"]));
+                s.push_str(pick(
+                    rng,
+                    &["beta", "alpha.1", "rc.1", "1", "beta2", "beta1"],
+                ));
             }
             if rng.gen_ratio(1, 6) {
                 s.push('+');
@@ -175,7 +219,10 @@ fn gen_exact_version_input(rng: &mut StdRng) -> String {
     }
     s.push_str(&gen_version_text(rng));
     if rng.gen_ratio(1, 8) {
-        s.push_str(pick(rng, &[" ", ",1", "|1", "-2", " - 2", "abc", " x", "\t"]));
+        s.push_str(pick(
+            rng,
+            &[" ", ",1", "|1", "-2", " - 2", "abc", " x", "\t"],
+        ));
     }
     s
 }
@@ -215,7 +262,9 @@ fn run_oracle(lines: &[String]) -> Vec<Value> {
     let mut stdin = child.stdin.take().expect("oracle stdin");
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let writer = std::thread::spawn(move || {
-        stdin.write_all(input.as_bytes()).expect("write oracle input");
+        stdin
+            .write_all(input.as_bytes())
+            .expect("write oracle input");
     });
     let out = BufReader::new(child.stdout.take().expect("oracle stdout"));
     let answers: Vec<Value> = out
@@ -223,7 +272,10 @@ fn run_oracle(lines: &[String]) -> Vec<Value> {
         .map(|l| serde_json::from_str(&l.expect("read oracle output")).expect("oracle JSON"))
         .collect();
     writer.join().expect("writer thread");
-    assert!(child.wait().expect("oracle exit").success(), "oracle failed");
+    assert!(
+        child.wait().expect("oracle exit").success(),
+        "oracle failed"
+    );
     assert_eq!(answers.len(), lines.len(), "oracle answered every case");
     answers
 }
@@ -256,7 +308,10 @@ fn check_constraint(t: &mut Tally, c: &str, cands: &[String], go: &Value, flavor
             t.oracle_panics += 1;
         }
         if ours.is_ok() {
-            t.fail(format!("{label}: go-versions panicked ({}), we accepted", go["panic"]));
+            t.fail(format!(
+                "{label}: go-versions panicked ({}), we accepted",
+                go["panic"]
+            ));
         }
         return;
     }
@@ -268,10 +323,15 @@ fn check_constraint(t: &mut Tally, c: &str, cands: &[String], go: &Value, flavor
             }
             let go_err = go["err"].as_str().unwrap_or_default();
             if e.to_string() != go_err {
-                t.fail(format!("{label}: error text\n  ours: {e}\n  go:   {go_err}"));
+                t.fail(format!(
+                    "{label}: error text\n  ours: {e}\n  go:   {go_err}"
+                ));
             }
         }
-        (Ok(_), false) => t.fail(format!("{label}: we accepted, go-versions said {}", go["err"])),
+        (Ok(_), false) => t.fail(format!(
+            "{label}: we accepted, go-versions said {}",
+            go["err"]
+        )),
         (Err(e), true) => t.fail(format!("{label}: we rejected ({e}), go-versions accepted")),
         (Ok(parsed), true) => {
             if flavor == Flavor::Terraform {
@@ -280,10 +340,16 @@ fn check_constraint(t: &mut Tally, c: &str, cands: &[String], go: &Value, flavor
             let ours_specs: Vec<String> = parsed.selections.iter().map(spec_dump).collect();
             let go_specs: Vec<String> = go["specs"]
                 .as_array()
-                .map(|a| a.iter().map(|s| s.as_str().unwrap_or_default().to_string()).collect())
+                .map(|a| {
+                    a.iter()
+                        .map(|s| s.as_str().unwrap_or_default().to_string())
+                        .collect()
+                })
                 .unwrap_or_default();
             if ours_specs != go_specs {
-                t.fail(format!("{label}: parsed {ours_specs:?}, go-versions {go_specs:?}"));
+                t.fail(format!(
+                    "{label}: parsed {ours_specs:?}, go-versions {go_specs:?}"
+                ));
                 return;
             }
             let versions: Vec<Version> = cands
@@ -298,16 +364,22 @@ fn check_constraint(t: &mut Tally, c: &str, cands: &[String], go: &Value, flavor
             for (i, v) in versions.iter().enumerate() {
                 let want = m.get(i).and_then(Value::as_bool).unwrap_or(false);
                 if parsed.allows(v) != want {
-                    t.fail(format!("{label}: allows({v}) = {}, go-versions {want}", !want));
+                    t.fail(format!(
+                        "{label}: allows({v}) = {}, go-versions {want}",
+                        !want
+                    ));
                 }
             }
             if flavor == Flavor::Terraform {
                 t.candidates += versions.len();
             }
-            let ours_pick = select_newest(parsed, &versions).map_or("none".to_string(), |v| v.to_string());
+            let ours_pick =
+                select_newest(parsed, &versions).map_or("none".to_string(), |v| v.to_string());
             let go_pick = go["pick"].as_str().unwrap_or_default();
             if ours_pick != go_pick {
-                t.fail(format!("{label} over {cands:?}: picked {ours_pick}, go-versions {go_pick}"));
+                t.fail(format!(
+                    "{label} over {cands:?}: picked {ours_pick}, go-versions {go_pick}"
+                ));
             }
         }
     }
@@ -318,7 +390,8 @@ fn versions_match_go_versions() {
     let mut rng = StdRng::seed_from_u64(0x7f10c4);
     let fixture = tflock_tests::fixtures("versions").join("edge_constraints/constraints.json");
     let edge: Vec<String> =
-        serde_json::from_str(&std::fs::read_to_string(fixture).expect("read edge cases")).expect("edge JSON");
+        serde_json::from_str(&std::fs::read_to_string(fixture).expect("read edge cases"))
+            .expect("edge JSON");
 
     let mut cases: Vec<(String, Vec<String>)> = Vec::new();
     for c in &edge {
@@ -330,11 +403,19 @@ fn versions_match_go_versions() {
         let cands = gen_candidates(&mut rng, &c);
         cases.push((c, cands));
     }
-    let exact_inputs: Vec<String> = (0..GENERATED_VERSION_CASES).map(|_| gen_exact_version_input(&mut rng)).collect();
+    let exact_inputs: Vec<String> = (0..GENERATED_VERSION_CASES)
+        .map(|_| gen_exact_version_input(&mut rng))
+        .collect();
 
-    let mut lines: Vec<String> =
-        cases.iter().map(|(c, v)| json!({"k": "c", "c": c, "v": v}).to_string()).collect();
-    lines.extend(exact_inputs.iter().map(|s| json!({"k": "v", "s": s}).to_string()));
+    let mut lines: Vec<String> = cases
+        .iter()
+        .map(|(c, v)| json!({"k": "c", "c": c, "v": v}).to_string())
+        .collect();
+    lines.extend(
+        exact_inputs
+            .iter()
+            .map(|s| json!({"k": "v", "s": s}).to_string()),
+    );
     let answers = run_oracle(&lines);
 
     let mut t = Tally::default();
@@ -352,7 +433,9 @@ fn versions_match_go_versions() {
         let ours = Version::parse(s);
         if go.get("panic").is_some() {
             if ours.is_ok() {
-                t.fail(format!("ParseVersion {s:?}: go-versions panicked, we accepted"));
+                t.fail(format!(
+                    "ParseVersion {s:?}: go-versions panicked, we accepted"
+                ));
             }
             continue;
         }
@@ -380,8 +463,16 @@ fn versions_match_go_versions() {
         t.cases, t.accepted, t.rejected, t.oracle_panics, t.candidates, t.tofu_compared,
         t.v101_differs, v_ok, v_err
     );
-    assert!(t.failures.is_empty(), "{} mismatches, first ones:\n{}", t.failures.len(), t.failures.join("\n"));
+    assert!(
+        t.failures.is_empty(),
+        "{} mismatches, first ones:\n{}",
+        t.failures.len(),
+        t.failures.join("\n")
+    );
     assert!(t.cases >= 100_000);
-    assert!(t.accepted > 20_000 && t.rejected > 20_000, "generator covers both outcomes");
+    assert!(
+        t.accepted > 20_000 && t.rejected > 20_000,
+        "generator covers both outcomes"
+    );
     assert!(t.v101_differs > 0, "the 1.0.1/1.0.2 delta is exercised");
 }

@@ -1,3 +1,7 @@
 //! One module per subcommand.
 
 pub mod hash;
+pub mod init;
+pub mod providers;
+pub mod lockfile;
+pub mod merge;

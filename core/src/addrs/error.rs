@@ -13,7 +13,10 @@ pub struct AddrError {
 
 impl AddrError {
     pub(crate) fn new(summary: impl Into<String>, detail: impl Into<String>) -> AddrError {
-        AddrError { summary: summary.into(), detail: detail.into() }
+        AddrError {
+            summary: summary.into(),
+            detail: detail.into(),
+        }
     }
 
     /// The error as a diagnostic (no source range; the caller adds one).

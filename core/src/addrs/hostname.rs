@@ -39,7 +39,12 @@ pub fn for_comparison(given: &str) -> Result<String, String> {
         }
     }
     let ascii = Uts46::new()
-        .to_ascii(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check, DnsLength::Ignore)
+        .to_ascii(
+            host.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Check,
+            DnsLength::Ignore,
+        )
         .map_err(|_| idna_error(host))?;
     Ok(format!("{ascii}{port}"))
 }
@@ -105,7 +110,13 @@ fn normalize_port(s: &str) -> Result<String, &'static str> {
 fn idna_error(host: &str) -> String {
     let uts = Uts46::new();
     let fails = |s: &str| {
-        uts.to_ascii(s.as_bytes(), AsciiDenyList::STD3, Hyphens::Allow, DnsLength::Ignore).is_err()
+        uts.to_ascii(
+            s.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Allow,
+            DnsLength::Ignore,
+        )
+        .is_err()
     };
     for c in host.chars() {
         let disallowed = if c.is_ascii() {
@@ -120,11 +131,19 @@ fn idna_error(host: &str) -> String {
     let label = host
         .split('.')
         .find(|l| {
-            uts.to_ascii(l.as_bytes(), AsciiDenyList::STD3, Hyphens::Check, DnsLength::Ignore)
-                .is_err()
+            uts.to_ascii(
+                l.as_bytes(),
+                AsciiDenyList::STD3,
+                Hyphens::Check,
+                DnsLength::Ignore,
+            )
+            .is_err()
         })
         .unwrap_or(host);
-    format!("idna: invalid label {}", crate::version::goquote::quote(label))
+    format!(
+        "idna: invalid label {}",
+        crate::version::goquote::quote(label)
+    )
 }
 
 #[cfg(test)]
@@ -133,21 +152,42 @@ mod tests {
 
     #[test]
     fn normalizes_case_ports_and_unicode() {
-        assert_eq!(for_comparison("Registry.Terraform.IO").as_deref(), Ok("registry.terraform.io"));
-        assert_eq!(for_comparison("example.com:443").as_deref(), Ok("example.com"));
-        assert_eq!(for_comparison("localhost:08080").as_deref(), Ok("localhost:8080"));
-        assert_eq!(for_comparison("münchen.de").as_deref(), Ok("xn--mnchen-3ya.de"));
+        assert_eq!(
+            for_comparison("Registry.Terraform.IO").as_deref(),
+            Ok("registry.terraform.io")
+        );
+        assert_eq!(
+            for_comparison("example.com:443").as_deref(),
+            Ok("example.com")
+        );
+        assert_eq!(
+            for_comparison("localhost:08080").as_deref(),
+            Ok("localhost:8080")
+        );
+        assert_eq!(
+            for_comparison("münchen.de").as_deref(),
+            Ok("xn--mnchen-3ya.de")
+        );
         assert_eq!(for_display("xn--mnchen-3ya.de:8080"), "münchen.de:8080");
     }
 
     #[test]
     fn rejects_like_svchost() {
         let e = |s: &str| for_comparison(s).unwrap_err();
-        assert_eq!(e("example.com:x"), "port portion contains non-digit characters");
-        assert_eq!(e("https:"), "need just a hostname and optional port number, not a full URL");
+        assert_eq!(
+            e("example.com:x"),
+            "port portion contains non-digit characters"
+        );
+        assert_eq!(
+            e("https:"),
+            "need just a hostname and optional port number, not a full URL"
+        );
         assert_eq!(e("example.com:65536"), "port number is greater than 65535");
         assert_eq!(e(":80"), "empty string is not a valid hostname");
-        assert_eq!(e("a..b"), "hostname contains empty label (two consecutive periods)");
+        assert_eq!(
+            e("a..b"),
+            "hostname contains empty label (two consecutive periods)"
+        );
         assert_eq!(
             e("xn--mnchen-3ya.de"),
             "hostname label \"xn--mnchen-3ya\" specified in punycode format; service hostnames must be given in unicode"

@@ -30,7 +30,10 @@ fn has_whitespace(s: &str) -> bool {
 impl Platform {
     /// A platform from its parts.
     pub fn new(os: &str, arch: &str) -> Platform {
-        Platform { os: os.to_string(), arch: arch.to_string() }
+        Platform {
+            os: os.to_string(),
+            arch: arch.to_string(),
+        }
     }
 
     /// `ParsePlatform`: exactly one `_`, no white space in either part. Empty parts and
@@ -38,13 +41,17 @@ impl Platform {
     pub fn parse(s: &str) -> Result<Platform, PlatformError> {
         let parts: Vec<&str> = s.split('_').collect();
         let [os, arch] = parts[..] else {
-            return Err(PlatformError("must be two words separated by an underscore"));
+            return Err(PlatformError(
+                "must be two words separated by an underscore",
+            ));
         };
         if has_whitespace(os) {
             return Err(PlatformError("OS portion must not contain whitespace"));
         }
         if has_whitespace(arch) {
-            return Err(PlatformError("architecture portion must not contain whitespace"));
+            return Err(PlatformError(
+                "architecture portion must not contain whitespace",
+            ));
         }
         Ok(Platform::new(os, arch))
     }
@@ -85,5 +92,20 @@ impl std::str::FromStr for Platform {
     type Err = PlatformError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Platform::parse(s)
+    }
+}
+
+/// Serialized as `os_arch`.
+impl serde::Serialize for Platform {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Deserialized with [`Platform::parse`].
+impl<'de> serde::Deserialize<'de> for Platform {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Platform::parse(&s).map_err(serde::de::Error::custom)
     }
 }

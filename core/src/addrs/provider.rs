@@ -80,7 +80,11 @@ impl Provider {
         let type_name = parse_provider_part(given_type).map_err(|e| {
             AddrError::new(
                 "Invalid provider type",
-                format!("Invalid provider type {} in source {}: {e}\"", quote(given_type), quote(s)),
+                format!(
+                    "Invalid provider type {} in source {}: {e}\"",
+                    quote(given_type),
+                    quote(s)
+                ),
             )
         })?;
         let default_host = flavor.default_registry_host();
@@ -95,7 +99,10 @@ impl Provider {
                 // Go prints the failed result, which is always "".
                 AddrError::new(
                     "Invalid provider namespace",
-                    format!("Invalid provider namespace \"\" in source {}: {e}\"", quote(s)),
+                    format!(
+                        "Invalid provider namespace \"\" in source {}: {e}\"",
+                        quote(s)
+                    ),
                 )
             })?
         };
@@ -103,7 +110,10 @@ impl Provider {
             hostname::for_comparison(parts[0]).map_err(|e| {
                 AddrError::new(
                     "Invalid provider source hostname",
-                    format!("Invalid provider source hostname namespace \"\" in source {}: {e}\"", quote(s)),
+                    format!(
+                        "Invalid provider source hostname namespace \"\" in source {}: {e}\"",
+                        quote(s)
+                    ),
                 )
             })?
         } else {
@@ -118,16 +128,32 @@ impl Provider {
                 ),
             ));
         }
-        let ret = Provider { hostname: host, namespace, r#type: type_name };
+        let ret = Provider {
+            hostname: host,
+            namespace,
+            r#type: type_name,
+        };
         ret.check_type_prefixes(flavor)?;
         Ok(ret)
     }
 
     /// The redundant-prefix rules: `terraform-` (both products), `opentofu-` (OpenTofu).
     fn check_type_prefixes(&self, flavor: Flavor) -> Result<(), AddrError> {
-        let mut rules = vec![("terraform-", "terraform-provider-", "Terraform providers", "a Terraform provider", "often")];
+        let mut rules = vec![(
+            "terraform-",
+            "terraform-provider-",
+            "Terraform providers",
+            "a Terraform provider",
+            "often",
+        )];
         if flavor == Flavor::OpenTofu {
-            rules.push(("opentofu-", "opentofu-provider-", "OpenTofu providers", "an OpenTofu provider", "sometimes"));
+            rules.push((
+                "opentofu-",
+                "opentofu-provider-",
+                "OpenTofu providers",
+                "an OpenTofu provider",
+                "sometimes",
+            ));
         }
         for (redundant, user_error, repos, name_a, how_often) in rules {
             if !self.r#type.starts_with(redundant) {
@@ -213,6 +239,19 @@ impl Provider {
 /// `String()`: `hostname/namespace/type` with the hostname in display form.
 impl fmt::Display for Provider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}/{}", hostname::for_display(&self.hostname), self.namespace, self.r#type)
+        write!(
+            f,
+            "{}/{}/{}",
+            hostname::for_display(&self.hostname),
+            self.namespace,
+            self.r#type
+        )
+    }
+}
+
+/// Serialized as `String()` text, like Go's `Provider.MarshalText`.
+impl serde::Serialize for Provider {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }

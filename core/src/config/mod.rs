@@ -13,6 +13,7 @@ pub mod model;
 pub mod module;
 pub mod provenance;
 pub mod render;
+pub mod requirements;
 pub mod schema;
 pub mod types;
 
@@ -20,6 +21,7 @@ pub use files::{classify, FileSet};
 pub use model::{Attribute, Block, Body, Item, Origin, Value};
 pub use module::Module;
 pub use provenance::{provenance, Provenance};
+pub use requirements::{requirements, tree_requirements, load_tree, ModuleTree, ProviderRequirements};
 
 use crate::diag::Diagnostics;
 use crate::flavor::Flavor;

@@ -67,6 +67,10 @@ pub struct Block {
     pub body: Body,
     /// Where the block header was written.
     pub origin: Origin,
+    /// Where each label was written.
+    pub label_ranges: Vec<Range>,
+    /// Where the opening brace was written.
+    pub open_brace: Range,
     /// Original text when written in native syntax.
     pub text: Option<NativeText>,
     /// True once a merge changed this block, so it must be re-rendered from its items.

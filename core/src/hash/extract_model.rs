@@ -8,8 +8,9 @@
 //! - directory entries (trailing `/`, or directory mode bits) only create directories;
 //! - files create their parent directories and overwrite an earlier file of the same path
 //!   (last write wins);
-//! - a file where a directory is needed, a directory where a file is, or a file named by the
-//!   empty path is an error (the real extraction fails with an OS error there).
+//! - a file where a directory is needed, a directory where a file is, a file named by the
+//!   empty path, a NUL byte or a path element over 255 bytes is an error (the real
+//!   extraction fails with an OS error there).
 //!
 //! Then `dirhash.HashDir` lists regular files only, so directories contribute nothing.
 //! Not modelled: go-getter's `empty archive` refusal (an empty zip hashes as an empty
@@ -58,6 +59,13 @@ pub(crate) fn extracted_h1(entries: &[DigestedEntry]) -> Result<PackageHash, Has
             name: show(&e.name),
             detail: detail.to_owned(),
         };
+        // What every file system Terraform runs on refuses (extraction fails there).
+        if e.name.contains(&0) {
+            return Err(conflict("file names cannot contain a NUL byte"));
+        }
+        if parts.iter().any(|p| p.len() > 255) {
+            return Err(conflict("a path element is longer than 255 bytes"));
+        }
         let dirs = if e.is_dir {
             parts.len()
         } else {

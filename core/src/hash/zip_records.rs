@@ -131,12 +131,9 @@ pub(crate) enum CentralRead {
 impl CentralEntry {
     /// Reads the record at the start of `b`.
     pub fn read(b: &[u8]) -> CentralRead {
+        // Go reads the whole fixed part before looking at the signature.
         if b.len() < CENTRAL_LEN {
-            return if b.len() >= 4 && u32_at(b, 0) != CENTRAL_SIG {
-                CentralRead::BadSignature
-            } else {
-                CentralRead::Short
-            };
+            return CentralRead::Short;
         }
         if u32_at(b, 0) != CENTRAL_SIG {
             return CentralRead::BadSignature;

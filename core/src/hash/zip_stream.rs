@@ -126,7 +126,17 @@ impl ZipHasher {
             return Err(HashError::AlreadyFailed);
         }
         self.zh.update(chunk);
-        let r = self.process(chunk);
+        let r = self.process(chunk).map_err(|e| match e {
+            // Policy limits hold whatever the central directory says.
+            HashError::TooLarge { .. }
+            | HashError::RatioTooHigh { .. }
+            | HashError::TooManyEntries { .. }
+            | HashError::CentralDirectoryTooLarge { .. }
+            | HashError::NeedsRandomAccess { .. } => e,
+            // Anything else was read from local headers, which Go does not trust: only the
+            // central directory can say whether it matters.
+            other => HashError::stream(other.to_string()),
+        });
         if r.is_err() {
             self.failed = true;
         }
@@ -409,9 +419,12 @@ impl ZipHasher {
                 return Err(HashError::format("no end of central directory record"))
             }
             State::Descriptor(_) | State::Data(_) | State::Local | State::Signature => {
-                return Err(HashError::Truncated {
-                    detail: format!("the input ended after {} bytes, inside an entry", self.pos),
-                })
+                // Truncated, or local headers that mislead about lengths: only random
+                // access to the central directory can tell which.
+                return Err(HashError::stream(format!(
+                    "the input ended after {} bytes, inside an entry",
+                    self.pos
+                )));
             }
         };
         let tail = std::mem::take(&mut self.pending);
@@ -420,7 +433,8 @@ impl ZipHasher {
         let at = find_end_record(&tail[search_from..])
             .map(|i| i + search_from)
             .ok_or_else(|| {
-                HashError::format("no end of central directory record after the entries")
+                // Go would search the last 65 KiB, which may reach back into entry data.
+                HashError::stream("no end of central directory record after the entries")
             })?;
         let mut zip64_at = |p: u64| {
             let i = p.checked_sub(start).map(|i| i as usize);
@@ -438,7 +452,10 @@ impl ZipHasher {
         if dir_start < 0 || dir_start >= i128::from(size) {
             return Err(HashError::format("central directory offset out of range"));
         }
-        let in_tail = |d: i128| (d >= i128::from(start)).then(|| (d - i128::from(start)) as usize);
+        let in_tail = |d: i128| {
+            let i = d - i128::from(start);
+            (i >= 0 && i < tail.len() as i128).then_some(i as usize)
+        };
         let first_ok = |d: i128| {
             in_tail(d).is_some_and(|i| {
                 !matches!(
@@ -486,7 +503,6 @@ impl ZipHasher {
         if e.flags & FLAG_ENCRYPTED != 0 {
             return Err(HashError::Encrypted { name });
         }
-        let digest = s.digest.clone()?;
         if s.method != e.method
             || (s.flags ^ e.flags) & FLAG_DESCRIPTOR != 0
             || s.compressed != e.compressed
@@ -496,6 +512,7 @@ impl ZipHasher {
                  (method, data descriptor flag or compressed size)"
             )));
         }
+        let digest = s.digest.clone()?;
         if s.uncompressed != e.uncompressed {
             return Err(HashError::CorruptEntry {
                 name,

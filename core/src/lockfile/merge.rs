@@ -138,3 +138,31 @@ fn merge_one(
         }
     }
 }
+
+/// The merged file for a git merge driver: the clean result, with each conflicting provider
+/// written as git-style conflict markers around our and their blocks (a side that removed
+/// the provider contributes nothing between its markers).
+pub fn render_merge(result: &MergeResult, flavor: crate::Flavor) -> String {
+    use super::write::{block_text, header, render_block};
+    let conflicting: BTreeSet<&Provider> = result.conflict_sides.iter().map(|(a, _, _)| a).collect();
+    let mut out = header(flavor);
+    let mut addrs: BTreeSet<&Provider> = result.locks.addrs().collect();
+    addrs.extend(conflicting.iter().copied());
+    for addr in addrs {
+        out.push('\n');
+        if let Some((_, ours, theirs)) = result.conflict_sides.iter().find(|(a, _, _)| a == addr) {
+            out.push_str("<<<<<<< ours\n");
+            if let Some(o) = ours {
+                render_block(&mut out, &block_text(o));
+            }
+            out.push_str("=======\n");
+            if let Some(t) = theirs {
+                render_block(&mut out, &block_text(t));
+            }
+            out.push_str(">>>>>>> theirs\n");
+        } else if let Some(lock) = result.locks.provider(addr) {
+            render_block(&mut out, &block_text(lock));
+        }
+    }
+    out
+}

@@ -3,7 +3,7 @@
 //! normalizes to NFC, so [`quote`] does too.
 
 use super::hcl_string::quote;
-use super::model::Locks;
+use super::model::{Locks, ProviderLock};
 use crate::Flavor;
 
 /// The first header line naming the command that maintains the file.
@@ -32,54 +32,62 @@ pub struct BlockText<'a> {
 
 /// Renders already-ordered provider blocks with the header for `flavor`.
 pub fn render_blocks(flavor: Flavor, blocks: &[BlockText<'_>]) -> String {
-    let mut out = String::new();
-    out.push_str(&header_line(flavor));
-    out.push('\n');
-    out.push_str(HEADER_SECOND_LINE);
-    out.push('\n');
+    let mut out = header(flavor);
     for b in blocks {
         out.push('\n');
-        out.push_str("provider ");
-        out.push_str(&quote(&b.label));
-        out.push_str(" {\n");
-        // hclwrite aligns the `=` of consecutive single-line attributes; the multi-line
-        // `hashes` list is never part of that group.
-        if b.constraints.is_empty() {
-            out.push_str("  version = ");
-            out.push_str(&quote(&b.version));
-            out.push('\n');
-        } else {
-            out.push_str("  version     = ");
-            out.push_str(&quote(&b.version));
-            out.push_str("\n  constraints = ");
-            out.push_str(&quote(&b.constraints));
-            out.push('\n');
-        }
-        if !b.hashes.is_empty() {
-            out.push_str("  hashes = [\n");
-            for h in &b.hashes {
-                out.push_str("    ");
-                out.push_str(&quote(h));
-                out.push_str(",\n");
-            }
-            out.push_str("  ]\n");
-        }
-        out.push_str("}\n");
+        render_block(&mut out, b);
     }
     out
 }
 
+/// The two header lines for `flavor`, each ending in a newline.
+pub fn header(flavor: Flavor) -> String {
+    format!("{}\n{HEADER_SECOND_LINE}\n", header_line(flavor))
+}
+
+/// Appends one `provider` block (ending in `}` and a newline).
+pub fn render_block(out: &mut String, b: &BlockText<'_>) {
+    out.push_str("provider ");
+    out.push_str(&quote(&b.label));
+    out.push_str(" {\n");
+    // hclwrite aligns the `=` of consecutive single-line attributes; the multi-line
+    // `hashes` list is never part of that group.
+    if b.constraints.is_empty() {
+        out.push_str("  version = ");
+        out.push_str(&quote(&b.version));
+        out.push('\n');
+    } else {
+        out.push_str("  version     = ");
+        out.push_str(&quote(&b.version));
+        out.push_str("\n  constraints = ");
+        out.push_str(&quote(&b.constraints));
+        out.push('\n');
+    }
+    if !b.hashes.is_empty() {
+        out.push_str("  hashes = [\n");
+        for h in &b.hashes {
+            out.push_str("    ");
+            out.push_str(&quote(h));
+            out.push_str(",\n");
+        }
+        out.push_str("  ]\n");
+    }
+    out.push_str("}\n");
+}
+
+/// The text fields of `lock` as Terraform writes them.
+pub fn block_text(lock: &ProviderLock) -> BlockText<'_> {
+    BlockText {
+        label: lock.addr().to_string(),
+        version: lock.version().to_string(),
+        constraints: lock.constraints_string(),
+        hashes: lock.hashes().iter().map(|h| h.as_str()).collect(),
+    }
+}
+
 /// The bytes Terraform (or OpenTofu, per `flavor`) writes for `locks`.
 pub fn write_locks(locks: &Locks, flavor: Flavor) -> String {
-    let blocks: Vec<BlockText<'_>> = locks
-        .providers()
-        .map(|lock| BlockText {
-            label: lock.addr().to_string(),
-            version: lock.version().to_string(),
-            constraints: lock.constraints_string(),
-            hashes: lock.hashes().iter().map(|h| h.as_str()).collect(),
-        })
-        .collect();
+    let blocks: Vec<BlockText<'_>> = locks.providers().map(block_text).collect();
     render_blocks(flavor, &blocks)
 }
 

@@ -457,7 +457,8 @@ pub fn authenticate_by_hashes(
     }
     if trust_all_hashes && flavor == Flavor::OpenTofu {
         for (p, h) in hashes {
-            if h.starts_with("h1:") || h.starts_with("zh:") {
+            let known = result.hashes.iter().any(|r| &r.hash == h);
+            if !known && (h.starts_with("h1:") || h.starts_with("zh:")) {
                 result.add(HashRecord {
                     hash: h.clone(),
                     platform: Some(p.clone()),

@@ -186,7 +186,8 @@ impl CliConfig {
     pub fn parse(src: &str, filename: &str, flavor: Flavor) -> (CliConfig, Diagnostics) {
         let mut diags = Diagnostics::new();
         let mut cfg = CliConfig::default();
-        let body = match hcl_edit::parser::parse_body(src) {
+        let (prepared, quoted_keys) = unquote_keys(src);
+        let body = match hcl_edit::parser::parse_body(&prepared) {
             Ok(b) => b,
             Err(e) => {
                 let loc = e.location();
@@ -221,9 +222,9 @@ impl CliConfig {
                     _ => {}
                 },
                 Structure::Block(block) => match block.ident.value().as_str() {
-                    "host" => read_host(src, block, &mut cfg, &mut diags),
+                    "host" => read_host(src, block, &quoted_keys, &mut cfg, &mut diags),
                     "provider_installation" => {
-                        if let Some(pi) = read_provider_installation(src, block, flavor, &mut diags)
+                        if let Some(pi) = read_provider_installation(src, block, &quoted_keys, flavor, &mut diags)
                         {
                             cfg.provider_installation.push(pi);
                         }
@@ -352,7 +353,57 @@ fn expand_env(s: &str, env: &impl Fn(&str) -> Option<String>) -> String {
     out
 }
 
-fn read_host(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnostics) {
+/// HCL 1 allows quoted attribute names (`"hashicorp/null" = "/dir"` in `dev_overrides`,
+/// `"providers.v1" = "..."` in `services { }`); HCL 2 does not. Each such key at the start
+/// of a line is replaced by a placeholder identifier of the same byte length (so positions
+/// stay right) and the returned map gives the original name back.
+fn unquote_keys(src: &str) -> (String, BTreeMap<String, String>) {
+    let mut out = String::with_capacity(src.len());
+    let mut map = BTreeMap::new();
+    for line in src.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let rest = &line[indent..];
+        let replaced = rest.strip_prefix('"').and_then(|after| {
+            let end = after.find('"')?;
+            let key = &after[..end];
+            let tail = &after[end + 1..];
+            let t = tail.trim_start();
+            let is_assign = t.starts_with('=') && !t.starts_with("==");
+            if !is_assign || key.contains('\\') || key.contains("${") {
+                return None;
+            }
+            // `_q<n>` padded with `_` to the quoted key's length (key + 2 quotes).
+            let mut ph = format!("_q{}", map.len());
+            let width = key.len() + 2;
+            if ph.len() > width {
+                return None;
+            }
+            while ph.len() < width {
+                ph.push('_');
+            }
+            map.insert(ph.clone(), key.to_string());
+            Some(format!("{}{ph}{tail}", &line[..indent]))
+        });
+        match replaced {
+            Some(l) => out.push_str(&l),
+            None => out.push_str(line),
+        }
+    }
+    (out, map)
+}
+
+/// The attribute name as written, undoing [`unquote_keys`].
+fn key_text(key: &str, quoted: &BTreeMap<String, String>) -> String {
+    quoted.get(key).cloned().unwrap_or_else(|| key.to_string())
+}
+
+fn read_host(
+    src: &str,
+    block: &Block,
+    quoted: &BTreeMap<String, String>,
+    cfg: &mut CliConfig,
+    diags: &mut Diagnostics,
+) {
     let Some(label) = block.labels.first() else {
         diags.push(Diagnostic::error(
             format!("Error parsing CLI config: host block at {} needs a hostname label", pos(src, block.span())),
@@ -377,14 +428,14 @@ fn read_host(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnost
                 if let Expression::Object(obj) = &a.value {
                     for (k, v) in obj.iter() {
                         if let Some(k) = object_key_string(k) {
-                            collect(k, expr_string(v.expr()));
+                            collect(key_text(&k, quoted), expr_string(v.expr()));
                         }
                     }
                 }
             }
             Structure::Block(b) if b.ident.value().as_str() == "services" => {
                 for a in b.body.attributes() {
-                    collect(a.key.value().to_string(), expr_string(&a.value));
+                    collect(key_text(a.key.value(), quoted), expr_string(&a.value));
                 }
             }
             _ => {}
@@ -396,6 +447,7 @@ fn read_host(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnost
 fn read_provider_installation(
     src: &str,
     block: &Block,
+    quoted: &BTreeMap<String, String>,
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) -> Option<ProviderInstallation> {
@@ -510,7 +562,7 @@ fn read_provider_installation(
                 for a in method.body.attributes() {
                     match expr_string(&a.value) {
                         Some(path) => {
-                            pi.dev_overrides.insert(a.key.value().to_string(), path);
+                            pi.dev_overrides.insert(key_text(a.key.value(), quoted), path);
                         }
                         None => diags.push(invalid(format!(
                             "{}: expected a string",

@@ -371,8 +371,15 @@ mod tests {
         );
         let no_slash = Url::parse("https://m.example/tf").unwrap();
         assert_eq!(
-            version_url(&no_slash, "example.com:8443", "a", "b", "1.0.0").unwrap().as_str(),
-            "https://m.example/example.com:8443/a/b/1.0.0.json"
+            version_url(&no_slash, "example.com", "a", "b", "1.0.0").unwrap().as_str(),
+            "https://m.example/example.com/a/b/1.0.0.json"
+        );
+        // Go's url.Parse reads "example.com:8443/..." as a URL with scheme "example.com",
+        // so Terraform requests that (useless) absolute URL for hosts with a port. RFC 3986
+        // resolution does the same here, faithfully.
+        assert_eq!(
+            version_url(&base, "example.com:8443", "a", "b", "1.0.0").unwrap().as_str(),
+            "example.com:8443/a/b/1.0.0.json"
         );
     }
 

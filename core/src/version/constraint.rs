@@ -67,8 +67,16 @@ impl Boundary {
             major: self.major.unwrap_or(0),
             minor: self.minor.unwrap_or(0),
             patch: self.patch.unwrap_or(0),
-            prerelease: if full { self.prerelease.clone() } else { String::new() },
-            metadata: if full { self.metadata.clone() } else { String::new() },
+            prerelease: if full {
+                self.prerelease.clone()
+            } else {
+                String::new()
+            },
+            metadata: if full {
+                self.metadata.clone()
+            } else {
+                String::new()
+            },
         }
     }
 }
@@ -138,6 +146,13 @@ impl std::fmt::Display for Constraints {
     }
 }
 
+/// Serialized as the canonical text (`VersionConstraintsString`).
+impl serde::Serialize for Constraints {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 fn is_go_space(c: char) -> bool {
     c.is_whitespace()
 }
@@ -189,8 +204,18 @@ fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, 
         "<=" => Operator::Le,
         "~>" if raw.num_ct == 3 => Operator::PessimisticPatch,
         "~>" => Operator::PessimisticMinor,
-        "=<" => return Err(format!("invalid constraint operator {}; did you mean \"<=\"?", quote(raw.op))),
-        "=>" => return Err(format!("invalid constraint operator {}; did you mean \">=\"?", quote(raw.op))),
+        "=<" => {
+            return Err(format!(
+                "invalid constraint operator {}; did you mean \"<=\"?",
+                quote(raw.op)
+            ))
+        }
+        "=>" => {
+            return Err(format!(
+                "invalid constraint operator {}; did you mean \">=\"?",
+                quote(raw.op)
+            ))
+        }
         other => return Err(format!("invalid constraint operator {}", quote(other))),
     };
     match raw.sep {
@@ -204,12 +229,17 @@ fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, 
             return Err(if raw.op.is_empty() {
                 "extraneous spaces at start of specification".into()
             } else {
-                format!("only one space is expected after the operator {}", quote(raw.op))
+                format!(
+                    "only one space is expected after the operator {}",
+                    quote(raw.op)
+                )
             });
         }
     }
     if raw.num_ct > 3 {
-        return Err("too many numbered portions; only three are allowed (major, minor, patch)".into());
+        return Err(
+            "too many numbered portions; only three are allowed (major, minor, patch)".into(),
+        );
     }
     const NAMES: [&str; 3] = ["major", "minor", "patch"];
     for (i, n) in raw.nums.iter().enumerate() {

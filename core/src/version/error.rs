@@ -10,7 +10,9 @@ pub struct VersionError {
 
 impl VersionError {
     pub(crate) fn new(message: impl Into<String>) -> VersionError {
-        VersionError { message: message.into() }
+        VersionError {
+            message: message.into(),
+        }
     }
 
     /// The message text, e.g. `a "v" prefix should not be used`.
@@ -37,7 +39,9 @@ pub struct ConstraintError {
 
 impl ConstraintError {
     pub(crate) fn new(message: impl Into<String>) -> ConstraintError {
-        ConstraintError { message: message.into() }
+        ConstraintError {
+            message: message.into(),
+        }
     }
 
     /// The message text.

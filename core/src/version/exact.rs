@@ -36,7 +36,13 @@ pub struct Version {
 impl Version {
     /// A release version `major.minor.patch`.
     pub fn new(major: u64, minor: u64, patch: u64) -> Version {
-        Version { major, minor, patch, prerelease: String::new(), metadata: String::new() }
+        Version {
+            major,
+            minor,
+            patch,
+            prerelease: String::new(),
+            metadata: String::new(),
+        }
     }
 
     /// Parses an exact version with Terraform's rules (`versions.ParseVersion`, go-versions
@@ -59,7 +65,10 @@ impl Version {
 
     /// The version without its build metadata (`Version.Comparable`).
     pub fn without_metadata(&self) -> Version {
-        Version { metadata: String::new(), ..self.clone() }
+        Version {
+            metadata: String::new(),
+            ..self.clone()
+        }
     }
 
     /// Precedence order, ignoring metadata: numbers, then a release above its
@@ -67,12 +76,14 @@ impl Version {
     pub fn cmp_precedence(&self, other: &Version) -> Ordering {
         (self.major, self.minor, self.patch)
             .cmp(&(other.major, other.minor, other.patch))
-            .then_with(|| match (self.prerelease.is_empty(), other.prerelease.is_empty()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                (false, false) => cmp_extra(&self.prerelease, &other.prerelease),
-            })
+            .then_with(
+                || match (self.prerelease.is_empty(), other.prerelease.is_empty()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Greater,
+                    (false, true) => Ordering::Less,
+                    (false, false) => cmp_extra(&self.prerelease, &other.prerelease),
+                },
+            )
     }
 
     /// Same precedence (`Version.Same`): equal apart from metadata.
@@ -118,6 +129,21 @@ impl std::str::FromStr for Version {
     type Err = VersionError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Version::parse(s)
+    }
+}
+
+/// Serialized as `Version.String()`.
+impl serde::Serialize for Version {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Deserialized with [`Version::parse`] (Terraform's rules).
+impl<'de> serde::Deserialize<'de> for Version {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Version::parse(&s).map_err(serde::de::Error::custom)
     }
 }
 

@@ -36,7 +36,10 @@ fn cmp_ident(a: &str, b: &str) -> Ordering {
     match (numeric(a), numeric(b)) {
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
-        (true, true) => a.len().cmp(&b.len()).then_with(|| a.as_bytes().cmp(b.as_bytes())),
+        (true, true) => a
+            .len()
+            .cmp(&b.len())
+            .then_with(|| a.as_bytes().cmp(b.as_bytes())),
         (false, false) => a.as_bytes().cmp(b.as_bytes()),
     }
 }

@@ -169,7 +169,10 @@ mod tests {
     #[test]
     fn scans_a_full_constraint() {
         let (r, rest) = s(">= 1.2.3-beta.1+abc, < 2");
-        assert_eq!((r.op, r.sep, r.nums, r.num_ct), (">=", " ", ["1", "2", "3"], 3));
+        assert_eq!(
+            (r.op, r.sep, r.nums, r.num_ct),
+            (">=", " ", ["1", "2", "3"], 3)
+        );
         assert_eq!((r.pre, r.meta, rest), ("beta.1", "abc", ", < 2"));
     }
 

@@ -38,7 +38,11 @@ pub struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let module = if self.module.is_empty() { "root module" } else { &self.module };
+        let module = if self.module.is_empty() {
+            "root module"
+        } else {
+            &self.module
+        };
         match &self.location {
             Some(loc) => write!(f, "{module} ({loc})"),
             None => f.write_str(module),
@@ -63,10 +67,16 @@ pub enum Reason {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::Excluded { selection, origin: Some(o) } => {
+            Reason::Excluded {
+                selection,
+                origin: Some(o),
+            } => {
                 write!(f, "excluded by \"{selection}\" from {o}")
             }
-            Reason::Excluded { selection, origin: None } => {
+            Reason::Excluded {
+                selection,
+                origin: None,
+            } => {
                 write!(f, "excluded by \"{selection}\"")
             }
             Reason::UnrequestedPrerelease => f.write_str(
@@ -99,9 +109,9 @@ pub struct Explained {
 impl Explained {
     /// The chosen version, or Terraform's error when there is none.
     pub fn result(&self) -> Result<Version, NoMatch> {
-        self.chosen
-            .clone()
-            .ok_or_else(|| NoMatch { constraints: self.constraints.clone() })
+        self.chosen.clone().ok_or_else(|| NoMatch {
+            constraints: self.constraints.clone(),
+        })
     }
 }
 
@@ -115,7 +125,11 @@ pub struct NoMatch {
 /// Terraform's text: `no available releases match the given constraints <canonical>`.
 impl fmt::Display for NoMatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "no available releases match the given constraints {}", self.constraints)
+        write!(
+            f,
+            "no available releases match the given constraints {}",
+            self.constraints
+        )
     }
 }
 
@@ -135,15 +149,26 @@ pub fn select_explained(
     let mut newer: Vec<&Version> = available
         .iter()
         .filter(|v| v.cmp_precedence(&Version::default()) == Ordering::Greater)
-        .filter(|v| chosen.as_ref().is_none_or(|c| v.cmp_precedence(c) == Ordering::Greater))
+        .filter(|v| {
+            chosen
+                .as_ref()
+                .is_none_or(|c| v.cmp_precedence(c) == Ordering::Greater)
+        })
         .collect();
     newer.sort_by(|a, b| b.cmp(a));
     newer.dedup();
     let rejected = newer
         .into_iter()
-        .map(|v| Rejection { version: v.clone(), reasons: reasons(sources, &all.selections, v) })
+        .map(|v| Rejection {
+            version: v.clone(),
+            reasons: reasons(sources, &all.selections, v),
+        })
         .collect();
-    Explained { chosen, constraints: all.canonical(), rejected }
+    Explained {
+        chosen,
+        constraints: all.canonical(),
+        rejected,
+    }
 }
 
 fn reasons(
@@ -154,7 +179,10 @@ fn reasons(
     let mut out = Vec::new();
     for (c, origin) in sources {
         for sel in &c.selections {
-            let reason = Reason::Excluded { selection: sel.canonical(), origin: origin.clone() };
+            let reason = Reason::Excluded {
+                selection: sel.canonical(),
+                origin: origin.clone(),
+            };
             if !in_exact_set(sel, v) && !out.contains(&reason) {
                 out.push(reason);
             }

@@ -26,7 +26,9 @@ fn is_c(b: u8) -> bool {
 
 /// `C+(\.C+)*`: non-empty, dot-separated, no empty component.
 fn is_dotted(s: &str) -> bool {
-    !s.is_empty() && s.split('.').all(|part| !part.is_empty() && part.bytes().all(is_c))
+    !s.is_empty()
+        && s.split('.')
+            .all(|part| !part.is_empty() && part.bytes().all(is_c))
 }
 
 fn piece_matches(piece: &str) -> bool {
@@ -71,7 +73,10 @@ fn version_matches(s: &str) -> bool {
     };
     let pre_ok = pre.is_empty()
         || (pre.starts_with('-') && is_dotted(&pre[1..]))
-        || (pre.bytes().next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'~' || c == b'-')
+        || (pre
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'~' || c == b'-')
             && is_dotted(pre));
     pre_ok && meta.is_none_or(is_dotted)
 }
@@ -83,8 +88,20 @@ mod tests {
     #[test]
     fn accepts_what_go_version_accepts() {
         for s in [
-            "1.2.3", ">= 1.0, < 2", "~>1.2", " ~> 1.2 ", "v1.2.3", "=  1.1.1", ">=\t1.0",
-            "1.0beta", "1.0-beta.1+abc.def", "1.2.3.4.5", "~> v1.1.1", "1.0~rc1", "1-", "1.0-.x",
+            "1.2.3",
+            ">= 1.0, < 2",
+            "~>1.2",
+            " ~> 1.2 ",
+            "v1.2.3",
+            "=  1.1.1",
+            ">=\t1.0",
+            "1.0beta",
+            "1.0-beta.1+abc.def",
+            "1.2.3.4.5",
+            "~> v1.1.1",
+            "1.0~rc1",
+            "1-",
+            "1.0-.x",
             "9223372036854775807",
         ] {
             assert!(ok(s), "{s:?} should be accepted");
@@ -94,9 +111,25 @@ mod tests {
     #[test]
     fn rejects_what_go_version_rejects() {
         for s in [
-            "", ">= 1.0,", ",>= 1.0", "^1.0", "1.x", "1.0.*", "=> 1.0", "1.0.", "1..0",
-            "1.0-beta..1", "1.0+", "1.0+a+b", ">= 1.0 < 2", "1.0 - 2.0", "\u{b}1.0",
-            "9223372036854775808", "V1.0", "1.0\u{a0}", "garbage",
+            "",
+            ">= 1.0,",
+            ",>= 1.0",
+            "^1.0",
+            "1.x",
+            "1.0.*",
+            "=> 1.0",
+            "1.0.",
+            "1..0",
+            "1.0-beta..1",
+            "1.0+",
+            "1.0+a+b",
+            ">= 1.0 < 2",
+            "1.0 - 2.0",
+            "\u{b}1.0",
+            "9223372036854775808",
+            "V1.0",
+            "1.0\u{a0}",
+            "garbage",
         ] {
             assert!(!ok(s), "{s:?} should be rejected");
         }

@@ -10,8 +10,8 @@
 // OpenTofu comparisons for strings containing "v".
 //
 // Input:  {"k":"c","c":"<constraint string>","v":["1.0.0",...]}  or  {"k":"v","s":"<version>"}
-// Output: {"ok":bool,"err":"...","panic":"...","specs":[...],"m":[...],"m101":[...],
-//          "pick":"...","pick101":"..."}  or  {"ok":bool,"err":"...","panic":"...","v":"..."}
+// Output: {"ok":bool,"err":"...","panic":"...","specs":[...],"m":[...],"m101":[...],"pick":"...","pick101":"..."}
+// or {"ok":bool,"err":"...","panic":"...","v":"..."}
 package main
 
 import (

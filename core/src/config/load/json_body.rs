@@ -66,7 +66,7 @@ impl Cx<'_> {
         kind: &str,
         v: &Node,
         labels_left: &[&str],
-        used: &mut Vec<String>,
+        used: &mut Vec<(String, std::ops::Range<usize>)>,
         out: &mut Vec<Block>,
         diags: &mut Diagnostics,
     ) {
@@ -83,7 +83,7 @@ impl Cx<'_> {
                         );
                     }
                     for p in props {
-                        used.push(p.key.clone());
+                        used.push((p.key.clone(), p.key_span.clone()));
                         self.unpack_level(kind, &p.value, &labels_left[1..], used, out, diags);
                         used.pop();
                     }
@@ -140,10 +140,12 @@ impl Cx<'_> {
         }
     }
 
-    fn block(&self, kind: &str, labels: Vec<String>, v: &Node, diags: &mut Diagnostics) -> Block {
+    fn block(&self, kind: &str, labels: Vec<(String, std::ops::Range<usize>)>, v: &Node, diags: &mut Diagnostics) -> Block {
         Block {
             kind: kind.to_string(),
-            labels,
+            label_ranges: labels.iter().map(|(_, s)| self.range(s.clone())).collect(),
+            open_brace: self.range(v.start_span()),
+            labels: labels.into_iter().map(|(l, _)| l).collect(),
             body: self.body(kind, v, diags),
             origin: Origin { file: self.name.to_string(), decl: self.range(v.start_span()) },
             text: None,

@@ -83,7 +83,7 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                         "Unsupported block type",
                         format!("Blocks of type {:?} are not expected here.", b.kind),
                     )
-                    .with_range(b.origin.decl.clone()),
+                    .with_range(type_range(b)),
                 );
                 return false;
             };
@@ -98,10 +98,8 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                         b.kind
                     )
                 };
-                diags.push(
-                    Diagnostic::error(format!("Extraneous label for {}", b.kind), detail)
-                        .with_range(b.origin.decl.clone()),
-                );
+                let at = b.label_ranges.get(labels.len()).cloned().unwrap_or_else(|| b.origin.decl.clone());
+                diags.push(Diagnostic::error(format!("Extraneous label for {}", b.kind), detail).with_range(at));
                 return false;
             }
             if b.labels.len() < labels.len() {
@@ -115,11 +113,19 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                             labels.join(", ")
                         ),
                     )
-                    .with_range(b.origin.decl.clone()),
+                    .with_range(b.open_brace.clone()),
                 );
                 return false;
             }
             true
         }
     });
+}
+
+/// The range of a block's type keyword (the start of its header).
+fn type_range(b: &crate::config::model::Block) -> Range {
+    let mut r = b.origin.decl.clone();
+    let n = b.kind.chars().count();
+    r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + n, byte: r.start.byte + b.kind.len() };
+    r
 }

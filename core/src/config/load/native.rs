@@ -62,6 +62,13 @@ fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
 fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
     let ident = b.ident.span().unwrap_or(0..0);
     let last = b.labels.last().and_then(|l| l.span()).unwrap_or_else(|| ident.clone());
+    let label_ranges = b
+        .labels
+        .iter()
+        .map(|l| Range::from_span(name, src, l.span().unwrap_or_else(|| last.clone())))
+        .collect();
+    // The brace is the first `{` after the header (only whitespace/comments lie between).
+    let brace = src.get(last.end..).and_then(|rest| rest.find('{')).map_or(last.end, |i| last.end + i);
     Block {
         kind: b.ident.as_str().to_string(),
         labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
@@ -70,6 +77,8 @@ fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
             file: name.to_string(),
             decl: Range::from_span(name, src, ident.start..last.end.max(ident.start)),
         },
+        label_ranges,
+        open_brace: Range::from_span(name, src, brace..(brace + 1).min(src.len())),
         text: Some(text_of(src, b)),
         touched: false,
     }

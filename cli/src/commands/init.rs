@@ -1,0 +1,224 @@
+//! `tflock init [-upgrade] [-lockfile=readonly]`: resolve, download, verify and install
+//! providers into `.terraform/providers` and write the lock file, like `terraform init`.
+
+use crate::host::cliconfig;
+use crate::host::driver::{drive, Host, Kept};
+use crate::host::http::Http;
+use crate::host::provider_dir::ProviderDir;
+use crate::host::sources::Sources;
+use crate::host::workdir;
+use crate::output::{print_diagnostics, print_json};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+use tflock_core::addrs::Platform;
+use tflock_core::install::{Mode, Outcome, PackageLocation, PlanOptions, Planner};
+use tflock_core::lockfile::messages::strip_markup;
+use tflock_core::{Diagnostic, Diagnostics, Flavor};
+
+/// Arguments of `tflock init`.
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// Ignore the lock file's selections and pick the newest allowed versions.
+    #[arg(long)]
+    pub upgrade: bool,
+    /// `readonly`: never write the lock file; fail if the providers needed changed.
+    #[arg(long, value_name = "MODE")]
+    pub lockfile: Option<String>,
+    /// Whose behaviour to follow: terraform (default) or opentofu.
+    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
+    pub flavor: String,
+    /// How many requests and downloads run at once.
+    #[arg(long, default_value_t = 8)]
+    pub parallelism: usize,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses a `-flavor` value.
+pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
+    Flavor::parse(s).ok_or_else(|| anyhow::anyhow!("invalid -flavor {s:?}: use terraform or opentofu"))
+}
+
+/// Runs `tflock init`.
+pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
+    let flavor = parse_flavor(&args.flavor)?;
+    let readonly = match args.lockfile.as_deref() {
+        None => false,
+        Some("readonly") => true,
+        Some(other) => {
+            print_diagnostics(&single(Diagnostic::error(
+                "Invalid lockfile mode",
+                format!("The -lockfile option {other:?} is not valid. Currently only \"readonly\" is valid."),
+            )));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if args.upgrade && readonly {
+        print_diagnostics(&single(Diagnostic::error(
+            "The -upgrade flag conflicts with -lockfile=readonly.",
+            "",
+        )));
+        return Ok(ExitCode::FAILURE);
+    }
+    let dir = Path::new(".");
+    let mut diags = Diagnostics::new();
+
+    let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
+    diags.extend(cfg_diags);
+    let tree = workdir::load_configuration(dir, flavor)?;
+    diags.extend(workdir::tree_diagnostics(&tree));
+    let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
+    diags.extend(reqs.diagnostics.clone());
+    for p in planner_reqs.keys().filter(|p| p.is_legacy()) {
+        diags.push(Diagnostic::error(
+            "Invalid legacy provider address",
+            format!(
+                "This configuration or its associated state refers to the unqualified provider {:?}.\n\nYou must complete the Terraform 0.13 upgrade process before upgrading to later versions.",
+                p.r#type
+            ),
+        ));
+    }
+    let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
+    diags.extend(lock_diags);
+    if diags.has_errors() {
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
+
+    let http = Http::new(Duration::from_secs(10), 2)?;
+    let sources = Sources::from_cli_config(&cli_cfg, flavor, http).map_err(anyhow::Error::msg)?;
+    let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
+    let mut options = PlanOptions::new(
+        flavor,
+        if args.upgrade { Mode::InitUpgrade } else { Mode::Init },
+        vec![Platform::current()],
+    );
+    options.readonly = readonly;
+    options.plugin_cache = cache_dir.is_some();
+    options.plugin_cache_may_break_lock = cli_cfg.plugin_cache_may_break_dependency_lock_file;
+
+    let providers_dir = dir.join(".terraform").join("providers");
+    std::fs::create_dir_all(&providers_dir)?;
+    let host = Host {
+        sources: &sources,
+        installed: Some(ProviderDir::new(&providers_dir)),
+        cache: cache_dir.as_ref().map(ProviderDir::new),
+        keep_dir: Some(providers_dir.clone()),
+        parallelism: args.parallelism,
+        show_progress: !args.json,
+    };
+    if !args.json {
+        println!("Initializing provider plugins...");
+    }
+    let mut planner = Planner::new(planner_reqs, previous, options);
+    let kept = drive(&mut planner, &host);
+    let mut outcome = planner.finish();
+    if !outcome.has_errors() {
+        if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
+            outcome.diagnostics.push(d);
+        }
+    }
+    if outcome.write_lock && !outcome.has_errors() {
+        workdir::write_lock(dir, &outcome.new_lock, flavor).map_err(|e| {
+            anyhow::anyhow!(
+                "Failed to update dependency lock file: Error while writing new dependency lock information to {}: {e}.",
+                workdir::lock_path(dir).display()
+            )
+        })?;
+    }
+    report(&outcome, args.json)?;
+    Ok(if outcome.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn single(d: Diagnostic) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    diags.push(d);
+    diags
+}
+
+/// Puts every accepted package in place.
+fn install_all(outcome: &Outcome, kept: &Kept, host: &Host<'_>, flavor: Flavor) -> Result<(), Diagnostic> {
+    let Some(target) = &host.installed else {
+        return Ok(());
+    };
+    for inst in &outcome.installs {
+        let key = (inst.provider.clone(), inst.version.clone(), inst.platform.clone());
+        let result = if inst.from_cache {
+            match &host.cache {
+                Some(cache) => {
+                    let src = cache.package_dir(&inst.provider, &inst.version, &inst.platform);
+                    target.install_dir(&src, &inst.provider, &inst.version, &inst.platform)
+                }
+                None => Err("no plugin cache directory is configured".to_string()),
+            }
+        } else if let Some(fetched) = kept.get(&key) {
+            match (&fetched.kept, &inst.location) {
+                (Some(tmp), _) => target.install_zip(tmp.path(), &inst.provider, &inst.version, &inst.platform),
+                (None, PackageLocation::LocalArchive(path)) => {
+                    target.install_zip(Path::new(path), &inst.provider, &inst.version, &inst.platform)
+                }
+                (None, PackageLocation::LocalDir(path)) => {
+                    target.install_dir(Path::new(path), &inst.provider, &inst.version, &inst.platform)
+                }
+                (None, PackageLocation::Url(_)) => Err("the downloaded package was not kept".to_string()),
+            }
+        } else {
+            Err("the package was not fetched".to_string())
+        };
+        if let Err(e) = result {
+            return Err(Diagnostic::error(
+                "Failed to install provider",
+                format!(
+                    "Error while installing {} v{}: {e}",
+                    inst.provider.for_display(flavor),
+                    inst.version
+                ),
+            ));
+        }
+        if let (Some(cache), false) = (&host.cache, inst.from_cache) {
+            // Populate the shared cache so later runs (and other working directories) can
+            // install without the network.
+            let dir = target.package_dir(&inst.provider, &inst.version, &inst.platform);
+            let _ = cache.install_dir(&dir, &inst.provider, &inst.version, &inst.platform);
+        }
+    }
+    Ok(())
+}
+
+/// Prints messages (stdout) and diagnostics (stderr), or the JSON form.
+pub fn report(outcome: &Outcome, json: bool) -> anyhow::Result<()> {
+    if json {
+        let value = serde_json::json!({
+            "messages": outcome.messages.iter().map(|m| strip_markup(m)).collect::<Vec<_>>(),
+            "diagnostics": outcome.diagnostics,
+            "lock_written": outcome.write_lock,
+            "changes": tflock_core::lockfile::render_diff(&outcome.changes),
+            "providers": outcome.providers.iter().map(|p| serde_json::json!({
+                "provider": p.provider.to_string(),
+                "version": p.version.as_ref().map(ToString::to_string),
+                "auth": p.auth.iter().map(|(pl, a)| serde_json::json!({"platform": pl.to_string(), "result": a})).collect::<Vec<_>>(),
+                "hashes": p.provenance.iter().map(|h| serde_json::json!({
+                    "hash": h.hash.to_string(),
+                    "platforms": h.platforms,
+                    "signed_by": h.signed_by,
+                    "computed_locally": h.computed_locally,
+                    "reported_by_registry": h.reported_by_registry,
+                    "reported_by_mirror": h.reported_by_mirror,
+                    "from_previous_lock": h.from_previous_lock,
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        });
+        return print_json(&value);
+    }
+    for m in &outcome.messages {
+        println!("{}", strip_markup(m));
+    }
+    print_diagnostics(&outcome.diagnostics);
+    Ok(())
+}

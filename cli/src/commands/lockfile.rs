@@ -1,0 +1,255 @@
+//! `tflock lockfile fmt|check|diff|merge-driver`: the dependency lock file on disk.
+//!
+//! Reading and every decision happen in the core; this module only reads files, prints,
+//! and writes atomically (a temporary file in the same directory, then a rename), so a
+//! failure never leaves a half-written lock file.
+
+use anyhow::Context;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tflock_core::lockfile::{
+    diff_locks, header_flavor, load_locks, merge_locks, render_diff, render_merge, write_locks,
+    LoadOptions, Locks, ProviderLock, LOCK_FILE_NAME,
+};
+use tflock_core::{Diagnostic, Diagnostics, Flavor};
+
+use crate::output::{print_diagnostics, print_json};
+
+/// Arguments of `tflock lockfile`.
+#[derive(Debug, clap::Args)]
+pub struct LockfileArgs {
+    /// What to do with the lock file.
+    #[command(subcommand)]
+    pub command: LockfileCommand,
+}
+
+/// The `lockfile` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum LockfileCommand {
+    /// Rewrite a lock file in the canonical form `init` writes (sorted providers and hashes).
+    Fmt {
+        /// The lock file (default `.terraform.lock.hcl`).
+        file: Option<PathBuf>,
+        /// Write the result back to the file instead of printing it.
+        #[arg(short = 'w', long = "write")]
+        write: bool,
+        /// Header and texts to use: terraform or opentofu (default: the file's header).
+        #[arg(long, value_parser = parse_flavor)]
+        flavor: Option<Flavor>,
+    },
+    /// Validate a lock file; exit 1 with diagnostics if it is invalid.
+    Check {
+        /// The lock file (default `.terraform.lock.hcl`).
+        file: Option<PathBuf>,
+        /// Texts to use: terraform or opentofu (default: the file's header).
+        #[arg(long, value_parser = parse_flavor)]
+        flavor: Option<Flavor>,
+    },
+    /// Explain the changes between two lock files for review.
+    Diff {
+        /// The lock file before.
+        old: PathBuf,
+        /// The lock file after.
+        new: PathBuf,
+        /// Print the structured diff as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A git merge driver: `tflock lockfile merge-driver %O %A %B` merges into %A.
+    MergeDriver {
+        /// The common ancestor (%O).
+        base: PathBuf,
+        /// Our version (%A); receives the result.
+        ours: PathBuf,
+        /// Their version (%B).
+        theirs: PathBuf,
+    },
+}
+
+fn parse_flavor(s: &str) -> Result<Flavor, String> {
+    Flavor::parse(s).ok_or_else(|| format!("unknown flavor {s:?}; use terraform or opentofu"))
+}
+
+/// Runs a `lockfile` subcommand.
+pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        LockfileCommand::Fmt { file, write, flavor } => fmt(&lock_path(file), write, flavor),
+        LockfileCommand::Check { file, flavor } => check(&lock_path(file), flavor),
+        LockfileCommand::Diff { old, new, json } => diff(&old, &new, json),
+        LockfileCommand::MergeDriver { base, ours, theirs } => merge_driver(&base, &ours, &theirs),
+    }
+}
+
+fn lock_path(file: Option<PathBuf>) -> PathBuf {
+    file.unwrap_or_else(|| PathBuf::from(LOCK_FILE_NAME))
+}
+
+/// A lock file read from disk: its text, the flavour to use, the locks and diagnostics.
+struct Loaded {
+    text: String,
+    flavor: Flavor,
+    locks: Locks,
+    diags: Diagnostics,
+}
+
+/// Reads and parses `path`. An unreadable file is HCL's `Failed to read file` error.
+fn load(path: &Path, flavor: Option<Flavor>) -> Loaded {
+    let name = path.display().to_string();
+    let text = match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                return failed(
+                    flavor,
+                    Diagnostic::error(
+                        "Invalid file encoding",
+                        format!("The file {name} is not valid UTF-8."),
+                    ),
+                )
+            }
+        },
+        Err(_) => {
+            return failed(
+                flavor,
+                Diagnostic::error(
+                    "Failed to read file",
+                    format!("The configuration file \"{name}\" could not be read."),
+                ),
+            )
+        }
+    };
+    let flavor = flavor.unwrap_or_else(|| header_flavor(&text));
+    let (locks, diags) = load_locks(&text, &LoadOptions::new(name, flavor));
+    Loaded {
+        text,
+        flavor,
+        locks,
+        diags,
+    }
+}
+
+fn failed(flavor: Option<Flavor>, d: Diagnostic) -> Loaded {
+    let mut diags = Diagnostics::new();
+    diags.push(d);
+    Loaded {
+        text: String::new(),
+        flavor: flavor.unwrap_or_default(),
+        locks: Locks::new(),
+        diags,
+    }
+}
+
+/// Prints diagnostics; true when there was an error.
+fn report(loaded: &Loaded) -> bool {
+    print_diagnostics(&loaded.diags);
+    loaded.diags.has_errors()
+}
+
+/// The locks with every hash list sorted and de-duplicated, as `init` records them.
+fn normalized(locks: &Locks) -> Locks {
+    let mut out = Locks::new();
+    for l in locks.providers() {
+        out.insert(ProviderLock::new(
+            l.addr().clone(),
+            l.version().clone(),
+            l.constraints().cloned(),
+            l.hashes().iter().cloned(),
+        ));
+    }
+    out
+}
+
+fn fmt(path: &Path, write: bool, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
+    let loaded = load(path, flavor);
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let out = write_locks(&normalized(&loaded.locks), loaded.flavor);
+    if !write {
+        std::io::stdout().write_all(out.as_bytes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if out != loaded.text {
+        write_atomically(path, out.as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(path: &Path, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
+    let loaded = load(path, flavor);
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    println!(
+        "{}: valid, {} provider{} locked",
+        path.display(),
+        loaded.locks.len(),
+        if loaded.locks.len() == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diff(old: &Path, new: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let (o, n) = (load(old, None), load(new, None));
+    let bad_old = report(&o);
+    if bad_old | report(&n) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let d = diff_locks(&o.locks, &n.locks);
+    if json {
+        print_json(&d)?;
+    } else {
+        print!("{}", render_diff(&d));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge_driver(base: &Path, ours: &Path, theirs: &Path) -> anyhow::Result<ExitCode> {
+    let (b, o, t) = (load(base, None), load(ours, None), load(theirs, None));
+    let bad = [report(&b), report(&o), report(&t)].contains(&true);
+    if bad {
+        // Leave %A untouched; git then reports the file as conflicted.
+        return Ok(ExitCode::FAILURE);
+    }
+    let result = merge_locks(&b.locks, &o.locks, &t.locks);
+    write_atomically(ours, render_merge(&result, o.flavor).as_bytes())?;
+    for c in &result.conflicts {
+        eprintln!(
+            "Conflict: {}: {} (ours: {}, theirs: {})",
+            c.provider,
+            c.reason,
+            c.ours.as_deref().unwrap_or("removed"),
+            c.theirs.as_deref().unwrap_or("removed")
+        );
+    }
+    Ok(if result.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Writes `bytes` to `path` via a temporary file in the same directory and a rename, keeping
+/// the original file's permissions (0644 for a new file, as Terraform writes it).
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tflock-lock")
+        .tempfile_in(dir)
+        .with_context(|| format!("Failed to update dependency lock file {}", path.display()))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode());
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
+    }
+    tmp.persist(path)
+        .with_context(|| format!("Failed to update dependency lock file {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,312 @@
+//! `tflock providers lock|mirror`.
+
+use super::init::{parse_flavor, report};
+use crate::host::atomic::write_atomic;
+use crate::host::cliconfig;
+use crate::host::driver::{drive, Host};
+use crate::host::http::Http;
+use crate::host::provider_dir::ProviderDir;
+use crate::host::sources::{Method, Sources};
+use crate::host::workdir;
+use crate::output::print_diagnostics;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+use tflock_core::addrs::Platform;
+use tflock_core::install::{restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::{Diagnostic, Diagnostics, Flavor};
+
+/// Arguments of `tflock providers`.
+#[derive(Debug, clap::Args)]
+pub struct ProvidersArgs {
+    #[command(subcommand)]
+    command: ProvidersCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum ProvidersCommand {
+    /// Record checksums for several platforms in the lock file, hashing while downloading.
+    Lock(LockArgs),
+    /// Build a network-mirror directory (index.json and <version>.json with h1: and zh:).
+    Mirror(MirrorArgs),
+}
+
+/// Options shared by `lock` and `mirror`.
+#[derive(Debug, clap::Args)]
+struct Common {
+    /// Target platform (`os_arch`); repeat for several. Default: this machine's.
+    #[arg(long = "platform", value_name = "OS_ARCH")]
+    platforms: Vec<String>,
+    /// Whose behaviour to follow: terraform (default) or opentofu.
+    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
+    flavor: String,
+    /// How many requests and downloads run at once.
+    #[arg(long, default_value_t = 8)]
+    parallelism: usize,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct LockArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Consult this filesystem mirror instead of the origin registries.
+    #[arg(long = "fs-mirror", value_name = "DIR", conflicts_with = "net_mirror")]
+    fs_mirror: Option<PathBuf>,
+    /// Consult this network mirror (an https: base URL) instead of the origin registries.
+    #[arg(long = "net-mirror", value_name = "URL")]
+    net_mirror: Option<String>,
+    /// Use the plugin cache directory from the CLI configuration.
+    #[arg(long = "enable-plugin-cache")]
+    enable_plugin_cache: bool,
+    /// Only these providers (source addresses).
+    providers: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct MirrorArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The mirror directory to create or update.
+    target: PathBuf,
+}
+
+/// Runs `tflock providers ...`.
+pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        ProvidersCommand::Lock(a) => lock(a),
+        ProvidersCommand::Mirror(a) => mirror(a),
+    }
+}
+
+fn platforms(raw: &[String], diags: &mut Diagnostics) -> Vec<Platform> {
+    if raw.is_empty() {
+        return vec![Platform::current()];
+    }
+    let mut out = Vec::new();
+    for s in raw {
+        match Platform::parse(s) {
+            Ok(p) => {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+            Err(e) => diags.push(Diagnostic::error(
+                "Invalid target platform",
+                format!("The string {s:?} given in the -platform option is not a valid target platform: {e}."),
+            )),
+        }
+    }
+    out
+}
+
+struct Prepared {
+    flavor: Flavor,
+    platforms: Vec<Platform>,
+    cli_cfg: tflock_core::protocol::cliconfig::CliConfig,
+    requirements: tflock_core::install::Requirements,
+    previous: tflock_core::lockfile::Locks,
+}
+
+fn prepare(common: &Common, provider_args: &[String]) -> anyhow::Result<Result<Prepared, Diagnostics>> {
+    let flavor = parse_flavor(&common.flavor)?;
+    let mut diags = Diagnostics::new();
+    let platforms = platforms(&common.platforms, &mut diags);
+    let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
+    diags.extend(cfg_diags);
+    let dir = Path::new(".");
+    let tree = workdir::load_configuration(dir, flavor)?;
+    diags.extend(workdir::tree_diagnostics(&tree));
+    let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
+    diags.extend(reqs.diagnostics.clone());
+    let (requirements, arg_diags) = restrict_to_arguments(&planner_reqs, provider_args, flavor);
+    diags.extend(arg_diags);
+    let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
+    diags.extend(lock_diags);
+    if diags.has_errors() {
+        return Ok(Err(diags));
+    }
+    if !diags.is_empty() {
+        print_diagnostics(&diags);
+    }
+    Ok(Ok(Prepared {
+        flavor,
+        platforms,
+        cli_cfg,
+        requirements,
+        previous,
+    }))
+}
+
+fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
+    let p = match prepare(&args.common, &args.providers)? {
+        Ok(p) => p,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let http = Http::new(Duration::from_secs(10), 2)?;
+    // Like Terraform, ignore the CLI config's installation methods: upstream registries by
+    // default, or exactly the mirror given.
+    let method = if let Some(dir) = &args.fs_mirror {
+        Method::FilesystemMirror(dir.clone())
+    } else if let Some(raw) = &args.net_mirror {
+        match url::Url::parse(raw) {
+            Ok(u) if u.scheme() == "https" => Method::NetworkMirror {
+                base: u,
+                trust_all_hashes: false,
+            },
+            _ => {
+                let mut d = Diagnostics::new();
+                d.push(Diagnostic::error(
+                    "Invalid network mirror URL",
+                    "The -net-mirror option requires a valid https: URL as the mirror base URL.",
+                ));
+                print_diagnostics(&d);
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    } else {
+        Method::Registry
+    };
+    let sources = Sources::single(method, &p.cli_cfg, p.flavor, http);
+    let cache_dir = if args.enable_plugin_cache {
+        cliconfig::plugin_cache_dir(&p.cli_cfg)
+    } else {
+        None
+    };
+    let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
+    options.plugin_cache = cache_dir.is_some();
+    options.plugin_cache_may_break_lock = p.cli_cfg.plugin_cache_may_break_dependency_lock_file;
+    let host = Host {
+        sources: &sources,
+        installed: None,
+        cache: cache_dir.map(ProviderDir::new),
+        keep_dir: None,
+        parallelism: args.common.parallelism,
+        show_progress: !args.common.json,
+    };
+    let mut planner = Planner::new(p.requirements, p.previous, options);
+    drive(&mut planner, &host);
+    let outcome = planner.finish();
+    if outcome.write_lock && !outcome.has_errors() {
+        workdir::write_lock(Path::new("."), &outcome.new_lock, p.flavor)?;
+    }
+    report(&outcome, args.common.json)?;
+    Ok(if outcome.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
+    let p = match prepare(&args.common, &[])? {
+        Ok(p) => p,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let http = Http::new(Duration::from_secs(10), 2)?;
+    let sources = Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
+    std::fs::create_dir_all(&args.target)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".tflock-mirror-")
+        .tempdir_in(&args.target)?;
+    let host = Host {
+        sources: &sources,
+        installed: None,
+        cache: None,
+        keep_dir: Some(staging.path().to_path_buf()),
+        parallelism: args.common.parallelism,
+        show_progress: !args.common.json,
+    };
+    let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
+    let mut planner = Planner::new(p.requirements, p.previous, options);
+    let kept = drive(&mut planner, &host);
+    let outcome = planner.finish();
+    if outcome.has_errors() {
+        report(&outcome, args.common.json)?;
+        return Ok(ExitCode::FAILURE);
+    }
+    // Group by provider and version, then write archives and the two index files.
+    let mut by_version: BTreeMap<(String, String, String, String), Vec<(String, String, Vec<String>)>> = BTreeMap::new();
+    for ((provider, version, platform), fetched) in &kept {
+        let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
+            continue;
+        };
+        let Some(tmp) = &fetched.kept else { continue };
+        let host_dir = tflock_core::addrs::hostname::for_display(&provider.hostname);
+        let dir = args
+            .target
+            .join(&host_dir)
+            .join(&provider.namespace)
+            .join(&provider.r#type);
+        std::fs::create_dir_all(&dir)?;
+        let filename = tflock_core::protocol::fs_mirror::packed_filename(&provider.r#type, &version.to_string(), &platform.to_string());
+        std::fs::rename(tmp.path(), dir.join(&filename))?;
+        by_version
+            .entry((host_dir, provider.namespace.clone(), provider.r#type.clone(), version.to_string()))
+            .or_default()
+            .push((platform.to_string(), filename, vec![hashes.h1.to_string(), hashes.zh.to_string()]));
+    }
+    for ((host_dir, ns, ty, version), archives) in by_version {
+        let dir = args.target.join(&host_dir).join(&ns).join(&ty);
+        update_version_json(&dir.join(format!("{version}.json")), &archives)?;
+        update_index_json(&dir.join("index.json"), &version)?;
+        if !args.common.json {
+            println!("- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)", archives.len());
+        }
+    }
+    print_diagnostics(&outcome.diagnostics);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(serde_json::from_slice(&bytes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::json!({})),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn update_version_json(path: &Path, archives: &[(String, String, Vec<String>)]) -> anyhow::Result<()> {
+    let mut doc = read_json(path)?;
+    let obj = doc
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("{}: not a JSON object", path.display()))?;
+    let entry = obj
+        .entry("archives")
+        .or_insert_with(|| serde_json::json!({}));
+    let map = entry
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("{}: \"archives\" is not an object", path.display()))?;
+    for (platform, filename, hashes) in archives {
+        map.insert(
+            platform.clone(),
+            serde_json::json!({ "url": filename, "hashes": hashes }),
+        );
+    }
+    write_atomic(path, serde_json::to_string_pretty(&doc)?.as_bytes())
+}
+
+fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
+    let mut doc = read_json(path)?;
+    let obj = doc
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("{}: not a JSON object", path.display()))?;
+    let entry = obj
+        .entry("versions")
+        .or_insert_with(|| serde_json::json!({}));
+    let map = entry
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("{}: \"versions\" is not an object", path.display()))?;
+    map.insert(version.to_string(), serde_json::json!({}));
+    write_atomic(path, serde_json::to_string_pretty(&doc)?.as_bytes())
+}

@@ -1,0 +1,10 @@
+//! Everything that touches the network and the disk on behalf of the core.
+
+pub mod atomic;
+pub mod cliconfig;
+pub mod driver;
+pub mod http;
+pub mod package;
+pub mod provider_dir;
+pub mod sources;
+pub mod workdir;

@@ -1,0 +1,162 @@
+//! Fetching and hashing provider packages: zips are hashed while they stream (no temp file
+//! unless the caller wants to install them); directories are hashed file by file.
+
+use super::http::Http;
+use indicatif::ProgressBar;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use tflock_core::hash::{ContentHasher, DirHasher, PackageHash, ZipHasher, ZipHashes};
+use tflock_core::install::{FetchedPackage, PackageLocation};
+use url::Url;
+
+/// A fetched package, and where its bytes were kept when asked to keep them.
+#[derive(Debug)]
+pub struct Fetched {
+    /// Hashes for the planner.
+    pub package: FetchedPackage,
+    /// The downloaded zip, kept for installation (a temp file deleted on drop).
+    pub kept: Option<tempfile::NamedTempFile>,
+}
+
+/// Fetches `location`, hashing as bytes arrive. With `keep`, remote zips are also written
+/// to a temp file in `keep_dir` so they can be unpacked after the planner accepts them.
+pub fn fetch(
+    http: &Http,
+    location: &PackageLocation,
+    keep_dir: Option<&Path>,
+    bar: &ProgressBar,
+) -> Result<Fetched, String> {
+    match location {
+        PackageLocation::Url(u) => {
+            let url = Url::parse(u).map_err(|e| format!("invalid package URL {u:?}: {e}"))?;
+            let mut hasher = ZipHasher::new();
+            let mut kept = match keep_dir {
+                Some(dir) => Some(
+                    tempfile::Builder::new()
+                        .prefix(".tflock-download-")
+                        .tempfile_in(dir)
+                        .map_err(|e| format!("failed to open temporary file to download from {u}: {e}"))?,
+                ),
+                None => None,
+            };
+            let size = http.stream(
+                &url,
+                |chunk| {
+                    hasher.update(chunk).map_err(|e| e.to_string())?;
+                    if let Some(f) = kept.as_mut() {
+                        f.write_all(chunk).map_err(|e| e.to_string())?;
+                    }
+                    bar.inc(chunk.len() as u64);
+                    Ok(())
+                },
+                |len| {
+                    if let Some(len) = len {
+                        bar.set_length(len);
+                    }
+                },
+            )?;
+            let hashes = hasher.finish().map_err(|e| e.to_string())?;
+            Ok(Fetched {
+                package: archive(hashes, size)?,
+                kept,
+            })
+        }
+        PackageLocation::LocalArchive(path) => {
+            let hashes = hash_zip_file(Path::new(path), bar)?;
+            let size = std::fs::metadata(path).map(|m| m.len()).map_err(|e| e.to_string())?;
+            Ok(Fetched {
+                package: archive(hashes, size)?,
+                kept: None,
+            })
+        }
+        PackageLocation::LocalDir(path) => Ok(Fetched {
+            package: FetchedPackage::Dir {
+                h1: hash_dir(Path::new(path))?,
+            },
+            kept: None,
+        }),
+    }
+}
+
+fn archive(hashes: ZipHashes, size: u64) -> Result<FetchedPackage, String> {
+    let mut sha256 = [0u8; 32];
+    hex::decode_to_slice(hashes.zh.value(), &mut sha256).map_err(|e| e.to_string())?;
+    Ok(FetchedPackage::Archive {
+        hashes,
+        sha256,
+        size,
+    })
+}
+
+/// Streams a zip file through the hasher with a fixed buffer.
+pub fn hash_zip_file(path: &Path, bar: &ProgressBar) -> Result<ZipHashes, String> {
+    let mut f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(m) = f.metadata() {
+        bar.set_length(m.len());
+    }
+    let mut hasher = ZipHasher::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        hasher
+            .update(&buf[..n])
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        bar.inc(n as u64);
+    }
+    hasher.finish().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Go's `dirhash.HashDir(dir, "", Hash1)`: every regular file (and symlink, read through)
+/// under `dir`, named by its slash-separated relative path; directories contribute nothing.
+pub fn hash_dir(dir: &Path) -> Result<PackageHash, String> {
+    let meta = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    let mut hasher = DirHasher::new();
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    let mut buf = vec![0u8; 256 * 1024];
+    for (name, path) in files {
+        let mut f = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut content = ContentHasher::new();
+        loop {
+            let n = f.read(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
+            if n == 0 {
+                break;
+            }
+            content.update(&buf[..n]);
+        }
+        hasher.add(&name, content.finish());
+    }
+    hasher.finish().map_err(|e| e.to_string())
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<(), String> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let ft = e.file_type().map_err(|err| format!("{}: {err}", path.display()))?;
+        if ft.is_dir() {
+            walk(root, &path, out)?;
+        } else {
+            let rel = path
+                .strip_prefix(root)
+                .map_err(|err| err.to_string())?
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().to_string())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push((rel, path));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Decoding a module's `required_providers` block into local names, addresses and constraint
+//! strings, with Terraform's validation of each entry.
+
+use crate::addrs::{parse_provider_part, Provider};
+use crate::config::model::{Attribute, Value};
+use crate::config::module::Module;
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
+use crate::version::check_config_syntax;
+use std::collections::BTreeMap;
+
+/// One `required_providers` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalProvider {
+    /// The local name (the entry's key).
+    pub name: String,
+    /// The address (`source`, or implied from the name).
+    pub provider: Provider,
+    /// The `source` string as written.
+    pub source: Option<String>,
+    /// The version constraint string and the entry's range (Terraform's `DeclRange`).
+    pub version: Option<(String, Range)>,
+    /// `configuration_aliases`, as `name.alias` strings.
+    pub aliases: Vec<String>,
+    /// Where the entry was written.
+    pub range: Range,
+}
+
+/// The module's local provider names (from its merged `required_providers`).
+pub fn local_providers(module: &Module, flavor: Flavor) -> (BTreeMap<String, LocalProvider>, Diagnostics) {
+    let mut out = BTreeMap::new();
+    let mut diags = Diagnostics::new();
+    // The module has at most one required_providers block (duplicates were reported while
+    // loading); merged override entries live in it.
+    let Some(rp) = module
+        .blocks_of("terraform")
+        .flat_map(|t| t.body.blocks_of("required_providers"))
+        .next()
+    else {
+        return (out, diags);
+    };
+    for a in rp.body.attributes() {
+        if let Some(lp) = decode_entry(a, flavor, &mut diags) {
+            out.insert(lp.name.clone(), lp);
+        }
+    }
+    (out, diags)
+}
+
+fn err(summary: &str, detail: impl Into<String>, range: &Range) -> Diagnostic {
+    Diagnostic::error(summary, detail).with_range(range.clone())
+}
+
+/// An object-form entry's properties: key → (string value if literal, value range).
+type Props = Vec<(String, Option<String>, Option<Vec<String>>, Range)>;
+
+fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Option<LocalProvider> {
+    let name = a.name.clone();
+    let expr_range = a.expr_range.clone();
+    // Legacy form: `aws = "~> 1.0"`.
+    if let Some(s) = legacy_string(a) {
+        let mut version = None;
+        match s {
+            Some(s) if check_config_syntax(&s) => version = Some((s, a.origin.decl.clone())),
+            Some(_) => diags.push(err("Invalid version constraint", "This string does not use correct version constraint syntax.", &expr_range)),
+            None => diags.push(err("Invalid version constraint", format!("A string value is required for {name}."), &expr_range)),
+        }
+        let part = match parse_provider_part(&name) {
+            Ok(p) => p,
+            Err(e) => {
+                diags.push(err("Invalid provider name", e, &expr_range));
+                return None;
+            }
+        };
+        return Some(LocalProvider {
+            provider: Provider::implied(&part, flavor),
+            name,
+            source: None,
+            version,
+            aliases: Vec::new(),
+            range: a.origin.decl.clone(),
+        });
+    }
+    match parse_provider_part(&name) {
+        Err(e) => {
+            diags.push(err("Invalid provider local name", format!("{name} is an invalid provider local name: {e}"), &expr_range));
+            return None;
+        }
+        Ok(n) if n != name => {
+            diags.push(err("Invalid provider local name", format!("Provider names must be normalized. Replace {name:?} with {n:?} to fix this error."), &expr_range));
+            return None;
+        }
+        Ok(_) => {}
+    }
+    let Some(props) = object_props(a) else {
+        diags.push(err("Invalid required_providers object", "required_providers entries must be strings or objects.", &expr_range));
+        return None;
+    };
+    let before = diags.0.len();
+    let mut lp = LocalProvider {
+        provider: Provider::implied(&name, flavor),
+        name: name.clone(),
+        source: None,
+        version: None,
+        aliases: Vec::new(),
+        range: a.origin.decl.clone(),
+    };
+    let mut have_source = false;
+    for (key, val, list, range) in props {
+        match key.as_str() {
+            "version" => match val {
+                Some(v) if check_config_syntax(&v) => lp.version = Some((v, a.origin.decl.clone())),
+                Some(_) => diags.push(err("Invalid version constraint", "This string does not use correct version constraint syntax.", &range)),
+                None => diags.push(err("Invalid version constraint", "Version must be specified as a string.", &range)),
+            },
+            "source" => match val {
+                Some(v) => match Provider::parse(&v, flavor) {
+                    Ok(p) => {
+                        lp.provider = p;
+                        lp.source = Some(v);
+                        have_source = true;
+                    }
+                    Err(e) => diags.push(err(&e.summary, e.detail, &range)),
+                },
+                None => diags.push(err("Invalid source", "Source must be specified as a string.", &range)),
+            },
+            "configuration_aliases" => {
+                for alias in list.unwrap_or_default() {
+                    let mut parts = alias.split('.');
+                    match (parts.next(), parts.next(), parts.next()) {
+                        (Some(local), Some(_), None) if local == name => lp.aliases.push(alias.clone()),
+                        (Some(local), Some(_), None) => diags.push(err(
+                            "Invalid configuration_aliases value",
+                            format!("Configuration aliases must be prefixed with the provider name. Expected {name:?}, but found {local:?}."),
+                            &range,
+                        )),
+                        _ => diags.push(err(
+                            "Invalid configuration_aliases value",
+                            "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
+                            &range,
+                        )),
+                    }
+                }
+            }
+            _ => {
+                diags.push(err(
+                    "Invalid required_providers object",
+                    "required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block.",
+                    &range,
+                ));
+                break;
+            }
+        }
+    }
+    let _ = have_source;
+    // Terraform drops the entry when any of its properties had an error.
+    if diags.0.len() > before {
+        return None;
+    }
+    Some(lp)
+}
+
+/// `Some(Some(s))` for a string literal, `Some(None)` for another primitive, `None` for
+/// anything that is not a primitive (the object form).
+fn legacy_string(a: &Attribute) -> Option<Option<String>> {
+    match &a.value {
+        Value::Native { expr, .. } => {
+            if expr.is_object() || expr.is_array() {
+                return None;
+            }
+            if let Some(s) = crate::config::model::literal_native_str(expr) {
+                return Some(Some(s));
+            }
+            if expr.is_number() || expr.is_bool() {
+                // Numbers and bools convert to strings in Terraform.
+                return Some(Some(expr.to_string().trim().to_string()));
+            }
+            if expr.is_null() {
+                return Some(None);
+            }
+            None
+        }
+        Value::Json(n) => {
+            use crate::config::load::json::NodeKind;
+            match &n.kind {
+                NodeKind::String(s) => Some(Some(s.clone())),
+                NodeKind::Number(t) => Some(Some(t.clone())),
+                NodeKind::Bool(b) => Some(Some(b.to_string())),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn object_props(a: &Attribute) -> Option<Props> {
+    let file = a.origin.file.clone();
+    match &a.value {
+        Value::Native { expr, .. } => {
+            let obj = expr.as_object()?;
+            let mut out = Vec::new();
+            for (k, v) in obj.iter() {
+                let key = match k {
+                    hcl_edit::expr::ObjectKey::Ident(i) => i.as_str().to_string(),
+                    hcl_edit::expr::ObjectKey::Expression(e) => crate::config::model::literal_native_str(e)?,
+                };
+                let ve = v.expr();
+                let val = crate::config::model::literal_native_str(ve);
+                let list = ve.as_array().map(|arr| arr.iter().map(|e| e.to_string().trim().to_string()).collect());
+                // Property ranges are approximated by the entry's value range.
+                let _ = &file;
+                out.push((key, val, list, a.expr_range.clone()));
+            }
+            Some(out)
+        }
+        Value::Json(n) => {
+            let props = n.as_object()?;
+            Some(
+                props
+                    .iter()
+                    .map(|p| {
+                        let list = p.value.as_array().map(|arr| arr.iter().filter_map(|e| e.as_str().map(str::to_string)).collect());
+                        (p.key.clone(), p.value.as_str().map(str::to_string), list, a.expr_range.clone())
+                    })
+                    .collect(),
+            )
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! The requirement tree as `terraform providers` prints it: each module's own providers with
+//! that module's constraints, child modules nested below.
+
+use super::{requirements, ModuleTree};
+use crate::flavor::Flavor;
+
+/// Renders the tree (without Terraform's leading/trailing blank lines and heading).
+pub fn render_tree(tree: &ModuleTree, flavor: Flavor) -> String {
+    let mut out = String::from(".\n");
+    node(&mut out, tree, "", flavor);
+    out
+}
+
+fn node(out: &mut String, t: &ModuleTree, indent: &str, flavor: Flavor) {
+    let reqs = requirements(&t.loaded.module, &t.path, flavor);
+    let mut lines: Vec<(String, Option<&ModuleTree>)> = reqs
+        .providers
+        .values()
+        .map(|r| {
+            let mut l = format!("provider[{}]", r.provider);
+            if !r.constraints.is_empty() {
+                l.push(' ');
+                l.push_str(&r.constraints);
+            }
+            (l, None)
+        })
+        .collect();
+    for c in &t.children {
+        let name = c.path.rsplit('.').next().unwrap_or_default();
+        lines.push((format!("module.{name}"), Some(c)));
+    }
+    let n = lines.len();
+    for (i, (line, child)) in lines.into_iter().enumerate() {
+        let last = i + 1 == n;
+        out.push_str(indent);
+        out.push_str(if last { "└── " } else { "├── " });
+        out.push_str(&line);
+        out.push('\n');
+        if let Some(c) = child {
+            let next = format!("{indent}{}", if last { "    " } else { "│   " });
+            node(out, c, &next, flavor);
+        }
+    }
+}
