@@ -1,6 +1,9 @@
 //! Shared helpers for tflock's cross-crate tests: fixture paths, the Go oracle programs, and
 //! the built `tflock` binary.
 
+pub mod fake_registry;
+pub mod http_server;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;

@@ -6,7 +6,7 @@
 //! walked as Go's `dirhash.HashDir` walks them (Terraform resolves the directory's own
 //! symlink first; entries are listed with `lstat`, symlinks are read through).
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use serde::Serialize;
 use std::fs::File;
 use std::io::Read;
@@ -176,7 +176,7 @@ fn name_bytes(name: &std::ffi::OsStr) -> anyhow::Result<Vec<u8>> {
 fn name_bytes(name: &std::ffi::OsStr) -> anyhow::Result<Vec<u8>> {
     name.to_str()
         .map(|s| s.as_bytes().to_vec())
-        .ok_or_else(|| anyhow!("file name {name:?} is not valid Unicode"))
+        .ok_or_else(|| anyhow::anyhow!("file name {name:?} is not valid Unicode"))
 }
 
 /// Lists non-directories under `dir` (lstat semantics: symlinks are listed, not followed),

@@ -1,6 +1,7 @@
 //! The progress lines `init` and `providers lock` print, per flavour.
 
 use crate::addrs::{Platform, Provider};
+use crate::protocol::auth::AuthKind;
 use crate::version::goquote::quote;
 use crate::version::{Constraints, Version};
 use crate::Flavor;
@@ -90,4 +91,17 @@ pub fn lock_success(changed: bool, f: Flavor) -> Vec<String> {
             "\n[bold][green]Success![reset] [bold]{product} has validated the lock file and found no need for changes.[reset]"
         )]
     }
+}
+
+/// The note `init` prints after installing packages signed by their developers rather than
+/// by HashiCorp (Terraform: partner or self-signed; OpenTofu: any signature).
+pub fn signing_note(kinds: impl IntoIterator<Item = AuthKind>, f: Flavor) -> Option<String> {
+    let third_party = kinds.into_iter().any(|k| match f {
+        Flavor::Terraform => matches!(k, AuthKind::SignedByPartner | AuthKind::SelfSigned),
+        Flavor::OpenTofu => k == AuthKind::Signed,
+    });
+    third_party.then(|| match f {
+        Flavor::Terraform => "\nPartner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing".to_string(),
+        Flavor::OpenTofu => "\nProviders are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://opentofu.org/docs/cli/plugins/signing/".to_string(),
+    })
 }

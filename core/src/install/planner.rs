@@ -15,7 +15,7 @@ use crate::lockfile::update::{record_install, InstalledPackage, PackageOrigin};
 use crate::lockfile::{diff_locks, Locks, ProviderLock};
 use crate::protocol::auth::{
     authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
-    AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
+    AuthKind, AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
 };
 use crate::version::goquote::quote;
 use crate::version::{select_newest, Constraints, Version};
@@ -77,6 +77,7 @@ struct PlatformWork {
     incomplete: bool,
     install: Option<Install>,
     auth: Option<String>,
+    auth_kind: Option<AuthKind>,
     records: Vec<HashRecord>,
     local_h1: Option<PackageHash>,
 }
@@ -201,9 +202,12 @@ impl Planner {
                 work.locked = Some(locked);
             }
         }
-        let line = messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
-        self.say(line.clone());
-        work.query_lines.push(line);
+        if !self.lock_mode() {
+            // `providers lock` reports only fetches, not queries.
+            let line = messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
+            self.say(line.clone());
+            work.query_lines.push(line);
+        }
         self.work.insert(provider.clone(), work);
         self.ask(
             Need::Versions {
@@ -643,6 +647,7 @@ impl Planner {
         let pw = &mut work.platforms[i];
         pw.lines.push(line);
         pw.auth = Some(auth_text);
+        pw.auth_kind = auth.as_ref().map(|a| a.kind);
         pw.records = auth.map(|a| a.hashes).unwrap_or_default();
         pw.local_h1 = Some(installed_h1.clone());
         pw.incomplete = signed.is_empty()
@@ -797,6 +802,14 @@ impl Planner {
         let required: Vec<Provider> = self.work.keys().cloned().collect();
         crate::lockfile::update::retain_required(&mut new, &required);
 
+        if let Some(note) = messages::signing_note(
+            self.work
+                .values()
+                .flat_map(|w| w.platforms.iter().filter_map(|p| p.auth_kind)),
+            flavor,
+        ) {
+            lines.push(note);
+        }
         let mut write = false;
         if !new.equal(&self.previous) {
             if self.opts.readonly {

@@ -26,7 +26,9 @@ pub fn lock_written_message(previous: &Locks, flavor: Flavor) -> String {
 
 /// Removes `[bold]`/`[reset]` style markup.
 pub fn strip_markup(s: &str) -> String {
-    s.replace("[bold]", "").replace("[reset]", "")
+    ["[bold]", "[reset]", "[green]", "[red]", "[yellow]"]
+        .iter()
+        .fold(s.to_string(), |acc, tag| acc.replace(tag, ""))
 }
 
 /// The `-lockfile=readonly` outcome when the locks changed: an error if the set of providers
