@@ -30,6 +30,8 @@ enum Command {
     Init(commands::init::InitArgs),
     /// Lock or mirror the configuration's providers for several platforms.
     Providers(commands::providers::ProvidersArgs),
+    /// Check installed provider packages against the lock file's checksums.
+    Verify(commands::verify::VerifyArgs),
     /// Print the module with its override files merged (HCL, or JSON with provenance).
     Merge(commands::merge::MergeArgs),
 }
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Lockfile(a) => commands::lockfile::run(a),
         Command::Init(a) => commands::init::run(a),
         Command::Providers(a) => commands::providers::run(a),
+        Command::Verify(a) => commands::verify::run(a),
         Command::Merge(a) => commands::merge::run(a),
     };
     match result {

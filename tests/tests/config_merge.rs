@@ -10,7 +10,9 @@ use tflock_core::config::{load_module, render_merged, LoadOptions};
 use tflock_core::{Diagnostics, Flavor};
 
 fn fixtures_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join("config")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("config")
 }
 
 /// Diagnostics in the fixture format.
@@ -57,12 +59,16 @@ fn run_case(case: &Path) -> Vec<String> {
     let got_diags = format_diags(&loaded.diagnostics);
     let want_diags = std::fs::read_to_string(case.join("diagnostics.txt")).unwrap_or_default();
     if got_diags.trim_end() != want_diags.trim_end() {
-        problems.push(format!("diagnostics differ\n--- want\n{want_diags}\n--- got\n{got_diags}"));
+        problems.push(format!(
+            "diagnostics differ\n--- want\n{want_diags}\n--- got\n{got_diags}"
+        ));
     }
     if let Ok(want) = std::fs::read_to_string(case.join("merged.hcl")) {
         let got = render_merged(&loaded);
         if got.trim_end() != want.trim_end() {
-            problems.push(format!("merged HCL differs\n--- want\n{want}\n--- got\n{got}"));
+            problems.push(format!(
+                "merged HCL differs\n--- want\n{want}\n--- got\n{got}"
+            ));
         }
         if let Err(e) = hcl_edit::parser::parse_body(&got) {
             problems.push(format!("merged HCL does not parse: {e}"));
@@ -84,9 +90,98 @@ fn every_config_fixture_case_matches_its_expected_outcome() {
     let mut failures = Vec::new();
     for case in &cases {
         for p in run_case(case) {
-            failures.push(format!("== {}: {p}", case.file_name().unwrap_or_default().to_string_lossy()));
+            failures.push(format!(
+                "== {}: {p}",
+                case.file_name().unwrap_or_default().to_string_lossy()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     eprintln!("{} config fixture cases passed", cases.len());
+}
+
+/// Loads in-memory files with the given flavour.
+fn load(files: &[(&str, &str)], flavor: Flavor) -> tflock_core::config::LoadedModule {
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();
+    load_module(&files, &LoadOptions { flavor })
+}
+
+#[test]
+fn rendered_diagnostics_read_like_terraform() {
+    let loaded = load(
+        &[
+            ("main.tf", "variable \"size\" {\n  type    = string\n  default = \"large\"\n}\n"),
+            ("override.tf", "variable \"size\" {\n  type = number\n}\n\nlocals {\n  missing = 1\n}\n\nmoved {\n  from = a.b\n  to   = a.c\n}\n"),
+        ],
+        Flavor::Terraform,
+    );
+    let text: Vec<String> = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
+    insta::assert_snapshot!(text.join("\n\n"));
+}
+
+#[test]
+fn provenance_names_the_file_of_each_merged_argument() {
+    let loaded = load(
+        &[
+            ("main.tf", "resource \"aws_instance\" \"web\" {\n  instance_type = \"t2.micro\"\n  ami           = \"ami-1\"\n}\n"),
+            ("override.tf", "resource \"aws_instance\" \"web\" {\n  ami = \"foo\"\n}\n"),
+        ],
+        Flavor::Terraform,
+    );
+    let prov = tflock_core::config::provenance(&loaded.module);
+    let got: Vec<(String, String, String)> = prov
+        .iter()
+        .map(|p| (p.path.clone(), p.file.clone(), p.range.to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "".to_string(),
+                "main.tf".to_string(),
+                "main.tf:1,1-30".to_string()
+            ),
+            (
+                "instance_type".into(),
+                "main.tf".into(),
+                "main.tf:2,3-29".into()
+            ),
+            (
+                "ami".into(),
+                "override.tf".into(),
+                "override.tf:2,3-14".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn rendered_merge_of_every_fixture_reparses_to_the_same_merge() {
+    // Rendering is only useful if the text means the merged module: loading the rendered
+    // text as a single primary file must give the same rendering again.
+    let mut cases: Vec<_> = std::fs::read_dir(fixtures_dir())
+        .expect("fixtures/config exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("merged.hcl").is_file())
+        .collect();
+    cases.sort();
+    for case in cases {
+        let flavor = std::fs::read_to_string(case.join("flavor"))
+            .ok()
+            .and_then(|s| Flavor::parse(s.trim()))
+            .unwrap_or_default();
+        let first = render_merged(&load_module(
+            &read_input(&case.join("input")),
+            &LoadOptions { flavor },
+        ));
+        let again = render_merged(&load(&[("merged.tf", &first)], flavor));
+        assert_eq!(first, again, "{}", case.display());
+    }
 }

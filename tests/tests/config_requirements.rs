@@ -13,7 +13,9 @@ fn dirs(files: &[(&str, &str)]) -> Dirs {
     let mut out: Dirs = BTreeMap::new();
     for (path, text) in files {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-        out.entry(dir.to_string()).or_default().push((name.to_string(), text.as_bytes().to_vec()));
+        out.entry(dir.to_string())
+            .or_default()
+            .push((name.to_string(), text.as_bytes().to_vec()));
     }
     out
 }
@@ -24,7 +26,10 @@ fn reqs(files: &[(&str, &str)], flavor: Flavor) -> ProviderRequirements {
 }
 
 fn summary(r: &ProviderRequirements) -> Vec<(String, String)> {
-    r.providers.values().map(|p| (p.provider.clone(), p.constraints.clone())).collect()
+    r.providers
+        .values()
+        .map(|p| (p.provider.clone(), p.constraints.clone()))
+        .collect()
 }
 
 const ROOT: &str = r#"terraform {
@@ -75,50 +80,110 @@ resource "aws_vpc" "v" {}
 
 #[test]
 fn constraints_from_every_source_are_intersected_per_provider() {
-    let r = reqs(&[("main.tf", ROOT), ("modules/net/main.tf", NET)], Flavor::Terraform);
+    let r = reqs(
+        &[("main.tf", ROOT), ("modules/net/main.tf", NET)],
+        Flavor::Terraform,
+    );
     assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     assert_eq!(
         summary(&r),
         [
-            ("example.com/acme/mycloud".to_string(), ">= 1.2.0, < 2.0.0".to_string()),
-            ("registry.terraform.io/hashicorp/aws".into(), "~> 5.0, >= 5.1.0".into()),
-            ("registry.terraform.io/hashicorp/google".into(), ">= 4.0.0".into()),
+            (
+                "example.com/acme/mycloud".to_string(),
+                ">= 1.2.0, < 2.0.0".to_string()
+            ),
+            (
+                "registry.terraform.io/hashicorp/aws".into(),
+                "~> 5.0, >= 5.1.0".into()
+            ),
+            (
+                "registry.terraform.io/hashicorp/google".into(),
+                ">= 4.0.0".into()
+            ),
             ("registry.terraform.io/hashicorp/null".into(), "".into()),
-            ("registry.terraform.io/hashicorp/random".into(), "3.1.0".into()),
+            (
+                "registry.terraform.io/hashicorp/random".into(),
+                "3.1.0".into()
+            ),
             ("terraform.io/builtin/terraform".into(), "".into()),
         ]
     );
-    let builtin: Vec<_> = r.providers.values().filter(|p| p.builtin).map(|p| p.provider.as_str()).collect();
+    let builtin: Vec<_> = r
+        .providers
+        .values()
+        .filter(|p| p.builtin)
+        .map(|p| p.provider.as_str())
+        .collect();
     assert_eq!(builtin, ["terraform.io/builtin/terraform"]);
 }
 
 #[test]
 fn each_constraint_remembers_module_file_and_line() {
-    let r = reqs(&[("main.tf", ROOT), ("modules/net/main.tf", NET)], Flavor::Terraform);
-    let aws = r.providers.values().find(|p| p.provider.ends_with("/aws")).unwrap();
+    let r = reqs(
+        &[("main.tf", ROOT), ("modules/net/main.tf", NET)],
+        Flavor::Terraform,
+    );
+    let aws = r
+        .providers
+        .values()
+        .find(|p| p.provider.ends_with("/aws"))
+        .unwrap();
     let got: Vec<_> = aws
         .origins
         .iter()
-        .map(|o| (o.module.as_str(), o.kind, o.constraint.as_deref(), o.range.filename.as_str(), o.range.start.line))
+        .map(|o| {
+            (
+                o.module.as_str(),
+                o.kind,
+                o.constraint.as_deref(),
+                o.range.filename.as_str(),
+                o.range.start.line,
+            )
+        })
         .collect();
     assert_eq!(
         got,
         [
-            ("", OriginKind::RequiredProviders, Some("~> 5.0"), "main.tf", 3),
+            (
+                "",
+                OriginKind::RequiredProviders,
+                Some("~> 5.0"),
+                "main.tf",
+                3
+            ),
             ("", OriginKind::Resource, None, "main.tf", 19),
-            ("module.net", OriginKind::RequiredProviders, Some(">= 5.1"), "main.tf", 3),
+            (
+                "module.net",
+                OriginKind::RequiredProviders,
+                Some(">= 5.1"),
+                "main.tf",
+                3
+            ),
             ("module.net", OriginKind::Resource, None, "main.tf", 10),
         ]
     );
-    let google = r.providers.values().find(|p| p.provider.ends_with("/google")).unwrap();
+    let google = r
+        .providers
+        .values()
+        .find(|p| p.provider.ends_with("/google"))
+        .unwrap();
     assert_eq!(google.origins[0].kind, OriginKind::ProviderBlockVersion);
     assert_eq!(google.origins[0].range.to_string(), "main.tf:16,3-19");
 }
 
 #[test]
 fn opentofu_resolves_unqualified_names_on_its_registry() {
-    let r = reqs(&[("main.tf", "resource \"aws_instance\" \"a\" {}\n")], Flavor::OpenTofu);
-    assert_eq!(summary(&r), [("registry.opentofu.org/hashicorp/aws".to_string(), String::new())]);
+    let r = reqs(
+        &[("main.tf", "resource \"aws_instance\" \"a\" {}\n")],
+        Flavor::OpenTofu,
+    );
+    assert_eq!(
+        summary(&r),
+        [(
+            "registry.opentofu.org/hashicorp/aws".to_string(),
+            String::new()
+        )]
+    );
 }
 
 #[test]
@@ -158,7 +223,10 @@ fn local_names_must_be_normalized() {
         "terraform {\n  required_providers {\n    AWS = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n",
     )]);
     assert_eq!(s, "Invalid provider local name");
-    assert_eq!(d, "Provider names must be normalized. Replace \"AWS\" with \"aws\" to fix this error.");
+    assert_eq!(
+        d,
+        "Provider names must be normalized. Replace \"AWS\" with \"aws\" to fix this error."
+    );
 }
 
 #[test]
@@ -167,14 +235,23 @@ fn version_strings_must_pass_both_parse_stages() {
         "main.tf",
         "terraform {\n  required_providers {\n    aws = {\n      version = \"~> x\"\n    }\n  }\n}\n",
     )]);
-    assert_eq!((s.as_str(), d.as_str()), ("Invalid version constraint", "This string does not use correct version constraint syntax."));
+    assert_eq!(
+        (s.as_str(), d.as_str()),
+        (
+            "Invalid version constraint",
+            "This string does not use correct version constraint syntax."
+        )
+    );
     // go-version accepts a "v" prefix; go-versions (the second stage) does not.
     let (s, d) = first_error(&[(
         "main.tf",
         "terraform {\n  required_providers {\n    aws = {\n      version = \">= v1.0\"\n    }\n  }\n}\n",
     )]);
     assert_eq!(s, "Invalid version constraint");
-    assert!(d.starts_with("Incorrect version constraint syntax: "), "{d}");
+    assert!(
+        d.starts_with("Incorrect version constraint syntax: "),
+        "{d}"
+    );
 }
 
 #[test]
@@ -200,6 +277,10 @@ fn bad_sources_and_properties_are_reported() {
 
 #[test]
 fn requirement_tree_renders_like_terraform_providers() {
-    let tree = load_tree(&dirs(&[("main.tf", ROOT), ("modules/net/main.tf", NET)]), "", &LoadOptions::default());
+    let tree = load_tree(
+        &dirs(&[("main.tf", ROOT), ("modules/net/main.tf", NET)]),
+        "",
+        &LoadOptions::default(),
+    );
     insta::assert_snapshot!(render_tree(&tree, Flavor::Terraform));
 }

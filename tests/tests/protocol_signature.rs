@@ -58,7 +58,13 @@ impl Key {
     /// A binary detached signature, as registries serve `SHA256SUMS.sig`.
     fn sign(&self, data: &[u8]) -> Vec<u8> {
         let sig = if let Some(sub) = self.secret.secret_subkeys.first() {
-            DetachedSignature::sign_binary_data(rng(7), &sub.key, &Password::empty(), HashAlgorithm::Sha256, data)
+            DetachedSignature::sign_binary_data(
+                rng(7),
+                &sub.key,
+                &Password::empty(),
+                HashAlgorithm::Sha256,
+                data,
+            )
         } else {
             DetachedSignature::sign_binary_data(
                 rng(7),
@@ -135,9 +141,18 @@ fn meta(keys: Vec<SigningKey>) -> PackageMeta {
         },
         packages: None,
     };
-    let url = Url::parse("https://registry.example/v1/providers/acme/demo/1.0.0/download/linux/amd64").unwrap();
+    let url =
+        Url::parse("https://registry.example/v1/providers/acme/demo/1.0.0/download/linux/amd64")
+            .unwrap();
     answer
-        .validate(Flavor::Terraform, "registry.example/acme/demo", "1.0.0", "linux", "amd64", &url)
+        .validate(
+            Flavor::Terraform,
+            "registry.example/acme/demo",
+            "1.0.0",
+            "linux",
+            "amd64",
+            &url,
+        )
         .unwrap()
 }
 
@@ -196,23 +211,33 @@ fn community_key_is_self_signed_and_vouches_for_every_zh_line() {
     let (_, _, roots) = test_roots();
     let author = keygen(10, "Acme <acme@example.com>", false);
     let sig = author.sign(&sums_document());
-    let r = Case::new(meta(vec![author.signing_key()]), sig, roots).run().unwrap();
+    let r = Case::new(meta(vec![author.signing_key()]), sig, roots)
+        .run()
+        .unwrap();
     assert_eq!(r.kind, AuthKind::SelfSigned);
     assert_eq!(r.key_id.as_deref(), Some(author.key_id().as_str()));
     assert_eq!(r.key_id.as_ref().unwrap().len(), 16);
-    assert_eq!(r.summary(), format!("self-signed, key ID {}", author.key_id()));
+    assert_eq!(
+        r.summary(),
+        format!("self-signed, key ID {}", author.key_id())
+    );
     let signed: Vec<&str> = r.vouched_hashes(true);
     let want_darwin = format!("zh:{}", hex::encode(sha(b"darwin")));
     let want_linux = format!("zh:{}", hex::encode(sha(ZIP)));
     assert_eq!(signed, vec![want_linux.as_str(), want_darwin.as_str()]);
-    assert_eq!(r.local_hashes().collect::<Vec<_>>(), vec![want_linux.as_str()]);
+    assert_eq!(
+        r.local_hashes().collect::<Vec<_>>(),
+        vec![want_linux.as_str()]
+    );
 }
 
 #[test]
 fn hashicorp_key_gives_signed_by_hashicorp_without_key_id_in_the_summary() {
     let (hashicorp, _, roots) = test_roots();
     let sig = hashicorp.sign(&sums_document());
-    let r = Case::new(meta(vec![hashicorp.signing_key()]), sig, roots).run().unwrap();
+    let r = Case::new(meta(vec![hashicorp.signing_key()]), sig, roots)
+        .run()
+        .unwrap();
     assert_eq!(r.kind, AuthKind::SignedByHashiCorp);
     assert_eq!(r.summary(), "signed by HashiCorp");
 }
@@ -241,7 +266,10 @@ fn trust_signature_by_another_key_fails_the_whole_authentication() {
     key.trust_signature = impostor.sign_armored(&dearmor(&author.armored));
     let sig = author.sign(&sums_document());
     let err = Case::new(meta(vec![key]), sig, roots).run().unwrap_err();
-    assert!(err.starts_with("error verifying trust signature: "), "{err}");
+    assert!(
+        err.starts_with("error verifying trust signature: "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -278,14 +306,20 @@ fn tampered_document_fails_signature_checking() {
     )
     .into_bytes();
     let err = case.run().unwrap_err();
-    assert!(err.starts_with("error checking signature: openpgp: invalid signature"), "{err}");
+    assert!(
+        err.starts_with("error checking signature: openpgp: invalid signature"),
+        "{err}"
+    );
 }
 
 #[test]
 fn unsigned_packages_fail_for_terraform_and_skip_signing_on_the_opentofu_registry() {
     let (_, _, roots) = test_roots();
     let case = Case::new(meta(vec![]), Vec::new(), roots.clone());
-    assert_eq!(case.run().unwrap_err(), "authentication signature from unknown issuer");
+    assert_eq!(
+        case.run().unwrap_err(),
+        "authentication signature from unknown issuer"
+    );
 
     let mut case = Case::new(meta(vec![]), Vec::new(), roots.clone());
     case.flavor = Flavor::OpenTofu;
@@ -300,7 +334,10 @@ fn unsigned_packages_fail_for_terraform_and_skip_signing_on_the_opentofu_registr
     // Any other registry requires a signature even without keys.
     let mut case = Case::new(meta(vec![]), Vec::new(), roots);
     case.flavor = Flavor::OpenTofu;
-    assert!(case.run().unwrap_err().starts_with("the provider is not signed with a valid signing key"));
+    assert!(case
+        .run()
+        .unwrap_err()
+        .starts_with("the provider is not signed with a valid signing key"));
 }
 
 #[test]
@@ -353,7 +390,8 @@ fn checksum_steps_run_before_the_signature() {
     );
 
     let mut case = Case::new(meta(vec![author.signing_key()]), sig, roots);
-    case.document = b"0000000000000000000000000000000000000000000000000000000000000000  other.zip\n".to_vec();
+    case.document =
+        b"0000000000000000000000000000000000000000000000000000000000000000  other.zip\n".to_vec();
     assert_eq!(
         case.run().unwrap_err(),
         format!("checksum list has no SHA-256 hash for \"{FILENAME}\"")
@@ -370,7 +408,10 @@ fn a_signed_document_with_a_blank_line_vouches_for_nothing_instead_of_crashing()
     case.document = doc;
     let r = case.run().unwrap();
     assert_eq!(r.kind, AuthKind::SelfSigned);
-    assert_eq!(r.sums_problem.as_deref(), Some("checksum list line 3 is blank"));
+    assert_eq!(
+        r.sums_problem.as_deref(),
+        Some("checksum list line 3 is blank")
+    );
     assert!(r.vouched_hashes(true).is_empty());
     assert!(Sha256Sums::parse(&case.document).is_err());
 }
@@ -416,10 +457,22 @@ fn opentofu_packages_extension_is_checked_and_vouches_for_every_platform() {
         .filter(|h| h.hash.starts_with("h1:"))
         .map(|h| (h.hash.as_str(), h.platform.as_deref()))
         .collect();
-    assert_eq!(h1s, vec![("h1:darwinh1", Some("darwin_arm64")), ("h1:linuxh1", Some("linux_amd64"))]);
-    assert!(r.hashes.iter().all(|h| h.reported_by_registry || h.verified_locally));
+    assert_eq!(
+        h1s,
+        vec![
+            ("h1:darwinh1", Some("darwin_arm64")),
+            ("h1:linuxh1", Some("linux_amd64"))
+        ]
+    );
+    assert!(r
+        .hashes
+        .iter()
+        .all(|h| h.reported_by_registry || h.verified_locally));
     assert!(check_registry_h1(&good, "h1:linuxh1").is_ok());
-    assert!(check_registry_h1(&good, "h1:other").unwrap_err().to_string().contains("do not match the downloaded package"));
+    assert!(check_registry_h1(&good, "h1:other")
+        .unwrap_err()
+        .to_string()
+        .contains("do not match the downloaded package"));
 
     let run = |m: PackageMeta| {
         let mut c = Case::new(m, sig.clone(), roots.clone());
@@ -428,11 +481,17 @@ fn opentofu_packages_extension_is_checked_and_vouches_for_every_platform() {
     };
     let base = || meta(vec![author.signing_key()]);
     assert_eq!(
-        run(with_packages(base(), &[("darwin_arm64", &[zh_darwin.as_str()], 6)])),
+        run(with_packages(
+            base(),
+            &[("darwin_arm64", &[zh_darwin.as_str()], 6)]
+        )),
         "registry response missing package with platform \"linux_amd64\""
     );
     assert_eq!(
-        run(with_packages(base(), &[("linux_amd64", &[zh_linux.as_str()], 0)])),
+        run(with_packages(
+            base(),
+            &[("linux_amd64", &[zh_linux.as_str()], 0)]
+        )),
         "registry response has invalid package size 0"
     );
     assert_eq!(
@@ -448,7 +507,10 @@ fn opentofu_packages_extension_is_checked_and_vouches_for_every_platform() {
         )
     );
     assert_eq!(
-        run(with_packages(base(), &[("linux_amd64", &["h1:only"], size)])),
+        run(with_packages(
+            base(),
+            &[("linux_amd64", &["h1:only"], size)]
+        )),
         "registry response does not contain matching sha256sum package entry and is invalid"
     );
 }

@@ -9,6 +9,8 @@ const GO_PACKAGES: &[&str] = &[
     "golang-golang-x-mod-dev",
     "golang-github-apparentlymart-go-versions-dev",
     "golang-github-hashicorp-hcl-v2-dev",
+    // x/net/idna for tests/oracles/provideraddr (also pulled in by hcl-v2 via x/crypto).
+    "golang-golang-x-net-dev",
 ];
 
 fn main() -> Result<()> {

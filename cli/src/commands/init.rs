@@ -108,6 +108,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         keep_dir: Some(providers_dir.clone()),
         parallelism: args.parallelism,
         show_progress: !args.json,
+        hash_cache: None,
     };
     if !args.json {
         println!("Initializing provider plugins...");

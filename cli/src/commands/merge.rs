@@ -49,8 +49,12 @@ struct RequirementsJson<'a> {
 
 /// Runs `tflock merge`.
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let flavor = Flavor::parse(&args.flavor)
-        .ok_or_else(|| anyhow::anyhow!("invalid -flavor {:?}: use terraform or opentofu", args.flavor))?;
+    let flavor = Flavor::parse(&args.flavor).ok_or_else(|| {
+        anyhow::anyhow!(
+            "invalid -flavor {:?}: use terraform or opentofu",
+            args.flavor
+        )
+    })?;
     let tree = workdir::load_configuration(&args.dir, flavor)?;
     if args.requirements {
         return requirements(&tree, flavor, args.json);
@@ -73,7 +77,11 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         // Nothing on stdout when loading failed: a partial merge is not the configuration.
         print!("{}", render_merged(loaded));
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn requirements(tree: &ModuleTree, flavor: Flavor, json: bool) -> anyhow::Result<ExitCode> {
@@ -83,9 +91,19 @@ fn requirements(tree: &ModuleTree, flavor: Flavor, json: bool) -> anyhow::Result
     let failed = diags.has_errors();
     output::print_diagnostics(&diags);
     if json {
-        output::print_json(&RequirementsJson { providers: reqs.providers.values().collect(), diagnostics: diags.0 })?;
+        output::print_json(&RequirementsJson {
+            providers: reqs.providers.values().collect(),
+            diagnostics: diags.0,
+        })?;
     } else if !failed {
-        println!("\nProviders required by configuration:\n{}", render_tree(tree, flavor));
+        println!(
+            "\nProviders required by configuration:\n{}",
+            render_tree(tree, flavor)
+        );
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -3,5 +3,6 @@
 pub mod hash;
 pub mod init;
 pub mod providers;
+pub mod verify;
 pub mod lockfile;
 pub mod merge;

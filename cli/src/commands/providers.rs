@@ -3,7 +3,8 @@
 use super::init::{parse_flavor, report};
 use crate::host::atomic::write_atomic;
 use crate::host::cliconfig;
-use crate::host::driver::{drive, Host};
+use crate::host::driver::{drive, Host, Kept};
+use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
@@ -62,8 +63,12 @@ struct LockArgs {
     /// Use the plugin cache directory from the CLI configuration.
     #[arg(long = "enable-plugin-cache")]
     enable_plugin_cache: bool,
-    /// Only these providers (source addresses).
-    providers: Vec<String>,
+    /// Provider source addresses to limit the run to, and/or root module directories to
+    /// lock one after another (sharing downloads and the hash cache); default `.`.
+    targets: Vec<String>,
+    /// Do not read or write the shared hash cache (`~/.cache/tflock/zh`).
+    #[arg(long = "no-hash-cache")]
+    no_hash_cache: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -111,13 +116,12 @@ struct Prepared {
     previous: tflock_core::lockfile::Locks,
 }
 
-fn prepare(common: &Common, provider_args: &[String]) -> anyhow::Result<Result<Prepared, Diagnostics>> {
+fn prepare(dir: &Path, common: &Common, provider_args: &[String]) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = parse_flavor(&common.flavor)?;
     let mut diags = Diagnostics::new();
     let platforms = platforms(&common.platforms, &mut diags);
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
-    let dir = Path::new(".");
     let tree = workdir::load_configuration(dir, flavor)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
@@ -142,11 +146,36 @@ fn prepare(common: &Common, provider_args: &[String]) -> anyhow::Result<Result<P
 }
 
 fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
-    let p = match prepare(&args.common, &args.providers)? {
+    // Arguments naming existing directories are root modules; the rest are providers.
+    let (dirs, providers): (Vec<String>, Vec<String>) =
+        args.targets.iter().cloned().partition(|t| Path::new(t).is_dir());
+    let dirs: Vec<PathBuf> = if dirs.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        dirs.into_iter().map(PathBuf::from).collect()
+    };
+    let cache = if args.no_hash_cache {
+        None
+    } else {
+        HashCache::default_location()
+    };
+    let mut failed = false;
+    for dir in &dirs {
+        if dirs.len() > 1 && !args.common.json {
+            println!("\n{}:", dir.display());
+        }
+        failed |= !lock_one(dir, &args, &providers, cache.as_ref())?;
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// Locks one root module; returns whether it succeeded.
+fn lock_one(dir: &Path, args: &LockArgs, providers: &[String], cache: Option<&HashCache>) -> anyhow::Result<bool> {
+    let p = match prepare(dir, &args.common, providers)? {
         Ok(p) => p,
         Err(diags) => {
             print_diagnostics(&diags);
-            return Ok(ExitCode::FAILURE);
+            return Ok(false);
         }
     };
     let http = Http::new(Duration::from_secs(10), 2)?;
@@ -167,7 +196,7 @@ fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
                     "The -net-mirror option requires a valid https: URL as the mirror base URL.",
                 ));
                 print_diagnostics(&d);
-                return Ok(ExitCode::FAILURE);
+                return Ok(false);
             }
         }
     } else {
@@ -189,23 +218,36 @@ fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
         keep_dir: None,
         parallelism: args.common.parallelism,
         show_progress: !args.common.json,
+        hash_cache: cache.cloned(),
     };
     let mut planner = Planner::new(p.requirements, p.previous, options);
-    drive(&mut planner, &host);
+    let fetched = drive(&mut planner, &host);
     let outcome = planner.finish();
+    if let Some(cache) = cache {
+        remember_verified(cache, &outcome, &fetched);
+    }
     if outcome.write_lock && !outcome.has_errors() {
-        workdir::write_lock(Path::new("."), &outcome.new_lock, p.flavor)?;
+        workdir::write_lock(dir, &outcome.new_lock, p.flavor)?;
     }
     report(&outcome, args.common.json)?;
-    Ok(if outcome.has_errors() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(!outcome.has_errors())
+}
+
+/// Adds every package the planner authenticated to the hash cache.
+fn remember_verified(cache: &HashCache, outcome: &tflock_core::install::Outcome, fetched: &Kept) {
+    for ((provider, _version, platform), f) in fetched {
+        let accepted = outcome
+            .providers
+            .iter()
+            .any(|r| &r.provider == provider && r.auth.iter().any(|(pl, _)| pl == platform));
+        if accepted {
+            let _ = cache.put(&f.package);
+        }
+    }
 }
 
 fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
-    let p = match prepare(&args.common, &[])? {
+    let p = match prepare(Path::new("."), &args.common, &[])? {
         Ok(p) => p,
         Err(diags) => {
             print_diagnostics(&diags);
@@ -225,6 +267,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         keep_dir: Some(staging.path().to_path_buf()),
         parallelism: args.common.parallelism,
         show_progress: !args.common.json,
+        hash_cache: None,
     };
     let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
     let mut planner = Planner::new(p.requirements, p.previous, options);

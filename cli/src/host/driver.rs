@@ -2,6 +2,7 @@
 //! threads and feeds answers back as they complete, so downloads overlap.
 
 use super::package::{fetch, Fetched};
+use super::hash_cache::HashCache;
 use super::provider_dir::ProviderDir;
 use super::sources::Sources;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -28,6 +29,8 @@ pub struct Host<'a> {
     pub parallelism: usize,
     /// Print progress lines and bars (off for `-json`).
     pub show_progress: bool,
+    /// Verified package hashes by `zh:`; consulted only when packages need not be kept.
+    pub hash_cache: Option<HashCache>,
 }
 
 /// Packages fetched during the run, by (provider, version, platform).
@@ -135,8 +138,19 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             version,
             platform,
             location,
+            known_zh,
             ..
         } => {
+            if host.keep_dir.is_none() {
+                let cached = host
+                    .hash_cache
+                    .as_ref()
+                    .zip(known_zh.as_ref())
+                    .and_then(|(cache, zh)| cache.get(zh));
+                if let Some(package) = cached {
+                    return (Answer::Package(Ok(package)), None);
+                }
+            }
             let bar = bars.add(ProgressBar::new(0));
             bar.set_style(
                 ProgressStyle::with_template("  {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")

@@ -6,7 +6,9 @@
 //! (`idna: disallowed rune U+0021`, `idna: invalid label "..."`); which of the two Go
 //! reports for unusual Unicode input is approximated (see `idna_error`).
 
+use crate::version::goquote::quote;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+use unicode_normalization::UnicodeNormalization;
 
 /// Normalizes a user-given hostname (with optional `:port`) to the ASCII comparison form.
 pub fn for_comparison(given: &str) -> Result<String, String> {
@@ -34,7 +36,7 @@ pub fn for_comparison(given: &str) -> Result<String, String> {
         if label.starts_with("xn--") {
             return Err(format!(
                 "hostname label {} specified in punycode format; service hostnames must be given in unicode",
-                crate::version::goquote::quote(label)
+                quote(label)
             ));
         }
     }
@@ -104,9 +106,12 @@ fn normalize_port(s: &str) -> Result<String, &'static str> {
     Ok(format!(":{n}"))
 }
 
-/// Approximates x/net/idna's error for a host UTS-46 rejected: the first rune that is
-/// disallowed on its own gives `idna: disallowed rune U+XXXX`; otherwise the first label
-/// that fails on its own gives `idna: invalid label "<label>"`.
+/// Imitates x/net/idna's error for a host UTS-46 rejected. Go maps the whole string
+/// first and reports the first disallowed rune (`idna: disallowed rune U+XXXX`); then it
+/// validates each mapped label (`idna: invalid label "<mapped label>"`); bidi failures come
+/// last and quote the whole mapped string. Rust's idna does not say which rule failed, so
+/// for non-ASCII input this is inferred by probing single characters and labels (exact for
+/// ASCII input, checked against x/net/idna in `addrs_match_x_net_idna`).
 fn idna_error(host: &str) -> String {
     let uts = Uts46::new();
     let fails = |s: &str| {
@@ -122,28 +127,63 @@ fn idna_error(host: &str) -> String {
         let disallowed = if c.is_ascii() {
             !(c.is_ascii_alphanumeric() || c == '-' || c == '.')
         } else {
-            fails(&c.to_string()) && fails(&format!("a{c}"))
+            // A rune that fails in every context (alone, after a Latin letter, after a
+            // Devanagari virama for joiners, after an Arabic letter for bidi) is disallowed.
+            ["", "a", "\u{915}\u{94d}", "\u{628}"]
+                .iter()
+                .all(|prefix| fails(&format!("{prefix}{c}")))
         };
         if disallowed {
             return format!("idna: disallowed rune U+{:04X}", c as u32);
         }
     }
-    let label = host
-        .split('.')
-        .find(|l| {
-            uts.to_ascii(
-                l.as_bytes(),
-                AsciiDenyList::STD3,
-                Hyphens::Check,
-                DnsLength::Ignore,
-            )
-            .is_err()
-        })
-        .unwrap_or(host);
-    format!(
-        "idna: invalid label {}",
-        crate::version::goquote::quote(label)
-    )
+    // The UTS-46 mapping of each rune on its own (runes that only fail in context, such as
+    // joiners and combining marks, stay as they are), then NFC, as Go maps before it
+    // validates.
+    let mapped: String = if host.is_ascii() {
+        host.to_ascii_lowercase()
+    } else {
+        let per_rune: String = host
+            .chars()
+            .map(|c| {
+                let one = c.to_string();
+                match uts.to_unicode(one.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow) {
+                    (m, Ok(())) => m.into_owned(),
+                    _ => one,
+                }
+            })
+            .collect();
+        per_rune.nfc().collect()
+    };
+    let label = mapped.split('.').find(|l| {
+        uts.to_ascii(
+            l.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Check,
+            DnsLength::Ignore,
+        )
+        .is_err()
+    });
+    match label {
+        // In a right-to-left label, joiners and edge hyphens fail before the bidi rule.
+        Some(l)
+            if l.is_ascii()
+                || !has_rtl(l)
+                || l.contains(['\u{200c}', '\u{200d}'])
+                || l.starts_with('-')
+                || l.ends_with('-') =>
+        {
+            format!("idna: invalid label {}", quote(l))
+        }
+        _ => format!("idna: invalid label {}", quote(&mapped)),
+    }
+}
+
+/// Hebrew, Arabic and related right-to-left blocks (where bidi rules come into play).
+fn has_rtl(s: &str) -> bool {
+    s.chars().any(|c| {
+        matches!(c as u32, 0x0590..=0x08ff | 0xfb1d..=0xfdff | 0xfe70..=0xfeff | 0x10800..=0x10fff | 0x1e800..=0x1efff)
+    })
 }
 
 #[cfg(test)]

@@ -186,7 +186,9 @@ pub fn duplicate_cloud(prev: &Range, flavor: Flavor) -> Diagnostic {
 
 /// Terraform re-checks after every primary file, so the error repeats for each later file.
 fn conflict_check(b: &Backends, flavor: Flavor, diags: &mut Diagnostics) {
-    let (Some(cloud), Some(backend)) = (&b.cloud, &b.backend) else { return };
+    let (Some(cloud), Some(backend)) = (&b.cloud, &b.backend) else {
+        return;
+    };
     let d = match flavor {
         Flavor::Terraform => Diagnostic::error(
             "Conflicting 'cloud' and 'backend' configuration blocks are present",

@@ -102,15 +102,31 @@ mod tests {
     fn override_names_follow_terraform() {
         let set = classify(
             [
-                "main.tf", "override.tf", "a_override.tf.json", "overrides.tf", "override_foo.tf",
-                "foo-override.tf", "Override.tf", "x.tf.bak", ".hidden.tf", "b.tf~", "#a.tf#",
-                "t.tftest.hcl", "c.tofu",
+                "main.tf",
+                "override.tf",
+                "a_override.tf.json",
+                "overrides.tf",
+                "override_foo.tf",
+                "foo-override.tf",
+                "Override.tf",
+                "x.tf.bak",
+                ".hidden.tf",
+                "b.tf~",
+                "#a.tf#",
+                "t.tftest.hcl",
+                "c.tofu",
             ],
             Flavor::Terraform,
         );
         assert_eq!(
             set.primary,
-            ["Override.tf", "foo-override.tf", "main.tf", "override_foo.tf", "overrides.tf"]
+            [
+                "Override.tf",
+                "foo-override.tf",
+                "main.tf",
+                "override_foo.tf",
+                "overrides.tf"
+            ]
         );
         assert_eq!(set.overrides, ["a_override.tf.json", "override.tf"]);
     }
@@ -118,10 +134,22 @@ mod tests {
     #[test]
     fn tofu_files_shadow_tf_files_per_list() {
         let set = classify(
-            ["a.tf", "a.tofu", "b.tf.json", "b.tofu", "c.tf", "c.tofu.json", "x_override.tf", "x_override.tofu"],
+            [
+                "a.tf",
+                "a.tofu",
+                "b.tf.json",
+                "b.tofu",
+                "c.tf",
+                "c.tofu.json",
+                "x_override.tf",
+                "x_override.tofu",
+            ],
             Flavor::OpenTofu,
         );
-        assert_eq!(set.primary, ["a.tofu", "b.tf.json", "b.tofu", "c.tf", "c.tofu.json"]);
+        assert_eq!(
+            set.primary,
+            ["a.tofu", "b.tf.json", "b.tofu", "c.tf", "c.tofu.json"]
+        );
         assert_eq!(set.overrides, ["x_override.tofu"]);
         assert_eq!(set.shadowed, ["a.tf", "x_override.tf"]);
     }

@@ -21,7 +21,9 @@ pub use files::{classify, FileSet};
 pub use model::{Attribute, Block, Body, Item, Origin, Value};
 pub use module::Module;
 pub use provenance::{provenance, Provenance};
-pub use requirements::{requirements, tree_requirements, load_tree, ModuleTree, ProviderRequirements};
+pub use requirements::{
+    load_tree, requirements, tree_requirements, ModuleTree, ProviderRequirements,
+};
 
 use crate::diag::Diagnostics;
 use crate::flavor::Flavor;
@@ -45,10 +47,18 @@ pub struct LoadedModule {
 }
 
 /// Loads one directory's files (name → bytes; names without directory parts).
-pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)], opts: &LoadOptions) -> LoadedModule {
+pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
+    files: &[(N, B)],
+    opts: &LoadOptions,
+) -> LoadedModule {
     let flavor = opts.flavor;
     let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
-    let bytes_of = |name: &str| files.iter().find(|(n, _)| n.as_ref() == name).map(|(_, b)| b.as_ref());
+    let bytes_of = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| n.as_ref() == name)
+            .map(|(_, b)| b.as_ref())
+    };
     let mut diags = Diagnostics::new();
     let parse = |names: &[String], diags: &mut Diagnostics| {
         names
@@ -63,7 +73,11 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)], opts: &LoadO
     for file in &overrides {
         merge::merge_file(&mut module, &mut ix, file, flavor, &mut diags);
     }
-    LoadedModule { module, diagnostics: diags, files: set }
+    LoadedModule {
+        module,
+        diagnostics: diags,
+        files: set,
+    }
 }
 
 /// The merged configuration as native HCL text.

@@ -164,7 +164,10 @@ impl Attribute {
     pub fn literal_str(&self) -> Option<String> {
         match &self.value {
             Value::Native { expr, .. } => literal_native_str(expr),
-            Value::Json(node) => node.as_str().filter(|s| !s.contains("${")).map(str::to_string),
+            Value::Json(node) => node
+                .as_str()
+                .filter(|s| !s.contains("${"))
+                .map(str::to_string),
         }
     }
 

@@ -28,7 +28,9 @@ pub fn block_key(b: &Block) -> Option<String> {
         "resource" | "data" | "ephemeral" | "action" => {
             Some(format!("{}.{}", b.kind, b.labels.join(".")))
         }
-        "variable" | "output" | "module" | "check" => Some(format!("{}.{}", b.kind, b.labels.first()?)),
+        "variable" | "output" | "module" | "check" => {
+            Some(format!("{}.{}", b.kind, b.labels.first()?))
+        }
         "provider" => {
             let name = b.labels.first()?;
             Some(match provider_alias(b) {

@@ -23,8 +23,16 @@ pub struct Provenance {
 pub fn provenance(module: &Module) -> Vec<Provenance> {
     let mut out = Vec::new();
     for b in &module.blocks {
-        let addr = std::iter::once(b.kind.clone()).chain(b.labels.iter().cloned()).collect::<Vec<_>>().join(".");
-        out.push(Provenance { block: addr.clone(), path: String::new(), file: b.origin.file.clone(), range: b.origin.decl.clone() });
+        let addr = std::iter::once(b.kind.clone())
+            .chain(b.labels.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(".");
+        out.push(Provenance {
+            block: addr.clone(),
+            path: String::new(),
+            file: b.origin.file.clone(),
+            range: b.origin.decl.clone(),
+        });
         walk(&addr, "", b, &mut out);
     }
     out
@@ -40,9 +48,17 @@ fn walk(addr: &str, prefix: &str, b: &Block, out: &mut Vec<Provenance>) {
                 range: a.origin.decl.clone(),
             }),
             Item::Block(nb) => {
-                let name = std::iter::once(nb.kind.clone()).chain(nb.labels.iter().cloned()).collect::<Vec<_>>().join(".");
+                let name = std::iter::once(nb.kind.clone())
+                    .chain(nb.labels.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(".");
                 let path = format!("{prefix}{name}");
-                out.push(Provenance { block: addr.to_string(), path: path.clone(), file: nb.origin.file.clone(), range: nb.origin.decl.clone() });
+                out.push(Provenance {
+                    block: addr.to_string(),
+                    path: path.clone(),
+                    file: nb.origin.file.clone(),
+                    range: nb.origin.decl.clone(),
+                });
                 // Nested content of a block from one file comes from that file; only recurse
                 // into blocks a merge edited (lifecycle, terraform settings).
                 if nb.touched {

@@ -51,7 +51,10 @@ impl Type {
             ("map", [t]) => Some(Type::Map(Box::new(Type::parse(t)?))),
             ("tuple", [t]) => {
                 let arr = t.as_array()?;
-                arr.iter().map(Type::parse).collect::<Option<Vec<_>>>().map(Type::Tuple)
+                arr.iter()
+                    .map(Type::parse)
+                    .collect::<Option<Vec<_>>>()
+                    .map(Type::Tuple)
             }
             ("object", [t]) => {
                 let obj = t.as_object()?;
@@ -106,7 +109,9 @@ impl Type {
                 "true" | "false" | "1" | "0" => Ok(()),
                 _ => Err("a bool is required".into()),
             },
-            (Type::List(t) | Type::Set(t), Value::Array(items)) => items.iter().try_for_each(|i| t.check(i)),
+            (Type::List(t) | Type::Set(t), Value::Array(items)) => {
+                items.iter().try_for_each(|i| t.check(i))
+            }
             (Type::Map(t), Value::Object(m)) => m.values().try_for_each(|i| t.check(i)),
             (Type::Tuple(ts), Value::Array(items)) => {
                 if ts.len() != items.len() {
@@ -150,10 +155,14 @@ pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Value, String
         NodeKind::Null => Value::Null,
         NodeKind::Bool(b) => Value::Bool(*b),
         NodeKind::Number(t) => {
-            let v: hcl::Value = t.parse::<hcl::Expression>().ok().and_then(|e| match e {
-                hcl::Expression::Number(n) => Some(Value::Number(n)),
-                _ => None,
-            }).ok_or_else(|| format!("invalid number {t}"))?;
+            let v: hcl::Value = t
+                .parse::<hcl::Expression>()
+                .ok()
+                .and_then(|e| match e {
+                    hcl::Expression::Number(n) => Some(Value::Number(n)),
+                    _ => None,
+                })
+                .ok_or_else(|| format!("invalid number {t}"))?;
             v
         }
         NodeKind::String(s) => {
@@ -162,7 +171,9 @@ pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Value, String
             }
             Value::String(s.clone())
         }
-        NodeKind::Array(items) => Value::Array(items.iter().map(json_literal).collect::<Result<_, _>>()?),
+        NodeKind::Array(items) => {
+            Value::Array(items.iter().map(json_literal).collect::<Result<_, _>>()?)
+        }
         NodeKind::Object(props) => Value::Object(
             props
                 .iter()
@@ -184,11 +195,23 @@ mod tests {
     fn conversions_follow_cty() {
         let v = |s: &str| eval_literal(s).unwrap();
         assert_eq!(ty("number").check(&v("\"12\"")), Ok(()));
-        assert_eq!(ty("number").check(&v("\"x\"")), Err("a number is required".into()));
+        assert_eq!(
+            ty("number").check(&v("\"x\"")),
+            Err("a number is required".into())
+        );
         assert_eq!(ty("string").check(&v("[1]")), Err("string required".into()));
-        assert_eq!(ty("list(string)").check(&v("\"a\"")), Err("list of string required".into()));
-        assert_eq!(ty("object({a = string})").check(&v("{}")), Err("attribute \"a\" is required".into()));
+        assert_eq!(
+            ty("list(string)").check(&v("\"a\"")),
+            Err("list of string required".into())
+        );
+        assert_eq!(
+            ty("object({a = string})").check(&v("{}")),
+            Err("attribute \"a\" is required".into())
+        );
         assert_eq!(ty("object({a = optional(string)})").check(&v("{}")), Ok(()));
-        assert_eq!(ty("bool").check(&v("\"yes\"")), Err("a bool is required".into()));
+        assert_eq!(
+            ty("bool").check(&v("\"yes\"")),
+            Err("a bool is required".into())
+        );
     }
 }

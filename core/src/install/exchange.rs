@@ -73,6 +73,10 @@ pub enum Need {
         /// Hashes the package will be checked against (informational: hosts may stop
         /// early on a mismatch).
         expect: Vec<PackageHash>,
+        /// The archive's `zh:` as the source announced it (registry `shasum`, a mirror's
+        /// `zh:`), before download. A host with a cache of verified packages keyed by `zh:`
+        /// may answer from it without downloading; the planner still authenticates.
+        known_zh: Option<PackageHash>,
     },
 }
 
@@ -173,6 +177,30 @@ pub enum SourcePackage {
 }
 
 impl SourcePackage {
+    /// The archive's `zh:` as announced by the source, when it announces one.
+    pub fn known_zh(&self) -> Option<PackageHash> {
+        match self {
+            SourcePackage::Registry { meta, .. } => {
+                PackageHash::parse(&format!("zh:{}", hex::encode(meta.sha256))).ok()
+            }
+            // With `trust_all_hashes` the list spans platforms and a `zh:` could belong to
+            // another platform's archive: only a single-platform list names this archive.
+            SourcePackage::NetworkMirror { hashes, .. } => {
+                let single = hashes.windows(2).all(|w| w[0].0 == w[1].0);
+                let zhs: Vec<&String> = hashes
+                    .iter()
+                    .map(|(_, h)| h)
+                    .filter(|h| h.starts_with("zh:"))
+                    .collect();
+                match (single, zhs.as_slice()) {
+                    (true, [one]) => PackageHash::parse(one).ok(),
+                    _ => None,
+                }
+            }
+            SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => None,
+        }
+    }
+
     /// Where the package bytes are.
     pub fn location(&self) -> PackageLocation {
         match self {

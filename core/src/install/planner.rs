@@ -493,6 +493,7 @@ impl Planner {
                     work.preferred.clone()
                 };
                 let location = source.location();
+                let known_zh = source.known_zh();
                 work.platforms[i].source = Some(source);
                 self.ask(
                     Need::Package {
@@ -501,6 +502,7 @@ impl Planner {
                         platform,
                         location,
                         expect,
+                        known_zh,
                     },
                     Pending::Package(provider.clone(), i),
                 );

@@ -243,7 +243,9 @@ pub fn signing_required(
 /// Authenticates a registry package: (OpenTofu: `packages` consistency and size), the
 /// `SHA256SUMS` line for `filename`, the archive's SHA-256, then the signature, stopping
 /// at the first failure.
-pub fn authenticate_registry_package(input: &RegistryAuthInput<'_>) -> Result<AuthResult, AuthError> {
+pub fn authenticate_registry_package(
+    input: &RegistryAuthInput<'_>,
+) -> Result<AuthResult, AuthError> {
     let meta = input.meta;
     let mut result = AuthResult::unauthenticated();
     if input.flavor == Flavor::OpenTofu {
@@ -390,7 +392,11 @@ pub fn check_registry_h1(meta: &PackageMeta, local_h1: &str) -> Result<(), AuthE
     let Some(entry) = meta.packages.get(&meta.platform) else {
         return Ok(());
     };
-    let listed: Vec<&String> = entry.hashes.iter().filter(|h| h.starts_with("h1:")).collect();
+    let listed: Vec<&String> = entry
+        .hashes
+        .iter()
+        .filter(|h| h.starts_with("h1:"))
+        .collect();
     if listed.is_empty() || listed.iter().any(|h| h.as_str() == local_h1) {
         return Ok(());
     }
@@ -509,7 +515,14 @@ mod tests {
                 .0,
             "this version of OpenTofu does not support any of the checksum formats given for this provider"
         );
-        let ok = authenticate_by_hashes(Flavor::Terraform, "linux_amd64", &[("linux_amd64".into(), "h1:good".into())], &local, false).unwrap();
+        let ok = authenticate_by_hashes(
+            Flavor::Terraform,
+            "linux_amd64",
+            &[("linux_amd64".into(), "h1:good".into())],
+            &local,
+            false,
+        )
+        .unwrap();
         assert_eq!(ok.summary(), "verified checksum");
     }
 
@@ -523,7 +536,8 @@ mod tests {
             ("linux_amd64".to_string(), "h1:mine".to_string()),
             ("darwin_arm64".to_string(), "h1:theirs".to_string()),
         ];
-        let r = authenticate_by_hashes(Flavor::OpenTofu, "linux_amd64", &hashes, &local, true).unwrap();
+        let r =
+            authenticate_by_hashes(Flavor::OpenTofu, "linux_amd64", &hashes, &local, true).unwrap();
         assert_eq!(r.kind, AuthKind::VerifiedChecksum);
         assert_eq!(r.hashes.len(), 2);
         assert!(r.hashes[1].reported_by_trusted_mirror);

@@ -110,24 +110,51 @@ fn sourceless(summary: &str, detail: String) -> Diagnostic {
 }
 
 /// A string value, if the expression is a literal string.
-fn expr_string(e: &Expression) -> Option<String> {
+/// HCL 1 has no templates: `"${HOME}/x"` is the literal text, which HCL 2 parses as a
+/// template, so templates are read back from the source bytes.
+fn expr_string(src: &str, e: &Expression) -> Option<String> {
     match e {
         Expression::String(s) => Some(s.value().to_string()),
+        Expression::StringTemplate(t) => {
+            let raw = src.get(t.span()?)?;
+            let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+            Some(unescape(inner))
+        }
         _ => None,
     }
 }
 
-fn expr_string_list(e: &Expression) -> Option<Vec<String>> {
+/// Undoes the string escapes HCL 1 knows (`\"`, `\\`, `\n`, `\t`, `\r`).
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+fn expr_string_list(src: &str, e: &Expression) -> Option<Vec<String>> {
     match e {
-        Expression::Array(a) => a.iter().map(expr_string).collect(),
+        Expression::Array(a) => a.iter().map(|e| expr_string(src, e)).collect(),
         _ => None,
     }
 }
 
-fn object_key_string(k: &ObjectKey) -> Option<String> {
+fn object_key_string(src: &str, k: &ObjectKey) -> Option<String> {
     match k {
         ObjectKey::Ident(i) => Some(i.value().to_string()),
-        ObjectKey::Expression(e) => expr_string(e),
+        ObjectKey::Expression(e) => expr_string(src, e),
     }
 }
 
@@ -144,16 +171,15 @@ struct MethodArgs {
     trust_all_hashes: bool,
 }
 
-fn read_method_args(body: &Body) -> Result<MethodArgs, String> {
+fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, String> {
     let mut args = MethodArgs::default();
     for attr in body.attributes() {
         let key = attr.key.value().as_str();
         let v = &attr.value;
-        let want_string = |what: &str| {
-            expr_string(v).ok_or_else(|| format!("{what}: expected a string"))
-        };
+        let want_string =
+            |what: &str| expr_string(src, v).ok_or_else(|| format!("{what}: expected a string"));
         let want_list = |what: &str| {
-            expr_string_list(v).ok_or_else(|| format!("{what}: expected a list of strings"))
+            expr_string_list(src, v).ok_or_else(|| format!("{what}: expected a list of strings"))
         };
         match key {
             "path" => args.path = Some(want_string("path")?),
@@ -165,9 +191,10 @@ fn read_method_args(body: &Body) -> Result<MethodArgs, String> {
             "exclude" => args.exclude = want_list("exclude")?,
             "download_retry_count" => match v {
                 Expression::Number(n) => {
-                    args.download_retry_count = Some(n.value().as_i64().ok_or_else(|| {
-                        "download_retry_count: expected an integer".to_string()
-                    })?)
+                    args.download_retry_count =
+                        Some(n.value().as_i64().ok_or_else(|| {
+                            "download_retry_count: expected an integer".to_string()
+                        })?)
                 }
                 _ => return Err("download_retry_count: expected an integer".to_string()),
             },
@@ -206,7 +233,7 @@ impl CliConfig {
         for item in body.iter() {
             match item {
                 Structure::Attribute(attr) => match attr.key.value().as_str() {
-                    "plugin_cache_dir" => cfg.plugin_cache_dir = expr_string(&attr.value),
+                    "plugin_cache_dir" => cfg.plugin_cache_dir = expr_string(src, &attr.value),
                     "plugin_cache_may_break_dependency_lock_file" => {
                         if let Expression::Bool(b) = &attr.value {
                             cfg.plugin_cache_may_break_dependency_lock_file = *b.value();
@@ -313,7 +340,10 @@ impl CliConfig {
 
     /// `plugin_cache_dir` with `$NAME`/`${NAME}` expanded from `env` (Go's `os.ExpandEnv`;
     /// unset names expand to nothing).
-    pub fn plugin_cache_dir_expanded(&self, env: impl Fn(&str) -> Option<String>) -> Option<String> {
+    pub fn plugin_cache_dir_expanded(
+        &self,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Option<String> {
         self.plugin_cache_dir
             .as_deref()
             .filter(|s| !s.is_empty())
@@ -406,7 +436,10 @@ fn read_host(
 ) {
     let Some(label) = block.labels.first() else {
         diags.push(Diagnostic::error(
-            format!("Error parsing CLI config: host block at {} needs a hostname label", pos(src, block.span())),
+            format!(
+                "Error parsing CLI config: host block at {} needs a hostname label",
+                pos(src, block.span())
+            ),
             "",
         ));
         return;
@@ -427,15 +460,15 @@ fn read_host(
             Structure::Attribute(a) if a.key.value().as_str() == "services" => {
                 if let Expression::Object(obj) = &a.value {
                     for (k, v) in obj.iter() {
-                        if let Some(k) = object_key_string(k) {
-                            collect(key_text(&k, quoted), expr_string(v.expr()));
+                        if let Some(k) = object_key_string(src, k) {
+                            collect(key_text(&k, quoted), expr_string(src, v.expr()));
                         }
                     }
                 }
             }
             Structure::Block(b) if b.ident.value().as_str() == "services" => {
                 for a in b.body.attributes() {
-                    collect(key_text(a.key.value(), quoted), expr_string(&a.value));
+                    collect(key_text(a.key.value(), quoted), expr_string(src, &a.value));
                 }
             }
             _ => {}
@@ -486,7 +519,7 @@ fn read_provider_installation(
         };
         let kind = match kind_str {
             "direct" | "filesystem_mirror" | "network_mirror" => {
-                let args = match read_method_args(&method.body) {
+                let args = match read_method_args(src, &method.body) {
                     Ok(a) => a,
                     Err(e) => {
                         diags.push(invalid(e));
@@ -522,7 +555,7 @@ fn read_provider_installation(
                 continue;
             }
             "oci_mirror" if flavor == Flavor::OpenTofu => {
-                let args = match read_method_args(&method.body) {
+                let args = match read_method_args(src, &method.body) {
                     Ok(a) => a,
                     Err(e) => {
                         diags.push(sourceless(
@@ -560,9 +593,10 @@ fn read_provider_installation(
                     continue;
                 }
                 for a in method.body.attributes() {
-                    match expr_string(&a.value) {
+                    match expr_string(src, &a.value) {
                         Some(path) => {
-                            pi.dev_overrides.insert(key_text(a.key.value(), quoted), path);
+                            pi.dev_overrides
+                                .insert(key_text(a.key.value(), quoted), path);
                         }
                         None => diags.push(invalid(format!(
                             "{}: expected a string",
@@ -634,7 +668,9 @@ provider_installation {
         assert!(pi.methods[1].trust_all_hashes);
         let d = cfg.host_override("EXAMPLE.com").unwrap().unwrap();
         assert_eq!(
-            d.providers_v1("example.com", Flavor::OpenTofu).unwrap().as_str(),
+            d.providers_v1("example.com", Flavor::OpenTofu)
+                .unwrap()
+                .as_str(),
             "https://providers.example.net/v1/"
         );
         let sources = cfg.sources(Flavor::OpenTofu).unwrap().unwrap();
@@ -666,14 +702,19 @@ provider_installation {
                 "The dev_overrides block at at 7:3 must appear before all other installation methods, because development overrides always have the highest priority.",
             ]
         );
-        assert!(diags.iter().all(|d| d.summary == "Invalid provider_installation method block"));
+        assert!(diags
+            .iter()
+            .all(|d| d.summary == "Invalid provider_installation method block"));
     }
 
     #[test]
     fn oci_mirror_is_unknown_to_terraform() {
         let src = "provider_installation {\n  oci_mirror {\n    repository_template = \"r/${namespace}/${type}\"\n  }\n}\n";
         let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
-        assert_eq!(diags.iter().next().unwrap().detail, "Unknown provider installation method \"oci_mirror\" at 2:3.");
+        assert_eq!(
+            diags.iter().next().unwrap().detail,
+            "Unknown provider installation method \"oci_mirror\" at 2:3."
+        );
     }
 
     #[test]
@@ -682,7 +723,10 @@ provider_installation {
         let (cfg, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
         assert!(diags.is_empty());
         let errs = cfg.sources(Flavor::Terraform).unwrap_err();
-        let got: Vec<(&str, &str)> = errs.iter().map(|d| (d.summary.as_str(), d.detail.as_str())).collect();
+        let got: Vec<(&str, &str)> = errs
+            .iter()
+            .map(|d| (d.summary.as_str(), d.detail.as_str()))
+            .collect();
         assert_eq!(got, vec![
             ("Invalid URL for provider installation source", "Cannot use \"http://m.example/\" as a URL for a network provider mirror: the mirror must be at an https: URL."),
             ("Invalid provider source inclusion patterns", "CLI config specifies invalid provider inclusion patterns: invalid provider matching pattern \"*/aws\": namespace can be a wildcard only if the provider type is also a wildcard."),
@@ -693,9 +737,15 @@ provider_installation {
     fn two_blocks_and_equals_sign_are_errors() {
         let src = "provider_installation {}\nprovider_installation {}\n";
         let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
-        assert_eq!(diags.iter().next().unwrap().summary, "No more than one provider_installation block may be specified");
+        assert_eq!(
+            diags.iter().next().unwrap().summary,
+            "No more than one provider_installation block may be specified"
+        );
         let src = "provider_installation = {}\n";
         let (_, diags) = CliConfig::parse(src, "x", Flavor::Terraform);
-        assert_eq!(diags.iter().next().unwrap().detail, "The provider_installation block at 1:1 must not be introduced with an equals sign.");
+        assert_eq!(
+            diags.iter().next().unwrap().detail,
+            "The provider_installation block at 1:1 must not be introduced with an equals sign."
+        );
     }
 }

@@ -91,12 +91,21 @@ mod tests {
     #[test]
     fn relative_and_absolute_bases() {
         let url = discovery_url("registry.example.com").unwrap();
-        let d = Discovery::parse(br#"{"providers.v1": "/v1/providers/", "modules.v1": "https://m.example/v1/"}"#, &url).unwrap();
+        let d = Discovery::parse(
+            br#"{"providers.v1": "/v1/providers/", "modules.v1": "https://m.example/v1/"}"#,
+            &url,
+        )
+        .unwrap();
         assert_eq!(
-            d.providers_v1("registry.example.com", Flavor::Terraform).unwrap().as_str(),
+            d.providers_v1("registry.example.com", Flavor::Terraform)
+                .unwrap()
+                .as_str(),
             "https://registry.example.com/v1/providers/"
         );
-        assert_eq!(d.service_url("modules.v1").unwrap().unwrap().as_str(), "https://m.example/v1/");
+        assert_eq!(
+            d.service_url("modules.v1").unwrap().unwrap().as_str(),
+            "https://m.example/v1/"
+        );
     }
 
     #[test]
@@ -112,6 +121,9 @@ mod tests {
             "host h.example does not offer a OpenTofu provider registry"
         );
         let d = Discovery::parse(br#"{"providers.v2": "/p/"}"#, &url).unwrap();
-        assert!(d.providers_v1("h.example", Flavor::Terraform).unwrap_err().contains("may be compatible with a different Terraform version"));
+        assert!(d
+            .providers_v1("h.example", Flavor::Terraform)
+            .unwrap_err()
+            .contains("may be compatible with a different Terraform version"));
     }
 }

@@ -4,7 +4,9 @@
 //! - unpacked: `HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/` (a directory)
 //! - packed:   `HOSTNAME/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip` (a file)
 
-use super::names::{looks_like_version, normalize_hostname, normalize_provider_part, split_platform};
+use super::names::{
+    looks_like_version, normalize_hostname, normalize_provider_part, split_platform,
+};
 
 /// Which layout an entry uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,7 +37,13 @@ pub struct FsMirrorEntry {
 }
 
 /// The unpacked directory for a package, relative to the mirror root.
-pub fn unpacked_dir(hostname: &str, namespace: &str, type_: &str, version: &str, platform: &str) -> String {
+pub fn unpacked_dir(
+    hostname: &str,
+    namespace: &str,
+    type_: &str,
+    version: &str,
+    platform: &str,
+) -> String {
     format!("{hostname}/{namespace}/{type_}/{version}/{platform}")
 }
 
@@ -45,7 +53,13 @@ pub fn packed_filename(type_: &str, version: &str, platform: &str) -> String {
 }
 
 /// The packed archive path for a package, relative to the mirror root.
-pub fn packed_path(hostname: &str, namespace: &str, type_: &str, version: &str, platform: &str) -> String {
+pub fn packed_path(
+    hostname: &str,
+    namespace: &str,
+    type_: &str,
+    version: &str,
+    platform: &str,
+) -> String {
     format!(
         "{hostname}/{namespace}/{type_}/{}",
         packed_filename(type_, version, platform)
@@ -122,13 +136,22 @@ mod tests {
     #[test]
     fn builds_and_parses_both_layouts() {
         let dir = unpacked_dir(DEF, "hashicorp", "null", "2.0.0", "linux_amd64");
-        assert_eq!(dir, "registry.terraform.io/hashicorp/null/2.0.0/linux_amd64");
+        assert_eq!(
+            dir,
+            "registry.terraform.io/hashicorp/null/2.0.0/linux_amd64"
+        );
         let e = parse_entry(&dir, true, DEF).unwrap();
-        assert_eq!((e.layout, e.version.as_str(), e.platform.as_str()), (Layout::Unpacked, "2.0.0", "linux_amd64"));
+        assert_eq!(
+            (e.layout, e.version.as_str(), e.platform.as_str()),
+            (Layout::Unpacked, "2.0.0", "linux_amd64")
+        );
         assert_eq!(e.filename, "terraform-provider-null_2.0.0_linux_amd64.zip");
 
         let zip = packed_path(DEF, "hashicorp", "null", "2.1.0", "linux_amd64");
-        assert_eq!(zip, "registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip");
+        assert_eq!(
+            zip,
+            "registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip"
+        );
         let e = parse_entry(&zip, false, DEF).unwrap();
         assert_eq!((e.layout, e.version.as_str()), (Layout::Packed, "2.1.0"));
     }
@@ -136,18 +159,48 @@ mod tests {
     #[test]
     fn ignores_what_terraform_ignores() {
         // An unpacked path that is a file, a packed path that is a directory.
-        assert!(parse_entry("registry.terraform.io/hashicorp/null/2.0.0/linux_amd64", false, DEF).is_none());
-        assert!(parse_entry("registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip", true, DEF).is_none());
+        assert!(parse_entry(
+            "registry.terraform.io/hashicorp/null/2.0.0/linux_amd64",
+            false,
+            DEF
+        )
+        .is_none());
+        assert!(parse_entry(
+            "registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0_linux_amd64.zip",
+            true,
+            DEF
+        )
+        .is_none());
         // Wrong prefix, missing platform, bad version, too shallow.
-        assert!(parse_entry("registry.terraform.io/hashicorp/null/terraform-provider-other_2.1.0_linux_amd64.zip", false, DEF).is_none());
-        assert!(parse_entry("registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0.zip", false, DEF).is_none());
-        assert!(parse_entry("registry.terraform.io/hashicorp/null/latest/linux_amd64", true, DEF).is_none());
+        assert!(parse_entry(
+            "registry.terraform.io/hashicorp/null/terraform-provider-other_2.1.0_linux_amd64.zip",
+            false,
+            DEF
+        )
+        .is_none());
+        assert!(parse_entry(
+            "registry.terraform.io/hashicorp/null/terraform-provider-null_2.1.0.zip",
+            false,
+            DEF
+        )
+        .is_none());
+        assert!(parse_entry(
+            "registry.terraform.io/hashicorp/null/latest/linux_amd64",
+            true,
+            DEF
+        )
+        .is_none());
         assert!(parse_entry("registry.terraform.io/hashicorp", true, DEF).is_none());
         // Legacy namespace only on the default host.
         assert!(parse_entry("example.com/-/null/1.0.0/linux_amd64", true, DEF).is_none());
         assert!(parse_entry("registry.terraform.io/-/null/1.0.0/linux_amd64", true, DEF).is_some());
         // Packed file names are matched case-insensitively.
-        let e = parse_entry("Example.COM/Awesome/happy/TERRAFORM-PROVIDER-HAPPY_0.1.0_LINUX_AMD64.ZIP", false, DEF).unwrap();
+        let e = parse_entry(
+            "Example.COM/Awesome/happy/TERRAFORM-PROVIDER-HAPPY_0.1.0_LINUX_AMD64.ZIP",
+            false,
+            DEF,
+        )
+        .unwrap();
         assert_eq!(e.hostname, "example.com");
         assert_eq!(e.filename, "terraform-provider-happy_0.1.0_linux_amd64.zip");
     }

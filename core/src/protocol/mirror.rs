@@ -48,7 +48,10 @@ pub fn version_url(
     type_: &str,
     version: &str,
 ) -> Result<Url, String> {
-    resolve(base, &format!("{hostname}/{namespace}/{type_}/{version}.json"))
+    resolve(
+        base,
+        &format!("{hostname}/{namespace}/{type_}/{version}.json"),
+    )
 }
 
 /// The result of checking a 200 response's `Content-Type`.
@@ -69,9 +72,8 @@ pub fn check_content_type(header: Option<&str>) -> Result<ContentTypeOk, String>
     }
     let is_token = |s: &str| {
         !s.is_empty()
-            && s.bytes().all(|b| {
-                b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b)
-            })
+            && s.bytes()
+                .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b))
     };
     match media.split_once('/') {
         None if is_token(&media) => {
@@ -235,15 +237,14 @@ impl MirrorVersion {
             None | Some(Value::Null) => {}
             Some(Value::Object(map)) => {
                 for (platform, meta) in map {
-                    let meta = match meta {
-                        Value::Object(m) => m,
-                        Value::Null => continue,
-                        _ => {
-                            return Err(invalid_content(
+                    let meta =
+                        match meta {
+                            Value::Object(m) => m,
+                            Value::Null => continue,
+                            _ => return Err(invalid_content(
                                 "json: cannot unmarshal non-object into Go struct field .archives",
-                            ))
-                        }
-                    };
+                            )),
+                        };
                     let url = match member(meta, "url") {
                         None | Some(Value::Null) => String::new(),
                         Some(Value::String(s)) => s.clone(),
@@ -366,19 +367,25 @@ mod tests {
     fn paths_resolve_relative_to_the_base() {
         let base = Url::parse("https://m.example/tf/").unwrap();
         assert_eq!(
-            index_url(&base, "registry.terraform.io", "hashicorp", "null").unwrap().as_str(),
+            index_url(&base, "registry.terraform.io", "hashicorp", "null")
+                .unwrap()
+                .as_str(),
             "https://m.example/tf/registry.terraform.io/hashicorp/null/index.json"
         );
         let no_slash = Url::parse("https://m.example/tf").unwrap();
         assert_eq!(
-            version_url(&no_slash, "example.com", "a", "b", "1.0.0").unwrap().as_str(),
+            version_url(&no_slash, "example.com", "a", "b", "1.0.0")
+                .unwrap()
+                .as_str(),
             "https://m.example/example.com/a/b/1.0.0.json"
         );
         // Go's url.Parse reads "example.com:8443/..." as a URL with scheme "example.com",
         // so Terraform requests that (useless) absolute URL for hosts with a port. RFC 3986
         // resolution does the same here, faithfully.
         assert_eq!(
-            version_url(&base, "example.com:8443", "a", "b", "1.0.0").unwrap().as_str(),
+            version_url(&base, "example.com:8443", "a", "b", "1.0.0")
+                .unwrap()
+                .as_str(),
             "example.com:8443/a/b/1.0.0.json"
         );
     }
@@ -387,7 +394,9 @@ mod tests {
     fn content_type_rule() {
         assert!(check_content_type(Some("application/json")).is_ok());
         assert_eq!(
-            check_content_type(Some("Application/JSON; charset=utf-8")).unwrap().ignored_params,
+            check_content_type(Some("Application/JSON; charset=utf-8"))
+                .unwrap()
+                .ignored_params,
             vec!["charset"]
         );
         assert_eq!(
@@ -409,10 +418,16 @@ mod tests {
         let p = v
             .package(Flavor::Terraform, "linux_amd64", &resp, true, String::new)
             .unwrap();
-        assert_eq!(p.url.as_str(), "https://m.example/tf/registry.terraform.io/a/p/p_linux_amd64.zip");
+        assert_eq!(
+            p.url.as_str(),
+            "https://m.example/tf/registry.terraform.io/a/p/p_linux_amd64.zip"
+        );
         assert_eq!(p.filename, "p_linux_amd64.zip");
         // trust_all_hashes is an OpenTofu setting: Terraform keeps only the target's hashes.
-        assert_eq!(p.hashes, vec![("linux_amd64".to_string(), "h1:abc".to_string())]);
+        assert_eq!(
+            p.hashes,
+            vec![("linux_amd64".to_string(), "h1:abc".to_string())]
+        );
         let p = v
             .package(Flavor::OpenTofu, "linux_amd64", &resp, true, String::new)
             .unwrap();
@@ -425,9 +440,12 @@ mod tests {
 
     #[test]
     fn index_skips_invalid_versions() {
-        let i = MirrorIndex::parse(br#"{"versions": {"2.0.0": {}, "nope": {}, "2.0.1": {}}}"#).unwrap();
+        let i =
+            MirrorIndex::parse(br#"{"versions": {"2.0.0": {}, "nope": {}, "2.0.1": {}}}"#).unwrap();
         assert_eq!(i.versions, vec!["2.0.0", "2.0.1"]);
         assert_eq!(i.skipped, vec!["nope"]);
-        assert!(MirrorIndex::parse(b"{").unwrap_err().starts_with("invalid response content from mirror server: "));
+        assert!(MirrorIndex::parse(b"{")
+            .unwrap_err()
+            .starts_with("invalid response content from mirror server: "));
     }
 }

@@ -68,7 +68,9 @@ pub fn normalize_hostname(s: &str) -> Option<String> {
         });
     let port_ok = match port {
         None => true,
-        Some(p) => !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok(),
+        Some(p) => {
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok()
+        }
     };
     if !(host_ok && port_ok) {
         return None;
@@ -105,9 +107,18 @@ mod tests {
 
     #[test]
     fn hostnames_normalise_for_comparison() {
-        assert_eq!(normalize_hostname("Example.COM").as_deref(), Some("example.com"));
-        assert_eq!(normalize_hostname("example.com:443").as_deref(), Some("example.com"));
-        assert_eq!(normalize_hostname("example.com:8443").as_deref(), Some("example.com:8443"));
+        assert_eq!(
+            normalize_hostname("Example.COM").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            normalize_hostname("example.com:443").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            normalize_hostname("example.com:8443").as_deref(),
+            Some("example.com:8443")
+        );
         assert_eq!(normalize_hostname("bad host"), None);
     }
 }

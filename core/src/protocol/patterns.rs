@@ -130,13 +130,21 @@ mod tests {
     const TF: &str = "registry.terraform.io";
 
     fn pats(list: &[&str]) -> ProviderPatterns {
-        ProviderPatterns::parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>(), TF).unwrap()
+        ProviderPatterns::parse(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>(), TF)
+            .unwrap()
     }
 
     #[test]
     fn two_part_patterns_mean_the_default_host() {
         let p = ProviderPattern::parse("HashiCorp/*", TF).unwrap();
-        assert_eq!(p, ProviderPattern { hostname: TF.into(), namespace: "hashicorp".into(), type_: "*".into() });
+        assert_eq!(
+            p,
+            ProviderPattern {
+                hostname: TF.into(),
+                namespace: "hashicorp".into(),
+                type_: "*".into()
+            }
+        );
         assert!(p.matches(TF, "hashicorp", "aws"));
         assert!(!p.matches("example.com", "hashicorp", "aws"));
         let p = ProviderPattern::parse("*/*", "registry.opentofu.org").unwrap();
@@ -171,6 +179,12 @@ mod tests {
         assert!(can_handle(&inc, &exc, "example.com", "public", "x"));
         assert!(!can_handle(&inc, &exc, "example.com", "secret", "x"));
         assert!(!can_handle(&inc, &exc, TF, "hashicorp", "aws"));
-        assert!(can_handle(&ProviderPatterns::default(), &exc, TF, "hashicorp", "aws"));
+        assert!(can_handle(
+            &ProviderPatterns::default(),
+            &exc,
+            TF,
+            "hashicorp",
+            "aws"
+        ));
     }
 }

@@ -416,16 +416,28 @@ mod tests {
 
     #[test]
     fn resolves_urls_against_the_response_url() {
-        let base = Url::parse("https://registry.example/v1/providers/a/p/1.0.0/download/linux/amd64").unwrap();
+        let base =
+            Url::parse("https://registry.example/v1/providers/a/p/1.0.0/download/linux/amd64")
+                .unwrap();
         let meta = answer()
-            .validate(Flavor::Terraform, "registry.example/a/p", "1.0.0", "linux", "amd64", &base)
+            .validate(
+                Flavor::Terraform,
+                "registry.example/a/p",
+                "1.0.0",
+                "linux",
+                "amd64",
+                &base,
+            )
             .unwrap();
         assert_eq!(
             meta.download_url.as_str(),
             "https://registry.example/v1/providers/a/p/1.0.0/download/linux/p_1.0.0_linux_amd64.zip"
         );
         assert_eq!(meta.shasums_url.as_str(), "https://registry.example/sums");
-        assert_eq!(meta.shasums_signature_url.as_str(), "https://other.example/sums.sig");
+        assert_eq!(
+            meta.shasums_signature_url.as_str(),
+            "https://other.example/sums.sig"
+        );
         assert_eq!(meta.protocols, vec![(5, 0)]);
     }
 
@@ -435,25 +447,46 @@ mod tests {
         let mut a = answer();
         a.arch = "arm64".into();
         assert_eq!(
-            a.validate(Flavor::Terraform, "r.example/a/p", "1.0.0", "linux", "amd64", &base)
-                .unwrap_err()
-                .0,
+            a.validate(
+                Flavor::Terraform,
+                "r.example/a/p",
+                "1.0.0",
+                "linux",
+                "amd64",
+                &base
+            )
+            .unwrap_err()
+            .0,
             "registry response to request for linux_amd64 archive has incorrect target linux_arm64"
         );
         let mut a = answer();
         a.protocols = vec!["4.0".into()];
         assert_eq!(
-            a.validate(Flavor::Terraform, "r.example/a/p", "1.0.0", "linux", "amd64", &base)
-                .unwrap_err()
-                .0,
+            a.validate(
+                Flavor::Terraform,
+                "r.example/a/p",
+                "1.0.0",
+                "linux",
+                "amd64",
+                &base
+            )
+            .unwrap_err()
+            .0,
             "provider r.example/a/p 1.0.0 is not supported by this version of terraform"
         );
         let mut a = answer();
         a.download_url = "ftp://x/y.zip".into();
         assert_eq!(
-            a.validate(Flavor::Terraform, "r.example/a/p", "1.0.0", "linux", "amd64", &base)
-                .unwrap_err()
-                .0,
+            a.validate(
+                Flavor::Terraform,
+                "r.example/a/p",
+                "1.0.0",
+                "linux",
+                "amd64",
+                &base
+            )
+            .unwrap_err()
+            .0,
             "registry response includes invalid download URL: must use http or https scheme"
         );
         let mut a = answer();

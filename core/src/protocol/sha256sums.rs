@@ -152,7 +152,9 @@ pub fn check_listed_checksum(
         }
     }
     let Some(checksum) = found else {
-        return Err(format!("checksum list has no SHA-256 hash for {filename:?}"));
+        return Err(format!(
+            "checksum list has no SHA-256 hash for {filename:?}"
+        ));
     };
     let mut got = [0u8; 32];
     if let Err(e) = decode_hex_like_go(checksum, &mut got) {
@@ -185,8 +187,10 @@ fn decode_hex_like_go(src: &[u8], dst: &mut [u8; 32]) -> Result<(), String> {
     let pairs = src.len() / 2;
     for i in 0..pairs {
         let (hi, lo) = (src[2 * i], src[2 * i + 1]);
-        let h = val(hi).ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", hi, hi as char))?;
-        let l = val(lo).ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", lo, lo as char))?;
+        let h = val(hi)
+            .ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", hi, hi as char))?;
+        let l = val(lo)
+            .ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", lo, lo as char))?;
         if i >= dst.len() {
             // Go would panic writing past a [32]byte; a longer hash simply cannot match.
             return Err("encoding/hex: hash longer than 32 bytes".to_string());
@@ -196,7 +200,10 @@ fn decode_hex_like_go(src: &[u8], dst: &mut [u8; 32]) -> Result<(), String> {
     if src.len() % 2 == 1 {
         let b = src[src.len() - 1];
         if val(b).is_none() {
-            return Err(format!("encoding/hex: invalid byte: U+{:04X} {:?}", b, b as char));
+            return Err(format!(
+                "encoding/hex: invalid byte: U+{:04X} {:?}",
+                b, b as char
+            ));
         }
         return Err("encoding/hex: odd length hex string".to_string());
     }
@@ -211,10 +218,16 @@ mod tests {
 
     #[test]
     fn parses_lines_and_looks_up_by_filename() {
-        let doc = format!("{A}  p_1.0.0_linux_amd64.zip\r\n{}  p_1.0.0_darwin_arm64.zip\n", "0".repeat(64));
+        let doc = format!(
+            "{A}  p_1.0.0_linux_amd64.zip\r\n{}  p_1.0.0_darwin_arm64.zip\n",
+            "0".repeat(64)
+        );
         let sums = Sha256Sums::parse(doc.as_bytes()).unwrap();
         assert_eq!(sums.lines().len(), 2);
-        assert_eq!(hex::encode(sums.lookup("p_1.0.0_linux_amd64.zip").unwrap()), A);
+        assert_eq!(
+            hex::encode(sums.lookup("p_1.0.0_linux_amd64.zip").unwrap()),
+            A
+        );
         assert!(sums.lookup("missing.zip").is_none());
         assert_eq!(sums.acceptable_hashes()[0], format!("zh:{A}"));
     }
@@ -222,12 +235,23 @@ mod tests {
     #[test]
     fn rejects_blank_and_malformed_lines_naming_them() {
         let doc = format!("{A}  a.zip\n\n{A}  b.zip\n");
-        assert_eq!(Sha256Sums::parse(doc.as_bytes()), Err(SumsError::BlankLine { line: 2 }));
+        assert_eq!(
+            Sha256Sums::parse(doc.as_bytes()),
+            Err(SumsError::BlankLine { line: 2 })
+        );
         let doc = format!("{A}  a.zip\n{A}\n");
         let err = Sha256Sums::parse(doc.as_bytes()).unwrap_err();
-        assert_eq!(err.to_string(), format!("checksum list line 2 is malformed: expected \"<sha256>  <filename>\", got \"{A}\""));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "checksum list line 2 is malformed: expected \"<sha256>  <filename>\", got \"{A}\""
+            )
+        );
         let doc = "abc  a.zip\n";
-        assert!(matches!(Sha256Sums::parse(doc.as_bytes()), Err(SumsError::BadHash { line: 1, .. })));
+        assert!(matches!(
+            Sha256Sums::parse(doc.as_bytes()),
+            Err(SumsError::BadHash { line: 1, .. })
+        ));
     }
 
     #[test]
@@ -243,7 +267,10 @@ mod tests {
         let other = [0u8; 32];
         assert_eq!(
             check_listed_checksum(doc.as_bytes(), "a.zip", &other).unwrap_err(),
-            format!("checksum list has unexpected SHA-256 hash {A} (expected {})", "0".repeat(64))
+            format!(
+                "checksum list has unexpected SHA-256 hash {A} (expected {})",
+                "0".repeat(64)
+            )
         );
         assert_eq!(
             check_listed_checksum(b"zz  a.zip\n", "a.zip", &want).unwrap_err(),

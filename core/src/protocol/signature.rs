@@ -178,14 +178,20 @@ fn check_detached(keyring: &[SignedPublicKey], data: &[u8], sig: &DetachedSignat
     for entity in keyring {
         let primary_id = key_id_hex(entity.primary_key.legacy_key_id().as_ref());
         let pk = &entity.primary_key;
-        if matches(key_id_bytes(pk.legacy_key_id().as_ref()), pk.fingerprint().as_bytes()) {
+        if matches(
+            key_id_bytes(pk.legacy_key_id().as_ref()),
+            pk.fingerprint().as_bytes(),
+        ) {
             match sig.verify(pk, data) {
                 Ok(()) => return Check::Verified(primary_id),
                 Err(e) => last_err = Some(e.to_string()),
             }
         }
         for sub in &entity.public_subkeys {
-            if matches(key_id_bytes(sub.legacy_key_id().as_ref()), sub.fingerprint().as_bytes()) {
+            if matches(
+                key_id_bytes(sub.legacy_key_id().as_ref()),
+                sub.fingerprint().as_bytes(),
+            ) {
                 match sig.verify(sub, data) {
                     Ok(()) => return Check::Verified(primary_id.clone()),
                     Err(e) => last_err = Some(e.to_string()),
@@ -278,7 +284,9 @@ pub fn primary_key_id(armored: &str) -> Result<String, String> {
 /// The primary key fingerprint (upper-case hex) of the first key in an armored ring.
 pub fn primary_fingerprint(armored: &str) -> Result<String, String> {
     let ring = read_keyring(armored)?;
-    Ok(hex::encode_upper(ring[0].primary_key.fingerprint().as_bytes()))
+    Ok(hex::encode_upper(
+        ring[0].primary_key.fingerprint().as_bytes(),
+    ))
 }
 
 #[cfg(test)]

@@ -31,7 +31,9 @@ mod tests {
         );
         let no_slash = Url::parse("https://example.com/v1/providers").unwrap();
         assert_eq!(
-            resolve(&no_slash, "hashicorp/null/versions").unwrap().as_str(),
+            resolve(&no_slash, "hashicorp/null/versions")
+                .unwrap()
+                .as_str(),
             "https://example.com/v1/hashicorp/null/versions"
         );
         assert_eq!(
@@ -39,7 +41,9 @@ mod tests {
             "https://example.com/abs/x.zip"
         );
         assert_eq!(
-            resolve(&base, "https://cdn.example.net/x.zip").unwrap().as_str(),
+            resolve(&base, "https://cdn.example.net/x.zip")
+                .unwrap()
+                .as_str(),
             "https://cdn.example.net/x.zip"
         );
         assert_eq!(

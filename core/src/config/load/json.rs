@@ -85,7 +85,12 @@ pub struct JsonError {
 
 /// Parses one JSON document.
 pub fn parse(src: &str) -> Result<Node, JsonError> {
-    let mut p = Parser { s: src.as_bytes(), src, i: 0, depth: 0 };
+    let mut p = Parser {
+        s: src.as_bytes(),
+        src,
+        i: 0,
+        depth: 0,
+    };
     p.ws();
     if p.i >= p.s.len() {
         return Err(p.err("Missing JSON value", VALUE_START, p.i..p.i));
@@ -117,7 +122,11 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn err(&self, summary: &'static str, detail: &str, span: Span<usize>) -> JsonError {
-        JsonError { summary, detail: detail.to_string(), span }
+        JsonError {
+            summary,
+            detail: detail.to_string(),
+            span,
+        }
     }
 
     fn ws(&mut self) {
@@ -129,14 +138,21 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Node, JsonError> {
         let start = self.i;
         let Some(&c) = self.s.get(self.i) else {
-            return Err(self.err("Missing value", "The JSON data ends prematurely.", start..start));
+            return Err(self.err(
+                "Missing value",
+                "The JSON data ends prematurely.",
+                start..start,
+            ));
         };
         match c {
             b'{' => self.object(),
             b'[' => self.array(),
             b'"' => {
                 let s = self.string()?;
-                Ok(Node { kind: NodeKind::String(s), span: start..self.i })
+                Ok(Node {
+                    kind: NodeKind::String(s),
+                    span: start..self.i,
+                })
             }
             b'-' | b'0'..=b'9' => self.number(),
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.keyword(),
@@ -199,7 +215,11 @@ impl Parser<'_> {
             }
             self.ws();
             let value = self.value()?;
-            props.push(Property { key, key_span, value });
+            props.push(Property {
+                key,
+                key_span,
+                value,
+            });
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => {
@@ -242,7 +262,10 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Node { kind: NodeKind::Object(props), span: open..self.i })
+        Ok(Node {
+            kind: NodeKind::Object(props),
+            span: open..self.i,
+        })
     }
 
     fn array(&mut self) -> Result<Node, JsonError> {
@@ -254,7 +277,10 @@ impl Parser<'_> {
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Node { kind: NodeKind::Array(items), span: open..self.i });
+            return Ok(Node {
+                kind: NodeKind::Array(items),
+                span: open..self.i,
+            });
         }
         loop {
             self.ws();
@@ -315,7 +341,10 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Node { kind: NodeKind::Array(items), span: open..self.i })
+        Ok(Node {
+            kind: NodeKind::Array(items),
+            span: open..self.i,
+        })
     }
 
     fn enter(&mut self, at: usize) -> Result<(), JsonError> {
@@ -372,7 +401,9 @@ impl Parser<'_> {
                             {
                                 self.i += 2;
                                 let lo = self.hex4().ok_or_else(|| bad(self, self.i))?;
-                                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                                let c = 0x10000
+                                    + ((hi - 0xD800) << 10)
+                                    + (lo.wrapping_sub(0xDC00) & 0x3FF);
                                 char::from_u32(c)
                             } else {
                                 char::from_u32(hi)
@@ -402,7 +433,10 @@ impl Parser<'_> {
     fn number(&mut self) -> Result<Node, JsonError> {
         let start = self.i;
         while self.i < self.s.len()
-            && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            && matches!(
+                self.s[self.i],
+                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+            )
         {
             self.i += 1;
         }
@@ -414,12 +448,17 @@ impl Parser<'_> {
                 start..self.i,
             ));
         }
-        Ok(Node { kind: NodeKind::Number(text.to_string()), span: start..self.i })
+        Ok(Node {
+            kind: NodeKind::Number(text.to_string()),
+            span: start..self.i,
+        })
     }
 
     fn keyword(&mut self) -> Result<Node, JsonError> {
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
+        {
             self.i += 1;
         }
         let word = &self.src[start..self.i];
@@ -442,7 +481,10 @@ impl Parser<'_> {
                 })
             }
         };
-        Ok(Node { kind, span: start..self.i })
+        Ok(Node {
+            kind,
+            span: start..self.i,
+        })
     }
 }
 
@@ -504,10 +546,22 @@ mod tests {
 
     #[test]
     fn reports_hcl_json_errors() {
-        assert_eq!(parse(r#"{"a": 1,}"#).unwrap_err().summary, "Trailing comma in object");
-        assert_eq!(parse(r#"{"a" = 1}"#).unwrap_err().summary, "Missing property value colon");
-        assert_eq!(parse("{} x").unwrap_err().summary, "Extraneous data after value");
+        assert_eq!(
+            parse(r#"{"a": 1,}"#).unwrap_err().summary,
+            "Trailing comma in object"
+        );
+        assert_eq!(
+            parse(r#"{"a" = 1}"#).unwrap_err().summary,
+            "Missing property value colon"
+        );
+        assert_eq!(
+            parse("{} x").unwrap_err().summary,
+            "Extraneous data after value"
+        );
         assert_eq!(parse("01").unwrap_err().summary, "Invalid JSON number");
-        assert_eq!(parse(&"[".repeat(10_000)).unwrap_err().summary, "Invalid start of value");
+        assert_eq!(
+            parse(&"[".repeat(10_000)).unwrap_err().summary,
+            "Invalid start of value"
+        );
     }
 }

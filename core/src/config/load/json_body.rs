@@ -9,7 +9,13 @@ use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 
 /// Converts a parsed `.tf.json` document into the top-level body.
-pub fn convert_file(name: &str, src: &str, root: &Node, flavor: Flavor, diags: &mut Diagnostics) -> Body {
+pub fn convert_file(
+    name: &str,
+    src: &str,
+    root: &Node,
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) -> Body {
     let cx = Cx { name, src };
     let Some(props) = root.as_object() else {
         diags.push(
@@ -55,7 +61,13 @@ impl Cx<'_> {
     }
 
     /// Unpacks property `p` into blocks of type `kind` with the given label names.
-    fn unpack(&self, kind: &str, p: &Property, labels: &[&str], diags: &mut Diagnostics) -> Vec<Block> {
+    fn unpack(
+        &self,
+        kind: &str,
+        p: &Property,
+        labels: &[&str],
+        diags: &mut Diagnostics,
+    ) -> Vec<Block> {
         let mut out = Vec::new();
         self.unpack_level(kind, &p.value, labels, &mut Vec::new(), &mut out, diags);
         out
@@ -140,14 +152,23 @@ impl Cx<'_> {
         }
     }
 
-    fn block(&self, kind: &str, labels: Vec<(String, std::ops::Range<usize>)>, v: &Node, diags: &mut Diagnostics) -> Block {
+    fn block(
+        &self,
+        kind: &str,
+        labels: Vec<(String, std::ops::Range<usize>)>,
+        v: &Node,
+        diags: &mut Diagnostics,
+    ) -> Block {
         Block {
             kind: kind.to_string(),
             label_ranges: labels.iter().map(|(_, s)| self.range(s.clone())).collect(),
             open_brace: self.range(v.start_span()),
             labels: labels.into_iter().map(|(l, _)| l).collect(),
             body: self.body(kind, v, diags),
-            origin: Origin { file: self.name.to_string(), decl: self.range(v.start_span()) },
+            origin: Origin {
+                file: self.name.to_string(),
+                decl: self.range(v.start_span()),
+            },
             text: None,
             touched: false,
         }
@@ -173,7 +194,10 @@ impl Cx<'_> {
                 diags.push(
                     Diagnostic::error(
                         "Duplicate argument",
-                        format!("The argument {:?} was already set at {}.", p.key, prev.origin.decl),
+                        format!(
+                            "The argument {:?} was already set at {}.",
+                            p.key, prev.origin.decl
+                        ),
                     )
                     .with_range(self.range(p.key_span.clone())),
                 );

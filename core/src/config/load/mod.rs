@@ -26,12 +26,17 @@ pub struct ParsedFile {
 
 /// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
 /// Returns `None` when the file could not be parsed at all; problems go to `diags`.
-pub fn parse_file(name: &str, bytes: &[u8], flavor: Flavor, diags: &mut Diagnostics) -> Option<ParsedFile> {
+pub fn parse_file(
+    name: &str,
+    bytes: &[u8],
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
     let src = match decode(name, bytes, json) {
         Ok(s) => s,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };
@@ -40,7 +45,8 @@ pub fn parse_file(name: &str, bytes: &[u8], flavor: Flavor, diags: &mut Diagnost
             Ok(root) => json_body::convert_file(name, &src, &root, flavor, diags),
             Err(e) => {
                 diags.push(
-                    Diagnostic::error(e.summary, e.detail).with_range(Range::from_span(name, &src, e.span)),
+                    Diagnostic::error(e.summary, e.detail)
+                        .with_range(Range::from_span(name, &src, e.span)),
                 );
                 return None;
             }
@@ -49,7 +55,7 @@ pub fn parse_file(name: &str, bytes: &[u8], flavor: Flavor, diags: &mut Diagnost
         match native::parse(name, &src) {
             Ok(body) => body,
             Err(d) => {
-                diags.push(d);
+                diags.push(*d);
                 return None;
             }
         }
@@ -57,7 +63,11 @@ pub fn parse_file(name: &str, bytes: &[u8], flavor: Flavor, diags: &mut Diagnost
     if !json {
         check_top_level(&mut body, flavor, diags);
     }
-    Some(ParsedFile { name: name.to_string(), src, body })
+    Some(ParsedFile {
+        name: name.to_string(),
+        src,
+        body,
+    })
 }
 
 /// Terraform's file schema: only known block types with the right labels at top level.
@@ -66,7 +76,11 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
     body.items.retain(|item| match item {
         Item::Attribute(a) => {
             let mut r = a.origin.decl.clone();
-            r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + a.name.chars().count(), byte: r.start.byte + a.name.len() };
+            r.end = crate::diag::Pos {
+                line: r.start.line,
+                column: r.start.column + a.name.chars().count(),
+                byte: r.start.byte + a.name.len(),
+            };
             diags.push(
                 Diagnostic::error(
                     "Unsupported argument",
@@ -98,8 +112,15 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                         b.kind
                     )
                 };
-                let at = b.label_ranges.get(labels.len()).cloned().unwrap_or_else(|| b.origin.decl.clone());
-                diags.push(Diagnostic::error(format!("Extraneous label for {}", b.kind), detail).with_range(at));
+                let at = b
+                    .label_ranges
+                    .get(labels.len())
+                    .cloned()
+                    .unwrap_or_else(|| b.origin.decl.clone());
+                diags.push(
+                    Diagnostic::error(format!("Extraneous label for {}", b.kind), detail)
+                        .with_range(at),
+                );
                 return false;
             }
             if b.labels.len() < labels.len() {
@@ -126,6 +147,10 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
 fn type_range(b: &crate::config::model::Block) -> Range {
     let mut r = b.origin.decl.clone();
     let n = b.kind.chars().count();
-    r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + n, byte: r.start.byte + b.kind.len() };
+    r.end = crate::diag::Pos {
+        line: r.start.line,
+        column: r.start.column + n,
+        byte: r.start.byte + b.kind.len(),
+    };
     r
 }

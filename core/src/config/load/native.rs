@@ -7,18 +7,20 @@ use hcl_edit::structure as hs;
 use hcl_edit::{Decorate, Span};
 
 /// Parses a native-syntax file into its top-level body.
-pub fn parse(name: &str, src: &str) -> Result<Body, Diagnostic> {
+pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
     match hcl_edit::parser::parse_body(src) {
         Ok(body) => Ok(convert_body(name, src, &body)),
         Err(err) => {
             let loc = err.location();
             let at = loc.offset().min(src.len());
             let end = src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            Err(Diagnostic::error(
-                "Invalid configuration syntax",
-                format!("{}.", err.message().trim_end_matches('.')),
-            )
-            .with_range(Range::from_span(name, src, at..end)))
+            Err(Box::new(
+                Diagnostic::error(
+                    "Invalid configuration syntax",
+                    format!("{}.", err.message().trim_end_matches('.')),
+                )
+                .with_range(Range::from_span(name, src, at..end)),
+            ))
         }
     }
 }
@@ -31,16 +33,28 @@ fn convert_body(name: &str, src: &str, body: &hs::Body) -> Body {
             hs::Structure::Block(b) => Item::Block(convert_block(name, src, b)),
         })
         .collect();
-    let trailing = body.decor().suffix().map(|s| s.to_string()).unwrap_or_default();
+    let trailing = body
+        .decor()
+        .suffix()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     Body { items, trailing }
 }
 
 fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
     let span = node.span().unwrap_or(0..0);
     NativeText {
-        prefix: node.decor().prefix().map(|s| s.to_string()).unwrap_or_default(),
+        prefix: node
+            .decor()
+            .prefix()
+            .map(|s| s.to_string())
+            .unwrap_or_default(),
         src: src.get(span).unwrap_or_default().to_string(),
-        suffix: node.decor().suffix().map(|s| s.to_string()).unwrap_or_default(),
+        suffix: node
+            .decor()
+            .suffix()
+            .map(|s| s.to_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -53,7 +67,10 @@ fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
             src: src.get(expr_span.clone()).unwrap_or_default().to_string(),
             expr: Box::new(a.value.clone()),
         },
-        origin: Origin { file: name.to_string(), decl: Range::from_span(name, src, span.clone()) },
+        origin: Origin {
+            file: name.to_string(),
+            decl: Range::from_span(name, src, span.clone()),
+        },
         expr_range: Range::from_span(name, src, expr_span),
         text: Some(text_of(src, a)),
     }
@@ -61,14 +78,21 @@ fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
 
 fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
     let ident = b.ident.span().unwrap_or(0..0);
-    let last = b.labels.last().and_then(|l| l.span()).unwrap_or_else(|| ident.clone());
+    let last = b
+        .labels
+        .last()
+        .and_then(|l| l.span())
+        .unwrap_or_else(|| ident.clone());
     let label_ranges = b
         .labels
         .iter()
         .map(|l| Range::from_span(name, src, l.span().unwrap_or_else(|| last.clone())))
         .collect();
     // The brace is the first `{` after the header (only whitespace/comments lie between).
-    let brace = src.get(last.end..).and_then(|rest| rest.find('{')).map_or(last.end, |i| last.end + i);
+    let brace = src
+        .get(last.end..)
+        .and_then(|rest| rest.find('{'))
+        .map_or(last.end, |i| last.end + i);
     Block {
         kind: b.ident.as_str().to_string(),
         labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),

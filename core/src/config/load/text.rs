@@ -7,8 +7,12 @@ use crate::diag::{Diagnostic, Pos, Range};
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Decodes a file's bytes. For native syntax a leading BOM is removed.
-pub fn decode(name: &str, bytes: &[u8], json: bool) -> Result<String, Diagnostic> {
-    let body = if json { bytes } else { bytes.strip_prefix(BOM).unwrap_or(bytes) };
+pub fn decode(name: &str, bytes: &[u8], json: bool) -> Result<String, Box<Diagnostic>> {
+    let body = if json {
+        bytes
+    } else {
+        bytes.strip_prefix(BOM).unwrap_or(bytes)
+    };
     match std::str::from_utf8(body) {
         Ok(s) => Ok(s.to_string()),
         Err(e) => {
@@ -16,12 +20,16 @@ pub fn decode(name: &str, bytes: &[u8], json: bool) -> Result<String, Diagnostic
             // The prefix is valid UTF-8 by construction; fall back to an empty prefix anyway.
             let good = std::str::from_utf8(good).unwrap_or("");
             let start = Pos::from_offset(good, good.len());
-            let end = Pos { column: start.column + 1, byte: start.byte + 1, ..start };
-            Err(Diagnostic::error(
+            let end = Pos {
+                column: start.column + 1,
+                byte: start.byte + 1,
+                ..start
+            };
+            Err(Box::new(Diagnostic::error(
                 "Invalid character encoding",
                 "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
             )
-            .with_range(Range { filename: name.to_string(), start, end }))
+            .with_range(Range { filename: name.to_string(), start, end })))
         }
     }
 }

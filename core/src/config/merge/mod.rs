@@ -14,11 +14,23 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
 /// Merges override file `file` into `module`.
-pub fn merge_file(module: &mut Module, ix: &mut Index, file: &ParsedFile, flavor: Flavor, diags: &mut Diagnostics) {
+pub fn merge_file(
+    module: &mut Module,
+    ix: &mut Index,
+    file: &ParsedFile,
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) {
     let blocks: Vec<&Block> = file.body.blocks().collect();
     let of = |kind: &'static str| blocks.iter().copied().filter(move |b| b.kind == kind);
 
-    terraform::merge_terraform(module, ix, of("terraform").collect::<Vec<_>>().as_slice(), flavor, diags);
+    terraform::merge_terraform(
+        module,
+        ix,
+        of("terraform").collect::<Vec<_>>().as_slice(),
+        flavor,
+        diags,
+    );
     for b in of("provider") {
         merge_provider(module, ix, b, diags);
     }
@@ -111,7 +123,12 @@ pub fn merge_file(module: &mut Module, ix: &mut Index, file: &ParsedFile, flavor
 }
 
 /// The base block an override block applies to, or the "missing base" error.
-fn base_mut<'m>(module: &'m mut Module, ix: &Index, over: &Block, diags: &mut Diagnostics) -> Option<&'m mut Block> {
+fn base_mut<'m>(
+    module: &'m mut Module,
+    ix: &Index,
+    over: &Block,
+    diags: &mut Diagnostics,
+) -> Option<&'m mut Block> {
     let key = block_key(over)?;
     if let Some(&i) = ix.blocks.get(&key) {
         return module.blocks.get_mut(i);
@@ -163,12 +180,17 @@ fn merge_provider(module: &mut Module, ix: &mut Index, over: &Block, diags: &mut
 /// `depends_on` may not appear in override blocks; Terraform points at its first reference,
 /// so an empty list is accepted.
 fn reject_depends_on(over: &Block, diags: &mut Diagnostics) {
-    let Some(a) = over.body.attribute("depends_on") else { return };
+    let Some(a) = over.body.attribute("depends_on") else {
+        return;
+    };
     let first = first_element_range(a);
     if let Some(range) = first {
         diags.push(
-            Diagnostic::error("Unsupported override", "The depends_on argument may not be overridden.")
-                .with_range(range),
+            Diagnostic::error(
+                "Unsupported override",
+                "The depends_on argument may not be overridden.",
+            )
+            .with_range(range),
         );
     }
 }
@@ -193,7 +215,11 @@ fn first_element_range(a: &Attribute) -> Option<crate::diag::Range> {
 }
 
 /// Approximates the range of a sub-expression: same file, starting where the span starts.
-fn shift(whole: &crate::diag::Range, _v: &Value, span: std::ops::Range<usize>) -> crate::diag::Range {
+fn shift(
+    whole: &crate::diag::Range,
+    _v: &Value,
+    span: std::ops::Range<usize>,
+) -> crate::diag::Range {
     let mut r = whole.clone();
     // Spans of parsed sub-expressions are absolute byte offsets; the stored range knows only its
     // own start, so the column moves by the byte distance (exact for single-line ASCII lists).
@@ -201,7 +227,11 @@ fn shift(whole: &crate::diag::Range, _v: &Value, span: std::ops::Range<usize>) -
     let len = span.end.saturating_sub(span.start);
     r.start.byte += delta;
     r.start.column += delta;
-    r.end = crate::diag::Pos { line: r.start.line, column: r.start.column + len, byte: r.start.byte + len };
+    r.end = crate::diag::Pos {
+        line: r.start.line,
+        column: r.start.column + len,
+        byte: r.start.byte + len,
+    };
     r
 }
 
@@ -223,7 +253,11 @@ fn merge_output(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
 fn merge_module_call(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     reject_depends_on(over, diags);
     let mut skip = vec!["depends_on"];
-    if over.body.attribute("providers").is_some_and(Attribute::is_empty_object) {
+    if over
+        .body
+        .attribute("providers")
+        .is_some_and(Attribute::is_empty_object)
+    {
         skip.push("providers");
     }
     merge_bodies(&mut base.body, &over.body, &skip, &[]);

@@ -9,20 +9,35 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
 /// Applies the `terraform` blocks of one override file.
-pub fn merge_terraform(module: &mut Module, ix: &mut Index, blocks: &[&Block], flavor: Flavor, diags: &mut Diagnostics) {
+pub fn merge_terraform(
+    module: &mut Module,
+    ix: &mut Index,
+    blocks: &[&Block],
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) {
     if blocks.is_empty() {
         return;
     }
     // required_version (Terraform): the file's list replaces the module's list.
     if flavor == Flavor::Terraform {
-        let versions: Vec<&Attribute> = blocks.iter().filter_map(|b| b.body.attribute("required_version")).collect();
+        let versions: Vec<&Attribute> = blocks
+            .iter()
+            .filter_map(|b| b.body.attribute("required_version"))
+            .collect();
         if !versions.is_empty() {
             replace_required_version(module, ix, blocks[0], &versions);
         }
     }
     // State storage: at most one of each kind per override file.
-    let backends: Vec<&Block> = blocks.iter().flat_map(|b| b.body.blocks_of("backend")).collect();
-    let clouds: Vec<&Block> = blocks.iter().flat_map(|b| b.body.blocks_of("cloud")).collect();
+    let backends: Vec<&Block> = blocks
+        .iter()
+        .flat_map(|b| b.body.blocks_of("backend"))
+        .collect();
+    let clouds: Vec<&Block> = blocks
+        .iter()
+        .flat_map(|b| b.body.blocks_of("cloud"))
+        .collect();
     if let [first, second, ..] = backends.as_slice() {
         diags.push(
             Diagnostic::error(
@@ -35,7 +50,9 @@ pub fn merge_terraform(module: &mut Module, ix: &mut Index, blocks: &[&Block], f
         replace_state_storage(module, ix, blocks[0], only);
     }
     if let [first, second, ..] = clouds.as_slice() {
-        diags.push(duplicate_cloud(&first.origin.decl, flavor).with_range(second.origin.decl.clone()));
+        diags.push(
+            duplicate_cloud(&first.origin.decl, flavor).with_range(second.origin.decl.clone()),
+        );
     } else if let [only] = clouds.as_slice() {
         replace_state_storage(module, ix, blocks[0], only);
     }
@@ -78,7 +95,11 @@ fn required_providers_block<'m>(
         if b.kind != "terraform" {
             return None;
         }
-        b.body.items.iter().position(|it| matches!(it, Item::Block(nb) if nb.kind == "required_providers")).map(|j| (i, j))
+        b.body
+            .items
+            .iter()
+            .position(|it| matches!(it, Item::Block(nb) if nb.kind == "required_providers"))
+            .map(|j| (i, j))
     });
     let (i, j) = match found {
         Some(p) => p,
@@ -101,7 +122,12 @@ fn required_providers_block<'m>(
     }
 }
 
-fn replace_required_version(module: &mut Module, ix: &mut Index, over_tf: &Block, versions: &[&Attribute]) {
+fn replace_required_version(
+    module: &mut Module,
+    ix: &mut Index,
+    over_tf: &Block,
+    versions: &[&Attribute],
+) {
     let mut at: Option<(usize, usize)> = None;
     for (i, b) in module.blocks.iter_mut().enumerate() {
         if b.kind != "terraform" {
@@ -122,12 +148,17 @@ fn replace_required_version(module: &mut Module, ix: &mut Index, over_tf: &Block
     let tb = &mut module.blocks[i];
     tb.touched = true;
     let j = j.min(tb.body.items.len());
-    tb.body.items.insert(j, Item::Attribute(versions[0].clone()));
+    tb.body
+        .items
+        .insert(j, Item::Attribute(versions[0].clone()));
     // Several required_version arguments in one override file (in separate terraform blocks)
     // all apply; one block can hold only one, so the rest get a block each.
     for extra in &versions[1..] {
         let mut b = over_tf.clone();
-        b.body = Body { items: vec![Item::Attribute((*extra).clone())], trailing: String::new() };
+        b.body = Body {
+            items: vec![Item::Attribute((*extra).clone())],
+            trailing: String::new(),
+        };
         b.touched = true;
         module.blocks.insert(i + 1, b);
     }

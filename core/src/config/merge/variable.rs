@@ -13,7 +13,9 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     base.touched = true;
     let type_set = over.body.attribute("type").is_some();
     let default_set = over.body.attribute("default").is_some();
-    let Some(default) = base.body.attribute("default") else { return };
+    let Some(default) = base.body.attribute("default") else {
+        return;
+    };
     let value = match &default.value {
         Value::Native { src, .. } => eval_literal(src),
         Value::Json(n) => json_literal(n),
@@ -34,21 +36,32 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
         }
     };
     if value == hcl::Value::Null {
-        let nullable_false = base.body.attribute("nullable").is_some_and(|a| match &a.value {
-            Value::Native { expr, .. } => expr.as_bool() == Some(false),
-            Value::Json(n) => matches!(n.kind, crate::config::load::json::NodeKind::Bool(false)),
-        });
+        let nullable_false = base
+            .body
+            .attribute("nullable")
+            .is_some_and(|a| match &a.value {
+                Value::Native { expr, .. } => expr.as_bool() == Some(false),
+                Value::Json(n) => {
+                    matches!(n.kind, crate::config::load::json::NodeKind::Bool(false))
+                }
+            });
         if nullable_false {
             diags.push(
-                Diagnostic::error("Invalid default value for variable", "A null default value is not valid when nullable=false.")
-                    .with_range(over.origin.decl.clone()),
+                Diagnostic::error(
+                    "Invalid default value for variable",
+                    "A null default value is not valid when nullable=false.",
+                )
+                .with_range(over.origin.decl.clone()),
             );
         }
         return;
     }
     let Some(ty) = base.body.attribute("type").and_then(|a| match &a.value {
         Value::Native { expr, .. } => Type::parse(expr),
-        Value::Json(n) => n.as_str().and_then(|s| hcl_edit::parser::parse_expr(s).ok()).and_then(|e| Type::parse(&e)),
+        Value::Json(n) => n
+            .as_str()
+            .and_then(|s| hcl_edit::parser::parse_expr(s).ok())
+            .and_then(|e| Type::parse(&e)),
     }) else {
         return;
     };
@@ -59,7 +72,8 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
             _ => format!("This variable's default value is not compatible with its type constraint: {err}."),
         };
         diags.push(
-            Diagnostic::error("Invalid default value for variable", detail).with_range(over.origin.decl.clone()),
+            Diagnostic::error("Invalid default value for variable", detail)
+                .with_range(over.origin.decl.clone()),
         );
     }
 }

@@ -58,7 +58,11 @@ pub fn render(node: &Node, indent: &str, raw: bool) -> String {
             let inner = format!("{indent}  ");
             let mut out = String::from("{\n");
             for p in props {
-                out.push_str(&format!("{inner}{} = {}\n", quote(&p.key), render(&p.value, &inner, raw)));
+                out.push_str(&format!(
+                    "{inner}{} = {}\n",
+                    quote(&p.key),
+                    render(&p.value, &inner, raw)
+                ));
             }
             out.push_str(indent);
             out.push('}');

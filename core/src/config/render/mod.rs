@@ -74,7 +74,11 @@ fn render_attribute(a: &Attribute, indent: &str, kind: &str) -> String {
         (Some(t), _) => format!("{}{}{}\n", reindent(&t.prefix, indent), t.src, t.suffix),
         (None, Value::Json(node)) => {
             let raw = json_expr::is_expression_argument(kind, &a.name);
-            format!("{indent}{} = {}\n", a.name, json_expr::render(node, indent, raw))
+            format!(
+                "{indent}{} = {}\n",
+                a.name,
+                json_expr::render(node, indent, raw)
+            )
         }
         (None, Value::Native { src, .. }) => format!("{indent}{} = {src}\n", a.name),
     }

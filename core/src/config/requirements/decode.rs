@@ -27,7 +27,10 @@ pub struct LocalProvider {
 }
 
 /// The module's local provider names (from its merged `required_providers`).
-pub fn local_providers(module: &Module, flavor: Flavor) -> (BTreeMap<String, LocalProvider>, Diagnostics) {
+pub fn local_providers(
+    module: &Module,
+    flavor: Flavor,
+) -> (BTreeMap<String, LocalProvider>, Diagnostics) {
     let mut out = BTreeMap::new();
     let mut diags = Diagnostics::new();
     // The module has at most one required_providers block (duplicates were reported while
@@ -62,8 +65,16 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
         let mut version = None;
         match s {
             Some(s) if check_config_syntax(&s) => version = Some((s, a.origin.decl.clone())),
-            Some(_) => diags.push(err("Invalid version constraint", "This string does not use correct version constraint syntax.", &expr_range)),
-            None => diags.push(err("Invalid version constraint", format!("A string value is required for {name}."), &expr_range)),
+            Some(_) => diags.push(err(
+                "Invalid version constraint",
+                "This string does not use correct version constraint syntax.",
+                &expr_range,
+            )),
+            None => diags.push(err(
+                "Invalid version constraint",
+                format!("A string value is required for {name}."),
+                &expr_range,
+            )),
         }
         let part = match parse_provider_part(&name) {
             Ok(p) => p,
@@ -83,7 +94,11 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
     }
     match parse_provider_part(&name) {
         Err(e) => {
-            diags.push(err("Invalid provider local name", format!("{name} is an invalid provider local name: {e}"), &expr_range));
+            diags.push(err(
+                "Invalid provider local name",
+                format!("{name} is an invalid provider local name: {e}"),
+                &expr_range,
+            ));
             return None;
         }
         Ok(n) if n != name => {
@@ -93,7 +108,11 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
         Ok(_) => {}
     }
     let Some(props) = object_props(a) else {
-        diags.push(err("Invalid required_providers object", "required_providers entries must be strings or objects.", &expr_range));
+        diags.push(err(
+            "Invalid required_providers object",
+            "required_providers entries must be strings or objects.",
+            &expr_range,
+        ));
         return None;
     };
     let before = diags.0.len();
@@ -110,8 +129,16 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
         match key.as_str() {
             "version" => match val {
                 Some(v) if check_config_syntax(&v) => lp.version = Some((v, a.origin.decl.clone())),
-                Some(_) => diags.push(err("Invalid version constraint", "This string does not use correct version constraint syntax.", &range)),
-                None => diags.push(err("Invalid version constraint", "Version must be specified as a string.", &range)),
+                Some(_) => diags.push(err(
+                    "Invalid version constraint",
+                    "This string does not use correct version constraint syntax.",
+                    &range,
+                )),
+                None => diags.push(err(
+                    "Invalid version constraint",
+                    "Version must be specified as a string.",
+                    &range,
+                )),
             },
             "source" => match val {
                 Some(v) => match Provider::parse(&v, flavor) {
@@ -122,7 +149,11 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
                     }
                     Err(e) => diags.push(err(&e.summary, e.detail, &range)),
                 },
-                None => diags.push(err("Invalid source", "Source must be specified as a string.", &range)),
+                None => diags.push(err(
+                    "Invalid source",
+                    "Source must be specified as a string.",
+                    &range,
+                )),
             },
             "configuration_aliases" => {
                 for alias in list.unwrap_or_default() {
@@ -201,11 +232,17 @@ fn object_props(a: &Attribute) -> Option<Props> {
             for (k, v) in obj.iter() {
                 let key = match k {
                     hcl_edit::expr::ObjectKey::Ident(i) => i.as_str().to_string(),
-                    hcl_edit::expr::ObjectKey::Expression(e) => crate::config::model::literal_native_str(e)?,
+                    hcl_edit::expr::ObjectKey::Expression(e) => {
+                        crate::config::model::literal_native_str(e)?
+                    }
                 };
                 let ve = v.expr();
                 let val = crate::config::model::literal_native_str(ve);
-                let list = ve.as_array().map(|arr| arr.iter().map(|e| e.to_string().trim().to_string()).collect());
+                let list = ve.as_array().map(|arr| {
+                    arr.iter()
+                        .map(|e| e.to_string().trim().to_string())
+                        .collect()
+                });
                 // Property ranges are approximated by the entry's value range.
                 let _ = &file;
                 out.push((key, val, list, a.expr_range.clone()));
@@ -218,8 +255,17 @@ fn object_props(a: &Attribute) -> Option<Props> {
                 props
                     .iter()
                     .map(|p| {
-                        let list = p.value.as_array().map(|arr| arr.iter().filter_map(|e| e.as_str().map(str::to_string)).collect());
-                        (p.key.clone(), p.value.as_str().map(str::to_string), list, a.expr_range.clone())
+                        let list = p.value.as_array().map(|arr| {
+                            arr.iter()
+                                .filter_map(|e| e.as_str().map(str::to_string))
+                                .collect()
+                        });
+                        (
+                            p.key.clone(),
+                            p.value.as_str().map(str::to_string),
+                            list,
+                            a.expr_range.clone(),
+                        )
                     })
                     .collect(),
             )

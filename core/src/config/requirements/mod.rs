@@ -76,20 +76,28 @@ pub struct ProviderRequirements {
 
 impl ProviderRequirements {
     fn entry(&mut self, p: &Provider, flavor: Flavor) -> &mut ProviderRequirement {
-        self.providers.entry(p.clone()).or_insert_with(|| ProviderRequirement {
-            provider: p.to_string(),
-            constraints: String::new(),
-            builtin: p.is_builtin_for(flavor),
-            origins: Vec::new(),
-            parsed: Constraints::any(),
-        })
+        self.providers
+            .entry(p.clone())
+            .or_insert_with(|| ProviderRequirement {
+                provider: p.to_string(),
+                constraints: String::new(),
+                builtin: p.is_builtin_for(flavor),
+                origins: Vec::new(),
+                parsed: Constraints::any(),
+            })
     }
 
     fn mention(&mut self, p: &Provider, flavor: Flavor, origin: RequirementOrigin) {
         self.entry(p, flavor).origins.push(origin);
     }
 
-    fn constrain(&mut self, p: &Provider, flavor: Flavor, c: &Constraints, origin: RequirementOrigin) {
+    fn constrain(
+        &mut self,
+        p: &Provider,
+        flavor: Flavor,
+        c: &Constraints,
+        origin: RequirementOrigin,
+    ) {
         let e = self.entry(p, flavor);
         e.parsed = e.parsed.intersect(c);
         e.constraints = e.parsed.canonical();
@@ -105,7 +113,12 @@ pub fn requirements(module: &Module, module_path: &str, flavor: Flavor) -> Provi
 }
 
 /// Adds one module's requirements to `reqs`.
-pub fn add_module(reqs: &mut ProviderRequirements, module: &Module, module_path: &str, flavor: Flavor) {
+pub fn add_module(
+    reqs: &mut ProviderRequirements,
+    module: &Module,
+    module_path: &str,
+    flavor: Flavor,
+) {
     let (locals, diags) = local_providers(module, flavor);
     reqs.diagnostics.extend(diags);
     let origin = |local: &str, kind, constraint: Option<String>, range: &Range| RequirementOrigin {
@@ -119,17 +132,44 @@ pub fn add_module(reqs: &mut ProviderRequirements, module: &Module, module_path:
     for lp in locals.values() {
         match &lp.version {
             Some((text, range)) => match parse_config_constraint(text, flavor) {
-                Ok(c) => reqs.constrain(&lp.provider, flavor, &c, origin(&lp.name, OriginKind::RequiredProviders, Some(text.clone()), range)),
+                Ok(c) => reqs.constrain(
+                    &lp.provider,
+                    flavor,
+                    &c,
+                    origin(
+                        &lp.name,
+                        OriginKind::RequiredProviders,
+                        Some(text.clone()),
+                        range,
+                    ),
+                ),
                 Err(e) => {
-                    reqs.diagnostics.push(Diagnostic::error(e.summary, e.detail).with_range(range.clone()));
-                    reqs.mention(&lp.provider, flavor, origin(&lp.name, OriginKind::RequiredProviders, Some(text.clone()), range));
+                    reqs.diagnostics
+                        .push(Diagnostic::error(e.summary, e.detail).with_range(range.clone()));
+                    reqs.mention(
+                        &lp.provider,
+                        flavor,
+                        origin(
+                            &lp.name,
+                            OriginKind::RequiredProviders,
+                            Some(text.clone()),
+                            range,
+                        ),
+                    );
                 }
             },
-            None => reqs.mention(&lp.provider, flavor, origin(&lp.name, OriginKind::RequiredProviders, None, &lp.range)),
+            None => reqs.mention(
+                &lp.provider,
+                flavor,
+                origin(&lp.name, OriginKind::RequiredProviders, None, &lp.range),
+            ),
         }
     }
     let fqn_for = |local: &str| -> Provider {
-        locals.get(local).map_or_else(|| Provider::implied(local, flavor), |lp| lp.provider.clone())
+        locals.get(local).map_or_else(
+            || Provider::implied(local, flavor),
+            |lp| lp.provider.clone(),
+        )
     };
     for kind in ["resource", "data", "ephemeral", "action"] {
         if kind == "action" && flavor == Flavor::OpenTofu {
@@ -137,30 +177,63 @@ pub fn add_module(reqs: &mut ProviderRequirements, module: &Module, module_path:
         }
         for b in module.blocks_of(kind) {
             let local = resource_local_name(b);
-            reqs.mention(&fqn_for(&local), flavor, origin(&local, OriginKind::Resource, None, &b.origin.decl));
+            reqs.mention(
+                &fqn_for(&local),
+                flavor,
+                origin(&local, OriginKind::Resource, None, &b.origin.decl),
+            );
         }
     }
     for b in module.blocks_of("provider") {
-        let Some(local) = b.labels.first() else { continue };
+        let Some(local) = b.labels.first() else {
+            continue;
+        };
         let fqn = fqn_for(local);
         match b.body.attribute("version") {
             Some(a) => match a.literal_str() {
                 Some(text) => match parse_config_constraint(&text, flavor) {
-                    Ok(c) => reqs.constrain(&fqn, flavor, &c, origin(local, OriginKind::ProviderBlockVersion, Some(text.clone()), &a.origin.decl)),
+                    Ok(c) => reqs.constrain(
+                        &fqn,
+                        flavor,
+                        &c,
+                        origin(
+                            local,
+                            OriginKind::ProviderBlockVersion,
+                            Some(text.clone()),
+                            &a.origin.decl,
+                        ),
+                    ),
                     Err(e) => {
-                        reqs.diagnostics.push(Diagnostic::error(e.summary, e.detail).with_range(a.expr_range.clone()));
-                        reqs.mention(&fqn, flavor, origin(local, OriginKind::ProviderBlock, None, &b.origin.decl));
+                        reqs.diagnostics.push(
+                            Diagnostic::error(e.summary, e.detail).with_range(a.expr_range.clone()),
+                        );
+                        reqs.mention(
+                            &fqn,
+                            flavor,
+                            origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
+                        );
                     }
                 },
                 None => {
                     reqs.diagnostics.push(
-                        Diagnostic::error("Invalid version constraint", "A string value is required for version.")
-                            .with_range(a.expr_range.clone()),
+                        Diagnostic::error(
+                            "Invalid version constraint",
+                            "A string value is required for version.",
+                        )
+                        .with_range(a.expr_range.clone()),
                     );
-                    reqs.mention(&fqn, flavor, origin(local, OriginKind::ProviderBlock, None, &b.origin.decl));
+                    reqs.mention(
+                        &fqn,
+                        flavor,
+                        origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
+                    );
                 }
             },
-            None => reqs.mention(&fqn, flavor, origin(local, OriginKind::ProviderBlock, None, &b.origin.decl)),
+            None => reqs.mention(
+                &fqn,
+                flavor,
+                origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
+            ),
         }
     }
 }

@@ -25,7 +25,11 @@ pub struct ModuleTree {
 const MAX_DEPTH: usize = 32;
 
 /// Loads `root` from `dirs` (directory → its files) and every local module it calls.
-pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(dirs: &BTreeMap<String, Vec<(N, B)>>, root: &str, opts: &LoadOptions) -> ModuleTree {
+pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
+    dirs: &BTreeMap<String, Vec<(N, B)>>,
+    root: &str,
+    opts: &LoadOptions,
+) -> ModuleTree {
     load_at(dirs, root, String::new(), opts, 0)
 }
 
@@ -54,7 +58,11 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             continue;
         }
         let child_dir = join(dir, &source);
-        let child_path = if path.is_empty() { format!("module.{name}") } else { format!("{path}.module.{name}") };
+        let child_path = if path.is_empty() {
+            format!("module.{name}")
+        } else {
+            format!("{path}.module.{name}")
+        };
         if depth >= MAX_DEPTH {
             continue;
         }
@@ -72,13 +80,21 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             ),
         }
     }
-    ModuleTree { path, dir: dir.to_string(), loaded, children }
+    ModuleTree {
+        path,
+        dir: dir.to_string(),
+        loaded,
+        children,
+    }
 }
 
 /// Joins a relative module source onto `base` and normalizes `.`/`..`; `None` if it climbs
 /// above the tree's root.
 pub fn join(base: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let mut parts: Vec<&str> = base
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
     for p in rel.split('/') {
         match p {
             "" | "." => {}

@@ -1,0 +1,81 @@
+//! A content-addressed cache of package hashes keyed by `zh:`, shared by every run and every
+//! working directory: once a zip has been downloaded and verified, `providers lock` never
+//! downloads it again to learn its `h1:`.
+//!
+//! Entries are written only for packages the planner accepted (authenticated against the
+//! registry's signed checksums or the mirror's hashes), so the cache never vouches for
+//! anything that was not verified once; the planner re-authenticates cached answers anyway.
+
+use super::atomic::write_atomic;
+use std::path::PathBuf;
+use tflock_core::hash::{PackageHash, ZipHashes};
+use tflock_core::install::FetchedPackage;
+
+/// The on-disk cache.
+#[derive(Debug, Clone)]
+pub struct HashCache {
+    dir: PathBuf,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Entry {
+    h1: String,
+    h1_archive: String,
+    size: u64,
+}
+
+impl HashCache {
+    /// `$XDG_CACHE_HOME/tflock/zh` (or `~/.cache/tflock/zh`); `TFLOCK_CACHE_DIR` overrides.
+    pub fn default_location() -> Option<HashCache> {
+        let root = std::env::var_os("TFLOCK_CACHE_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| dirs::cache_dir().map(|d| d.join("tflock")))?;
+        Some(HashCache::at(root.join("zh")))
+    }
+
+    /// A cache in `dir`.
+    pub fn at(dir: impl Into<PathBuf>) -> HashCache {
+        HashCache { dir: dir.into() }
+    }
+
+    fn path(&self, zh: &PackageHash) -> Option<PathBuf> {
+        let value = zh.value();
+        let valid = zh.is_zh() && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit());
+        valid.then(|| self.dir.join(format!("{}.json", value.to_ascii_lowercase())))
+    }
+
+    /// The cached hashes of the archive whose SHA-256 is `zh`, as a fetched package.
+    pub fn get(&self, zh: &PackageHash) -> Option<FetchedPackage> {
+        let bytes = std::fs::read(self.path(zh)?).ok()?;
+        let e: Entry = serde_json::from_slice(&bytes).ok()?;
+        let mut sha256 = [0u8; 32];
+        hex::decode_to_slice(zh.value(), &mut sha256).ok()?;
+        Some(FetchedPackage::Archive {
+            hashes: ZipHashes {
+                h1: PackageHash::parse(&e.h1).ok()?,
+                zh: zh.clone(),
+                h1_archive: PackageHash::parse(&e.h1_archive).ok()?,
+            },
+            sha256,
+            size: e.size,
+        })
+    }
+
+    /// Records a verified archive's hashes.
+    pub fn put(&self, package: &FetchedPackage) -> anyhow::Result<()> {
+        let FetchedPackage::Archive { hashes, size, .. } = package else {
+            return Ok(());
+        };
+        let Some(path) = self.path(&hashes.zh) else {
+            return Ok(());
+        };
+        std::fs::create_dir_all(&self.dir)?;
+        let entry = Entry {
+            h1: hashes.h1.to_string(),
+            h1_archive: hashes.h1_archive.to_string(),
+            size: *size,
+        };
+        write_atomic(&path, &serde_json::to_vec(&entry)?)
+    }
+}

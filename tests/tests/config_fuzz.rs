@@ -1,0 +1,99 @@
+//! Loading and merging arbitrary bytes never panics, and whenever a module loads without
+//! errors its rendered merge is valid HCL. Inputs are random bytes and random edits of the
+//! fixture files (so most cases get deep into the merge rules).
+
+use proptest::prelude::*;
+use std::path::Path;
+use tflock_core::config::requirements::tree_requirements;
+use tflock_core::config::{load_module, load_tree, provenance, render_merged, LoadOptions};
+use tflock_core::Flavor;
+
+const NAMES: &[&str] = &[
+    "main.tf",
+    "b.tf",
+    "override.tf",
+    "a_override.tf",
+    "x.tf.json",
+    "y_override.tf.json",
+    "main.tofu",
+    "z_override.tofu.json",
+];
+
+/// Every input file of every config fixture, as seeds for mutation (read once).
+fn seeds() -> &'static [Vec<u8>] {
+    static SEEDS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(read_seeds)
+}
+
+fn read_seeds() -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join("config");
+    let mut out = Vec::new();
+    for case in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(case.path().join("input"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(b) = std::fs::read(f.path()) {
+                out.push(b);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn check(files: &[(String, Vec<u8>)], flavor: Flavor) {
+    let loaded = load_module(files, &LoadOptions { flavor });
+    let text = render_merged(&loaded);
+    let _ = provenance(&loaded.module);
+    if !loaded.diagnostics.has_errors() {
+        if let Err(e) = hcl_edit::parser::parse_body(&text) {
+            panic!("merge rendered invalid HCL ({e}) from {files:?}:\n{text}");
+        }
+    }
+    let mut dirs = std::collections::BTreeMap::new();
+    dirs.insert(String::new(), files.to_vec());
+    let _ = tree_requirements(&load_tree(&dirs, "", &LoadOptions { flavor }), flavor);
+}
+
+fn flavor() -> impl Strategy<Value = Flavor> {
+    prop_oneof![Just(Flavor::Terraform), Just(Flavor::OpenTofu)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(
+        files in prop::collection::vec((0..NAMES.len(), prop::collection::vec(any::<u8>(), 0..200)), 1..4),
+        flavor in flavor(),
+    ) {
+        let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(i, b)| (NAMES[i].to_string(), b)).collect();
+        check(&files, flavor);
+    }
+
+    #[test]
+    fn edited_fixture_files_never_panic(
+        picks in prop::collection::vec((0..NAMES.len(), any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<prop::sample::Index>(), prop::collection::vec(any::<u8>(), 0..6)), 1..4),
+        flavor in flavor(),
+    ) {
+        let seeds = seeds();
+        prop_assume!(!seeds.is_empty());
+        let files: Vec<(String, Vec<u8>)> = picks
+            .into_iter()
+            .map(|(n, s, a, b, insert)| {
+                let mut bytes = s.get(seeds).clone();
+                if !bytes.is_empty() {
+                    let (x, y) = (a.index(bytes.len()), b.index(bytes.len()));
+                    let (lo, hi) = (x.min(y), x.max(y).min(x.min(y) + 8));
+                    bytes.splice(lo..hi, insert);
+                }
+                (NAMES[n].to_string(), bytes)
+            })
+            .collect();
+        check(&files, flavor);
+    }
+}
