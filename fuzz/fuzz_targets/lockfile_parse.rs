@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
         let written = write_locks(&locks, flavor);
         if !diags.has_errors() {
             let (again, diags2) = load_locks(&written, &opts);
-            assert!(!diags2.has_errors(), "rewritten file does not load:\n{written}");
+            assert!(
+                !diags2.has_errors(),
+                "rewritten file does not load:\n{written}"
+            );
             assert_eq!(write_locks(&again, flavor), written);
         }
     }

@@ -1,2 +1,275 @@
-//! Hash benchmark (being written).
-fn main() {}
+//! `cargo xtask bench hash`: hashing a ~250 MB provider-shaped zip.
+//!
+//! Prints, from one run on the same file: tflock's streaming `h1:`+`zh:` time (from memory,
+//! and from the file as the CLI reads it), Go's `dirhash.HashZip` time (the oracle's timing mode; Go computes only the
+//! archive-form `h1:`), and the one-core limit measured on the same bytes: raw inflate of
+//! every entry alone plus SHA-256 alone over the uncompressed and the archive bytes (what
+//! `h1:` and `zh:` must hash at least). Best of several runs each.
+
+#[path = "../tests/hash_common/mod.rs"]
+mod hash_common;
+
+use flate2::{Decompress, FlushDecompress, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use tflock_core::hash::{ZipHasher, ZipHashes};
+
+const RUNS: usize = 3;
+const READ_BUF: usize = 256 * 1024;
+/// Uncompressed size of the big entry; deflates to roughly 250 MB with this content mix.
+const BINARY_BYTES: usize = 600 << 20;
+
+/// Executable-like bytes: mostly "code" drawn from a fixed vocabulary of instruction-like
+/// snippets, some strings and zero padding, a few random runs (compressed data, keys);
+/// deflates to roughly 40%, like Go provider binaries.
+const VOCAB: usize = 512;
+
+struct BinaryGen {
+    rng: StdRng,
+    vocab: Vec<Vec<u8>>,
+}
+
+impl BinaryGen {
+    fn new(seed: u64) -> BinaryGen {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let vocab = (0..VOCAB)
+            .map(|_| {
+                let n = rng.gen_range(2..10);
+                (0..n).map(|_| rng.gen::<u8>()).collect()
+            })
+            .collect();
+        BinaryGen { rng, vocab }
+    }
+
+    fn block(&mut self, len: usize) -> Vec<u8> {
+        let rng = &mut self.rng;
+        let mut out = Vec::with_capacity(len + 1024);
+        while out.len() < len {
+            match rng.gen_range(0..100) {
+                0..=2 => {
+                    let n = rng.gen_range(16..256);
+                    out.extend((0..n).map(|_| rng.gen::<u8>()));
+                }
+                3..=6 => out.extend(std::iter::repeat_n(0u8, rng.gen_range(4..64))),
+                7..=14 => {
+                    let n = rng.gen_range(16..120);
+                    out.extend(hash_common::text_content(rng, n));
+                }
+                _ => {
+                    for _ in 0..rng.gen_range(4..32) {
+                        // A skewed choice: some snippets are far more common, as in code.
+                        let k = rng.gen_range(0..VOCAB);
+                        let k = (k * k) / VOCAB;
+                        out.extend_from_slice(&self.vocab[k]);
+                    }
+                }
+            }
+        }
+        out.truncate(len);
+        out
+    }
+}
+
+fn bench_zip() -> PathBuf {
+    let dir = tflock_tests::target_dir().join("bench-data");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("terraform-provider-bench_1.0.0_linux_amd64.zip");
+    if path.exists() {
+        return path;
+    }
+    eprintln!("generating {} (once) ...", path.display());
+    use zip::write::SimpleFileOptions;
+    let tmp = path.with_extension("tmp");
+    let mut w = zip::ZipWriter::new(BufWriter::new(File::create(&tmp).unwrap()));
+    let opts = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    let mut rng = StdRng::seed_from_u64(250);
+    w.start_file("CHANGELOG.md", opts).unwrap();
+    w.write_all(&hash_common::text_content(&mut rng, 30_000))
+        .unwrap();
+    w.start_file("LICENSE", opts).unwrap();
+    w.write_all(&hash_common::text_content(&mut rng, 16_000))
+        .unwrap();
+    w.start_file("README.md", opts).unwrap();
+    w.write_all(&hash_common::text_content(&mut rng, 3_000))
+        .unwrap();
+    w.start_file("terraform-provider-bench_v1.0.0", opts)
+        .unwrap();
+    // Blocks of fresh content (not one repeated block, which deflate would see through).
+    let mut gen = BinaryGen::new(251);
+    let mut left = BINARY_BYTES;
+    while left > 0 {
+        let n = left.min(4 << 20);
+        w.write_all(&gen.block(n)).unwrap();
+        left -= n;
+    }
+    w.finish().unwrap().flush().unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    path
+}
+
+fn best<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut last = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let v = f();
+        best = best.min(t.elapsed());
+        last = Some(v);
+    }
+    (best, last.unwrap())
+}
+
+/// tflock: the CLI's path (streamed through `ZipHasher` with a fixed buffer).
+fn tflock_stream(path: &Path) -> ZipHashes {
+    let mut f = File::open(path).unwrap();
+    let mut h = ZipHasher::new();
+    let mut buf = vec![0u8; READ_BUF];
+    loop {
+        let n = f.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]).unwrap();
+    }
+    h.finish().unwrap()
+}
+
+/// tflock on bytes already in memory, fed in read-sized chunks (no file IO).
+fn tflock_memory(data: &[u8]) -> ZipHashes {
+    let mut h = ZipHasher::new();
+    for c in data.chunks(READ_BUF) {
+        h.update(c).unwrap();
+    }
+    h.finish().unwrap()
+}
+
+/// Raw inflate of every entry from memory, output discarded. Returns uncompressed bytes.
+fn inflate_only(data: &[u8], ranges: &[(u64, u64)]) -> u64 {
+    let mut out = vec![0u8; 128 * 1024];
+    let mut total = 0;
+    for &(start, len) in ranges {
+        let mut input = &data[start as usize..(start + len) as usize];
+        let mut d = Decompress::new(false);
+        loop {
+            let (i0, o0) = (d.total_in(), d.total_out());
+            let st = d
+                .decompress(input, &mut out, FlushDecompress::None)
+                .unwrap();
+            input = &input[(d.total_in() - i0) as usize..];
+            total += d.total_out() - o0;
+            if st == Status::StreamEnd {
+                break;
+            }
+        }
+    }
+    total
+}
+
+/// Reading the file into memory (to subtract from the inflate-only figure's file read).
+fn read_only(path: &Path) -> usize {
+    let mut f = File::open(path).unwrap();
+    let mut buf = vec![0u8; READ_BUF];
+    let mut n = 0;
+    loop {
+        let k = f.read(&mut buf).unwrap();
+        if k == 0 {
+            return n;
+        }
+        n += k;
+    }
+}
+
+/// SHA-256 alone over `bytes` bytes (64 MiB buffer hashed repeatedly: speed is data-blind).
+fn sha_only(bytes: u64) -> [u8; 32] {
+    let buf = vec![0x5au8; 64 << 20];
+    let mut h = Sha256::new();
+    let mut left = bytes;
+    while left > 0 {
+        let n = left.min(buf.len() as u64) as usize;
+        h.update(&buf[..n]);
+        left -= n as u64;
+    }
+    h.finalize().into()
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return; // `cargo test --benches` probing
+    }
+    let path = bench_zip();
+    let size = std::fs::metadata(&path).unwrap().len();
+    let ranges: Vec<(u64, u64)> = {
+        let mut z = zip::ZipArchive::new(File::open(&path).unwrap()).unwrap();
+        (0..z.len())
+            .map(|i| {
+                let f = z.by_index_raw(i).unwrap();
+                (f.data_start().unwrap(), f.compressed_size())
+            })
+            .collect()
+    };
+    let go = tflock_tests::oracle("dirhash");
+    // Warm the page cache.
+    read_only(&path);
+
+    let data = std::fs::read(&path).unwrap();
+    let (t_tflock, hashes) = best(|| tflock_memory(&data));
+    let (t_tflock_file, file_hashes) = best(|| tflock_stream(&path));
+    assert_eq!(hashes, file_hashes);
+    let go_out = Command::new(&go)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            writeln!(c.stdin.take().unwrap(), "time\t{}\t{RUNS}", path.display())?;
+            c.wait_with_output()
+        })
+        .expect("run Go oracle");
+    let go_ns: u64 = String::from_utf8_lossy(&go_out.stdout)
+        .trim()
+        .parse()
+        .expect("Go timing");
+    let t_go = Duration::from_nanos(go_ns);
+    let (t_inflate, uncompressed) = best(|| inflate_only(&data, &ranges));
+    drop(data);
+    let (t_sha, _) = best(|| sha_only(uncompressed + size));
+    let limit = t_inflate + t_sha;
+
+    let mb = |b: u64| b as f64 / 1e6;
+    let s = |d: Duration| d.as_secs_f64();
+    println!(
+        "zip: {} ({:.1} MB, {:.1} MB uncompressed)",
+        path.display(),
+        mb(size),
+        mb(uncompressed)
+    );
+    println!("h1 {}  zh {}", hashes.h1, hashes.zh);
+    println!();
+    println!("{:<44} {:>9} {:>10}", "measurement", "seconds", "MB/s(zip)");
+    for (name, d) in [
+        ("tflock ZipHasher, h1 + zh, from memory", t_tflock),
+        ("tflock ZipHasher, h1 + zh, from file (CLI)", t_tflock_file),
+        ("Go dirhash.HashZip (h1 archive form only)", t_go),
+        ("limit: inflate only (from memory)", t_inflate),
+        ("limit: SHA-256 only (uncompressed + zip)", t_sha),
+        ("limit: one core = inflate + SHA-256", limit),
+    ] {
+        println!("{name:<44} {:>9.3} {:>10.1}", s(d), mb(size) / s(d));
+    }
+    println!();
+    println!(
+        "Go / tflock            = {:.2}x   (goal >= 3)",
+        s(t_go) / s(t_tflock)
+    );
+    println!(
+        "tflock / one-core limit = {:.3}x  (goal <= 1.1)",
+        s(t_tflock) / s(limit)
+    );
+}

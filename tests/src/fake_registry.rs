@@ -335,6 +335,12 @@ impl FakeRegistry {
         format!("zh:{}", hex::encode(Sha256::digest(self.genuine_zip(id))))
     }
 
+    /// The `zh:` of the zip actually served (differs from [`Self::expected_zh`] when
+    /// tampered).
+    pub fn served_zh(&self, id: &PackageId) -> String {
+        format!("zh:{}", hex::encode(Sha256::digest(self.served_zip(id))))
+    }
+
     /// The archive file name.
     pub fn filename(id: &PackageId) -> String {
         format!(

@@ -12,14 +12,19 @@ fn tflock(args: &[&str], dir: &Path) -> Output {
 }
 
 fn fixture(case: &str, file: &str) -> String {
-    std::fs::read_to_string(tflock_tests::fixtures("lockfile").join(case).join(file)).expect("fixture")
+    std::fs::read_to_string(tflock_tests::fixtures("lockfile").join(case).join(file))
+        .expect("fixture")
 }
 
 #[test]
 fn fmt_prints_or_rewrites_in_place_keeping_the_header_flavour() {
     let dir = tempfile::tempdir().expect("tempdir");
     let lock = dir.path().join(".terraform.lock.hcl");
-    std::fs::write(&lock, fixture("legacy-hashes-alignment", ".terraform.lock.hcl")).unwrap();
+    std::fs::write(
+        &lock,
+        fixture("legacy-hashes-alignment", ".terraform.lock.hcl"),
+    )
+    .unwrap();
     let want = fixture("legacy-hashes-alignment", "formatted.terraform.lock.hcl");
 
     let out = tflock(&["lockfile", "fmt"], dir.path());
@@ -27,7 +32,11 @@ fn fmt_prints_or_rewrites_in_place_keeping_the_header_flavour() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
 
     let out = tflock(&["lockfile", "fmt", "-w"], dir.path());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(std::fs::read_to_string(&lock).unwrap(), want);
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
@@ -56,9 +65,16 @@ fn fmt_and_check_refuse_invalid_files_without_writing() {
     std::fs::write(&lock, &bad).unwrap();
     let out = tflock(&["lockfile", "fmt", "-w"], dir.path());
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(&lock).unwrap(), bad, "file untouched");
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap(),
+        bad,
+        "file untouched"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("Error: Invalid provider version number"), "{stderr}");
+    assert!(
+        stderr.contains("Error: Invalid provider version number"),
+        "{stderr}"
+    );
 
     let out = tflock(&["lockfile", "check"], dir.path());
     assert_eq!(out.status.code(), Some(1));
@@ -68,7 +84,11 @@ fn fmt_and_check_refuse_invalid_files_without_writing() {
 
     std::fs::write(&lock, [0xff, 0xfe, b'{']).unwrap();
     let out = tflock(&["lockfile", "check"], dir.path());
-    assert_eq!(out.status.code(), Some(1), "binary garbage is a diagnostic, not a panic");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "binary garbage is a diagnostic, not a panic"
+    );
 
     std::fs::write(&lock, fixture("valid-terraform", ".terraform.lock.hcl")).unwrap();
     let out = tflock(&["lockfile", "check"], dir.path());
@@ -78,16 +98,36 @@ fn fmt_and_check_refuse_invalid_files_without_writing() {
 #[test]
 fn diff_prints_review_text_and_json() {
     let dir = tflock_tests::fixtures("lockfile").join("change-new-checksums-terraform");
-    let out = tflock(&["lockfile", "diff", "old.terraform.lock.hcl", "new.terraform.lock.hcl"], &dir);
+    let out = tflock(
+        &[
+            "lockfile",
+            "diff",
+            "old.terraform.lock.hcl",
+            "new.terraform.lock.hcl",
+        ],
+        &dir,
+    );
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "registry.terraform.io/hashicorp/azurerm: 1 new checksum (h1:) for the same version\n"
     );
-    let out = tflock(&["lockfile", "diff", "--json", "old.terraform.lock.hcl", "new.terraform.lock.hcl"], &dir);
+    let out = tflock(
+        &[
+            "lockfile",
+            "diff",
+            "--json",
+            "old.terraform.lock.hcl",
+            "new.terraform.lock.hcl",
+        ],
+        &dir,
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["providers"][0]["changes"][0]["kind"], "new_checksums");
-    assert_eq!(v["providers"][0]["changes"][0]["added"][0], "h1:1xvaS5D8B8t6J6XmXxX8spo97tAzjhacjedFX1B47Fk=");
+    assert_eq!(
+        v["providers"][0]["changes"][0]["added"][0],
+        "h1:1xvaS5D8B8t6J6XmXxX8spo97tAzjhacjedFX1B47Fk="
+    );
 }
 
 fn git(dir: &Path, args: &[&str]) -> Output {
@@ -116,8 +156,14 @@ fn git_merges_hash_additions_from_two_branches_with_the_driver() {
         assert!(git(d, &args).status.success());
     }
     let driver = format!("{} lockfile merge-driver %O %A %B", bin.display());
-    assert!(git(d, &["config", "merge.tflock-lock.driver", &driver]).status.success());
-    std::fs::write(d.join(".gitattributes"), ".terraform.lock.hcl merge=tflock-lock\n").unwrap();
+    assert!(git(d, &["config", "merge.tflock-lock.driver", &driver])
+        .status
+        .success());
+    std::fs::write(
+        d.join(".gitattributes"),
+        ".terraform.lock.hcl merge=tflock-lock\n",
+    )
+    .unwrap();
     let base = fixture("change-new-checksums-terraform", "old.terraform.lock.hcl");
     std::fs::write(d.join(".terraform.lock.hcl"), &base).unwrap();
     assert!(git(d, &["add", "."]).status.success());
@@ -137,9 +183,16 @@ fn git_merges_hash_additions_from_two_branches_with_the_driver() {
     assert!(git(d, &["commit", "-q", "-am", "mac"]).status.success());
 
     let out = git(d, &["merge", "-q", "--no-edit", "linux"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let merged = std::fs::read_to_string(d.join(".terraform.lock.hcl")).unwrap();
-    assert!(merged.contains("h1:LinuxLinux") && merged.contains("h1:1xvaS5D8"), "{merged}");
+    assert!(
+        merged.contains("h1:LinuxLinux") && merged.contains("h1:1xvaS5D8"),
+        "{merged}"
+    );
     let out = tflock(&["lockfile", "check"], d);
     assert!(out.status.success(), "merged file is valid");
 }
@@ -148,15 +201,29 @@ fn git_merges_hash_additions_from_two_branches_with_the_driver() {
 fn merge_driver_reports_divergent_versions_as_a_conflict() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    std::fs::write(d.join("base"), fixture("change-new-version-terraform", "old.terraform.lock.hcl")).unwrap();
-    std::fs::write(d.join("ours"), fixture("change-new-version-terraform", "new.terraform.lock.hcl")).unwrap();
+    std::fs::write(
+        d.join("base"),
+        fixture("change-new-version-terraform", "old.terraform.lock.hcl"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("ours"),
+        fixture("change-new-version-terraform", "new.terraform.lock.hcl"),
+    )
+    .unwrap();
     let theirs = fixture("change-new-version-terraform", "old.terraform.lock.hcl")
         .replace("version     = \"2.1.0\"", "version     = \"2.2.0\"");
     std::fs::write(d.join("theirs"), theirs).unwrap();
     let out = tflock(&["lockfile", "merge-driver", "base", "ours", "theirs"], d);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("registry.terraform.io/hashicorp/azurerm"), "{stderr}");
+    assert!(
+        stderr.contains("registry.terraform.io/hashicorp/azurerm"),
+        "{stderr}"
+    );
     let merged = std::fs::read_to_string(d.join("ours")).unwrap();
-    assert!(merged.contains("<<<<<<< ours\n") && merged.contains(">>>>>>> theirs\n"), "{merged}");
+    assert!(
+        merged.contains("<<<<<<< ours\n") && merged.contains(">>>>>>> theirs\n"),
+        "{merged}"
+    );
 }

@@ -33,7 +33,11 @@ fn change_fixtures_rewrite_to_identical_bytes_in_both_flavours() {
             let dir = tflock_tests::fixtures("lockfile").join(format!("{case}-{flavor}"));
             for file in ["old.terraform.lock.hcl", "new.terraform.lock.hcl"] {
                 let (text, locks) = load_clean(&dir.join(file));
-                assert_eq!(write_locks(&locks, header_flavor(&text)), text, "{case}-{flavor}/{file}");
+                assert_eq!(
+                    write_locks(&locks, header_flavor(&text)),
+                    text,
+                    "{case}-{flavor}/{file}"
+                );
             }
         }
     }
@@ -90,7 +94,10 @@ fn change_fixtures_are_classified_like_the_documentation() {
             let dir = tflock_tests::fixtures("lockfile").join(format!("{case}-{flavor}"));
             let (_, old) = load_clean(&dir.join("old.terraform.lock.hcl"));
             let (_, new) = load_clean(&dir.join("new.terraform.lock.hcl"));
-            all.push_str(&format!("== {case}-{flavor}\n{}", render_diff(&diff_locks(&old, &new))));
+            all.push_str(&format!(
+                "== {case}-{flavor}\n{}",
+                render_diff(&diff_locks(&old, &new))
+            ));
         }
     }
     insta::assert_snapshot!("lockfile_change_classification", all);
@@ -107,12 +114,20 @@ fn legacy_aligned_hashes_load_and_format_to_the_current_layout() {
 
 #[test]
 fn valid_fixtures_round_trip_in_their_flavour() {
-    for (case, flavor) in [("valid-terraform", Flavor::Terraform), ("valid-opentofu", Flavor::OpenTofu)] {
-        let (text, locks) = load_clean(&tflock_tests::fixtures("lockfile").join(case).join(".terraform.lock.hcl"));
+    for (case, flavor) in [
+        ("valid-terraform", Flavor::Terraform),
+        ("valid-opentofu", Flavor::OpenTofu),
+    ] {
+        let (text, locks) = load_clean(
+            &tflock_tests::fixtures("lockfile")
+                .join(case)
+                .join(".terraform.lock.hcl"),
+        );
         assert_eq!(header_flavor(&text), flavor);
         assert_eq!(write_locks(&locks, flavor), text, "{case}");
     }
-    let (_, empty) = load_clean(&tflock_tests::fixtures("lockfile").join("empty/.terraform.lock.hcl"));
+    let (_, empty) =
+        load_clean(&tflock_tests::fixtures("lockfile").join("empty/.terraform.lock.hcl"));
     assert!(empty.is_empty());
     assert_eq!(
         write_locks(&empty, Flavor::Terraform),
@@ -124,7 +139,10 @@ fn valid_fixtures_round_trip_in_their_flavour() {
 fn annotations(text: &str) -> Vec<(usize, Severity, String)> {
     let mut want = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        for (marker, sev) in [("# ERROR: ", Severity::Error), ("# WARNING: ", Severity::Warning)] {
+        for (marker, sev) in [
+            ("# ERROR: ", Severity::Error),
+            ("# WARNING: ", Severity::Warning),
+        ] {
             if let Some(pos) = line.find(marker) {
                 for s in line[pos + marker.len()..].split(", ") {
                     want.push((i + 1, sev, s.trim().to_string()));
@@ -139,7 +157,13 @@ fn annotations(text: &str) -> Vec<(usize, Severity, String)> {
 fn got_annotations(diags: &Diagnostics) -> Vec<(usize, Severity, String)> {
     let mut got: Vec<(usize, Severity, String)> = diags
         .iter()
-        .map(|d| (d.range.as_ref().map_or(0, |r| r.start.line), d.severity, d.summary.clone()))
+        .map(|d| {
+            (
+                d.range.as_ref().map_or(0, |r| r.start.line),
+                d.severity,
+                d.summary.clone(),
+            )
+        })
         .collect();
     got.sort();
     got.dedup();
@@ -166,9 +190,21 @@ fn invalid_fixtures_report_each_annotated_problem_on_its_line() {
         "unsupported-contents",
         "module-blocks",
     ] {
-        let text = read(&tflock_tests::fixtures("lockfile").join(case).join(".terraform.lock.hcl"));
-        let (_, diags) = load_locks(&text, &LoadOptions::new(".terraform.lock.hcl", Flavor::Terraform));
-        assert_eq!(got_annotations(&diags), annotations(&text), "{case}:\n{}", render(&diags));
+        let text = read(
+            &tflock_tests::fixtures("lockfile")
+                .join(case)
+                .join(".terraform.lock.hcl"),
+        );
+        let (_, diags) = load_locks(
+            &text,
+            &LoadOptions::new(".terraform.lock.hcl", Flavor::Terraform),
+        );
+        assert_eq!(
+            got_annotations(&diags),
+            annotations(&text),
+            "{case}:\n{}",
+            render(&diags)
+        );
         insta::assert_snapshot!(format!("lockfile_{case}"), render(&diags));
     }
 }
@@ -176,11 +212,20 @@ fn invalid_fixtures_report_each_annotated_problem_on_its_line() {
 #[test]
 fn opentofu_texts_name_opentofu() {
     let text = read(&tflock_tests::fixtures("lockfile").join("module-blocks/.terraform.lock.hcl"));
-    let (_, diags) = load_locks(&text, &LoadOptions::new(".terraform.lock.hcl", Flavor::OpenTofu));
+    let (_, diags) = load_locks(
+        &text,
+        &LoadOptions::new(".terraform.lock.hcl", Flavor::OpenTofu),
+    );
     let warning = diags.iter().next().expect("a module warning");
-    assert!(warning.detail.starts_with("OpenTofu v"), "{}", warning.detail);
+    assert!(
+        warning.detail.starts_with("OpenTofu v"),
+        "{}",
+        warning.detail
+    );
     assert!(warning.detail.contains("later version of OpenTofu"));
     let builtin = "provider \"terraform.io/builtin/terraform\" {}\n";
     let (_, diags) = load_locks(builtin, &LoadOptions::new("x", Flavor::OpenTofu));
-    assert!(diags.iter().any(|d| d.detail.contains("bundled inside OpenTofu itself")));
+    assert!(diags
+        .iter()
+        .any(|d| d.detail.contains("bundled inside OpenTofu itself")));
 }

@@ -8,9 +8,52 @@ use tflock_core::lockfile::{load_locks, write_locks, LoadOptions};
 use tflock_core::Flavor;
 
 const PIECES: &[&str] = &[
-    "\"", "{", "}", "[", "]", "=", ",", "\n", " ", "#", "//", "/*", "*/", "\\", "${", "%{", "<<EOT\n", "EOT\n",
-    "null", "true", "1.0", "x", ".", ":", "provider", "module", "version", "hashes", "constraints", "(",
-    ")", "var.x", "f()", "é", "\u{0}", "\r", "\t", "~>", ">=", "-", "+", "v", "0", "9", "?", "*",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    "=",
+    ",",
+    "\n",
+    " ",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "\\",
+    "${",
+    "%{",
+    "<<EOT\n",
+    "EOT\n",
+    "null",
+    "true",
+    "1.0",
+    "x",
+    ".",
+    ":",
+    "provider",
+    "module",
+    "version",
+    "hashes",
+    "constraints",
+    "(",
+    ")",
+    "var.x",
+    "f()",
+    "é",
+    "\u{0}",
+    "\r",
+    "\t",
+    "~>",
+    ">=",
+    "-",
+    "+",
+    "v",
+    "0",
+    "9",
+    "?",
+    "*",
 ];
 
 fn mutate(rng: &mut StdRng, text: &str) -> String {
@@ -59,7 +102,11 @@ fn mutated_lock_files_never_panic_and_clean_loads_round_trip() {
     let mut clean = 0;
     for i in 0..20_000 {
         let text = mutate(&mut rng, &seeds[i % seeds.len()]);
-        let flavor = if i % 2 == 0 { Flavor::Terraform } else { Flavor::OpenTofu };
+        let flavor = if i % 2 == 0 {
+            Flavor::Terraform
+        } else {
+            Flavor::OpenTofu
+        };
         let opts = LoadOptions::new("m.hcl", flavor);
         let (locks, diags) = load_locks(&text, &opts);
         for d in diags.iter() {
@@ -69,9 +116,15 @@ fn mutated_lock_files_never_panic_and_clean_loads_round_trip() {
         if !diags.has_errors() {
             clean += 1;
             let (again, diags2) = load_locks(&written, &opts);
-            assert!(!diags2.has_errors(), "input:\n{text}\nrewritten:\n{written}\n{diags2:?}");
+            assert!(
+                !diags2.has_errors(),
+                "input:\n{text}\nrewritten:\n{written}\n{diags2:?}"
+            );
             assert_eq!(write_locks(&again, flavor), written, "input:\n{text}");
         }
     }
-    assert!(clean > 100, "too few mutants loaded cleanly ({clean}) to exercise round trips");
+    assert!(
+        clean > 100,
+        "too few mutants loaded cleanly ({clean}) to exercise round trips"
+    );
 }

@@ -26,7 +26,9 @@ fn c(s: &str) -> Option<Constraints> {
     Some(Constraints::parse(s, Flavor::Terraform).expect("constraints"))
 }
 fn h(list: &[&str]) -> Vec<PackageHash> {
-    list.iter().map(|s| PackageHash::parse(s).expect("hash")).collect()
+    list.iter()
+        .map(|s| PackageHash::parse(s).expect("hash"))
+        .collect()
 }
 
 fn fixture_locks(case: &str, file: &str) -> Locks {
@@ -40,7 +42,12 @@ fn fixture_locks(case: &str, file: &str) -> Locks {
 #[test]
 fn set_provider_sorts_and_dedupes_hashes_like_terraform() {
     let mut locks = Locks::new();
-    let lock = locks.set_provider(p("test/foo"), v("1.0.0"), c(">= 1.0.0"), h(&["zh:b", "h1:a", "zh:b", "h1:c"]));
+    let lock = locks.set_provider(
+        p("test/foo"),
+        v("1.0.0"),
+        c(">= 1.0.0"),
+        h(&["zh:b", "h1:a", "zh:b", "h1:c"]),
+    );
     let got: Vec<&str> = lock.hashes().iter().map(|h| h.as_str()).collect();
     assert_eq!(got, ["h1:a", "h1:c", "zh:b"]);
 }
@@ -50,11 +57,16 @@ fn save_locks_matches_terraforms_expected_file() {
     // The inputs of Terraform's TestSaveLocksToFile: unsorted providers, constraint `1.2`
     // canonicalized to `1.2.0`, a provider without constraints, hashes given out of order.
     let mut locks = Locks::new();
-    locks.set_provider(p("test/foo"), v("1.0.0"), c(">= 1.0.0"), h(&[
-        "test:cccccccccccccccccccccccccccccccccccccccccccccccc",
-        "test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-        "test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-    ]));
+    locks.set_provider(
+        p("test/foo"),
+        v("1.0.0"),
+        c(">= 1.0.0"),
+        h(&[
+            "test:cccccccccccccccccccccccccccccccccccccccccccccccc",
+            "test:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+            "test:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ]),
+    );
     locks.set_provider(p("test/bar"), v("1.2.0"), c("~> 1.0"), vec![]);
     locks.set_provider(p("test/baz"), v("1.2.0"), None, vec![]);
     locks.set_provider(p("test/boo"), v("1.2.0"), c("1.2"), vec![]);
@@ -89,29 +101,49 @@ fn save_locks_matches_terraforms_expected_file() {
     assert_eq!(write_locks(&locks, Flavor::Terraform), want);
     let tofu = write_locks(&locks, Flavor::OpenTofu);
     assert!(tofu.starts_with("# This file is maintained automatically by \"tofu init\".\n"));
-    assert_eq!(&tofu[tofu.find('\n').unwrap()..], &want[want.find('\n').unwrap()..]);
+    assert_eq!(
+        &tofu[tofu.find('\n').unwrap()..],
+        &want[want.find('\n').unwrap()..]
+    );
 }
 
 #[test]
 fn equality_ignores_constraints_but_not_hash_order() {
     let mut a = Locks::new();
-    a.set_provider(p("test/foo"), v("1.0.0"), c(">= 1.0.0"), h(&["h1:a", "zh:b"]));
+    a.set_provider(
+        p("test/foo"),
+        v("1.0.0"),
+        c(">= 1.0.0"),
+        h(&["h1:a", "zh:b"]),
+    );
     let mut b = Locks::new();
     b.set_provider(p("test/foo"), v("1.0.0"), c("~> 1.0"), h(&["h1:a", "zh:b"]));
     assert!(a.equal(&b));
-    assert!(!needs_write(&a, &b), "a constraints-only change does not rewrite the file");
+    assert!(
+        !needs_write(&a, &b),
+        "a constraints-only change does not rewrite the file"
+    );
 
     let (from_file, _) = load_locks(
         "provider \"registry.terraform.io/test/foo\" {\n  version = \"1.0.0\"\n  hashes = [\"zh:b\", \"h1:a\"]\n}\n",
         &LoadOptions::new("f", Flavor::Terraform),
     );
-    assert_eq!(from_file.provider(&p("test/foo")).unwrap().hashes(), h(&["zh:b", "h1:a"]).as_slice());
-    assert!(!from_file.equal(&a), "file order is kept on load, so unsorted hashes differ");
+    assert_eq!(
+        from_file.provider(&p("test/foo")).unwrap().hashes(),
+        h(&["zh:b", "h1:a"]).as_slice()
+    );
+    assert!(
+        !from_file.equal(&a),
+        "file order is kept on load, so unsorted hashes differ"
+    );
     assert!(needs_write(&from_file, &a));
 
     let mut other_version = Locks::new();
     other_version.set_provider(p("test/foo"), v("1.0.0+meta"), None, h(&["h1:a", "zh:b"]));
-    assert!(!other_version.equal(&a), "build metadata is part of the version");
+    assert!(
+        !other_version.equal(&a),
+        "build metadata is part of the version"
+    );
     assert!(other_version.equal_provider_address(&a));
 }
 
@@ -119,7 +151,10 @@ fn equality_ignores_constraints_but_not_hash_order() {
 fn readonly_mode_errors_on_new_providers_and_warns_on_changed_selections() {
     let mut old = Locks::new();
     old.set_provider(p("test/foo"), v("1.0.0"), None, h(&["h1:a"]));
-    assert_eq!(readonly_outcome(&old, &old.clone(), Flavor::Terraform), None);
+    assert_eq!(
+        readonly_outcome(&old, &old.clone(), Flavor::Terraform),
+        None
+    );
 
     let mut more = old.clone();
     more.set_provider(p("test/bar"), v("2.0.0"), None, vec![]);
@@ -159,7 +194,10 @@ version control system if they represent changes you intended to make."
 #[test]
 fn incomplete_lock_warning_lists_providers_sorted() {
     let d = incomplete_lock_warning(
-        &["yandex-cloud/yandex".to_string(), "hashicorp/null".to_string()],
+        &[
+            "yandex-cloud/yandex".to_string(),
+            "hashicorp/null".to_string(),
+        ],
         "linux_amd64",
         Flavor::Terraform,
     );
@@ -167,7 +205,13 @@ fn incomplete_lock_warning_lists_providers_sorted() {
     assert_eq!(d.detail, "Due to your customized provider installation methods, Terraform was forced to calculate lock file checksums locally for the following providers:\n  - hashicorp/null\n  - yandex-cloud/yandex\n\nThe current .terraform.lock.hcl file only includes checksums for linux_amd64, so Terraform running on another platform will fail to install these providers.\n\nTo calculate additional checksums for another platform, run:\n  terraform providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)");
 }
 
-fn package(addr: &str, version: &str, package_hashes: &[&str], installed_h1: &str, signed: &[&str]) -> InstalledPackage {
+fn package(
+    addr: &str,
+    version: &str,
+    package_hashes: &[&str],
+    installed_h1: &str,
+    signed: &[&str],
+) -> InstalledPackage {
     InstalledPackage {
         addr: p(addr),
         version: v(version),
@@ -185,14 +229,18 @@ fn a_new_h1_is_recorded_only_when_the_package_matches_a_recorded_hash() {
     // platform matched a recorded zh:, so its h1: is added.
     let old = fixture_locks("change-new-checksums-terraform", "old.terraform.lock.hcl");
     let want = std::fs::read_to_string(
-        tflock_tests::fixtures("lockfile").join("change-new-checksums-terraform/new.terraform.lock.hcl"),
+        tflock_tests::fixtures("lockfile")
+            .join("change-new-checksums-terraform/new.terraform.lock.hcl"),
     )
     .unwrap();
     let azurerm = p("hashicorp/azurerm");
     let pkg = package(
         "hashicorp/azurerm",
         "2.1.0",
-        &["zh:5810d48f574c0e363c969b3f45276369c8f0a35b34d6202fdfceb7b85b3ac597", "h1:1xvaS5D8B8t6J6XmXxX8spo97tAzjhacjedFX1B47Fk="],
+        &[
+            "zh:5810d48f574c0e363c969b3f45276369c8f0a35b34d6202fdfceb7b85b3ac597",
+            "h1:1xvaS5D8B8t6J6XmXxX8spo97tAzjhacjedFX1B47Fk=",
+        ],
         "h1:1xvaS5D8B8t6J6XmXxX8spo97tAzjhacjedFX1B47Fk=",
         &[],
     );
@@ -202,7 +250,13 @@ fn a_new_h1_is_recorded_only_when_the_package_matches_a_recorded_hash() {
     assert_eq!(write_locks(&new, Flavor::Terraform), want);
     assert!(needs_write(&old, &new));
 
-    let stranger = package("hashicorp/azurerm", "2.1.0", &["zh:00", "h1:zz"], "h1:zz", &[]);
+    let stranger = package(
+        "hashicorp/azurerm",
+        "2.1.0",
+        &["zh:00", "h1:zz"],
+        "h1:zz",
+        &[],
+    );
     let err = record_install(old.provider(&azurerm), &stranger, Flavor::Terraform).unwrap_err();
     assert_eq!(err.diagnostic.summary, "Failed to install provider");
     assert_eq!(err.diagnostic.detail, "Error while installing hashicorp/azurerm v2.1.0: the current package for registry.terraform.io/hashicorp/azurerm 2.1.0 doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification");
@@ -211,7 +265,12 @@ fn a_new_h1_is_recorded_only_when_the_package_matches_a_recorded_hash() {
 #[test]
 fn recorded_hashes_union_prior_installed_and_signed_for_the_same_version_only() {
     let mut prior = Locks::new();
-    prior.set_provider(p("test/foo"), v("1.0.0"), c(">= 1.0.0"), h(&["h1:old", "zh:ok", "x1:future"]));
+    prior.set_provider(
+        p("test/foo"),
+        v("1.0.0"),
+        c(">= 1.0.0"),
+        h(&["h1:old", "zh:ok", "x1:future"]),
+    );
     let same = InstalledPackage {
         addr: p("test/foo"),
         version: v("1.0.0"),
@@ -223,18 +282,38 @@ fn recorded_hashes_union_prior_installed_and_signed_for_the_same_version_only() 
     };
     let lock = record_install(prior.provider(&p("test/foo")), &same, Flavor::Terraform).unwrap();
     let got: Vec<&str> = lock.hashes().iter().map(|h| h.as_str()).collect();
-    assert_eq!(got, ["h1:new", "h1:old", "zh:ok", "zh:other"], "unknown schemes are not carried over");
-    assert_eq!(lock.constraints_string(), "~> 1.0", "constraints are replaced by the configured ones");
+    assert_eq!(
+        got,
+        ["h1:new", "h1:old", "zh:ok", "zh:other"],
+        "unknown schemes are not carried over"
+    );
+    assert_eq!(
+        lock.constraints_string(),
+        "~> 1.0",
+        "constraints are replaced by the configured ones"
+    );
 
-    let upgraded = InstalledPackage { version: v("1.1.0"), package_hashes: h(&["zh:unrelated"]), ..same };
-    let lock = record_install(prior.provider(&p("test/foo")), &upgraded, Flavor::Terraform).unwrap();
+    let upgraded = InstalledPackage {
+        version: v("1.1.0"),
+        package_hashes: h(&["zh:unrelated"]),
+        ..same
+    };
+    let lock =
+        record_install(prior.provider(&p("test/foo")), &upgraded, Flavor::Terraform).unwrap();
     let got: Vec<&str> = lock.hashes().iter().map(|h| h.as_str()).collect();
-    assert_eq!(got, ["h1:new", "zh:ok", "zh:other"], "a new version starts from fresh hashes");
+    assert_eq!(
+        got,
+        ["h1:new", "zh:ok", "zh:other"],
+        "a new version starts from fresh hashes"
+    );
 }
 
 #[test]
 fn selections_are_kept_unless_upgrading_and_unneeded_providers_dropped() {
-    let mut locks = fixture_locks("change-removed-provider-terraform", "old.terraform.lock.hcl");
+    let mut locks = fixture_locks(
+        "change-removed-provider-terraform",
+        "old.terraform.lock.hcl",
+    );
     let azurerm = p("hashicorp/azurerm");
     assert_eq!(pinned_version(&locks, &azurerm, false), Some(&v("2.30.0")));
     assert_eq!(pinned_version(&locks, &azurerm, true), None);
@@ -243,8 +322,14 @@ fn selections_are_kept_unless_upgrading_and_unneeded_providers_dropped() {
         "locked provider registry.terraform.io/hashicorp/azurerm 2.30.0 does not match configured version constraint ~> 3.0; must use tofu init -upgrade to allow selection of new versions"
     );
     retain_required(&mut locks, &[p("hashicorp/aws"), p("newrelic/newrelic")]);
-    let want = fixture_locks("change-removed-provider-terraform", "new.terraform.lock.hcl");
-    assert_eq!(write_locks(&locks, Flavor::Terraform), write_locks(&want, Flavor::Terraform));
+    let want = fixture_locks(
+        "change-removed-provider-terraform",
+        "new.terraform.lock.hcl",
+    );
+    assert_eq!(
+        write_locks(&locks, Flavor::Terraform),
+        write_locks(&want, Flavor::Terraform)
+    );
 }
 
 #[test]
@@ -272,25 +357,53 @@ fn locks_of(entries: &[ProviderLock]) -> Locks {
 fn merge_unites_hashes_for_the_same_version() {
     let base = locks_of(&[one("test/a", "1.0.0", &["zh:1"])]);
     let ours = locks_of(&[one("test/a", "1.0.0", &["h1:mac", "zh:1"])]);
-    let theirs = locks_of(&[one("test/a", "1.0.0", &["h1:linux", "zh:1"]), one("test/b", "2.0.0", &[])]);
+    let theirs = locks_of(&[
+        one("test/a", "1.0.0", &["h1:linux", "zh:1"]),
+        one("test/b", "2.0.0", &[]),
+    ]);
     let m = merge_locks(&base, &ours, &theirs);
     assert!(m.is_clean());
-    let a: Vec<&str> = m.locks.provider(&p("test/a")).unwrap().hashes().iter().map(|h| h.as_str()).collect();
+    let a: Vec<&str> = m
+        .locks
+        .provider(&p("test/a"))
+        .unwrap()
+        .hashes()
+        .iter()
+        .map(|h| h.as_str())
+        .collect();
     assert_eq!(a, ["h1:linux", "h1:mac", "zh:1"]);
-    assert!(m.locks.provider(&p("test/b")).is_some(), "a provider added on one side is kept");
+    assert!(
+        m.locks.provider(&p("test/b")).is_some(),
+        "a provider added on one side is kept"
+    );
 }
 
 #[test]
 fn merge_takes_the_changed_side_and_conflicts_on_divergent_versions() {
-    let base = locks_of(&[one("test/a", "1.0.0", &["zh:1"]), one("test/gone", "1.0.0", &[])]);
+    let base = locks_of(&[
+        one("test/a", "1.0.0", &["zh:1"]),
+        one("test/gone", "1.0.0", &[]),
+    ]);
     let ours = locks_of(&[one("test/a", "1.1.0", &["zh:2"])]);
-    let theirs = locks_of(&[one("test/a", "1.0.0", &["zh:1"]), one("test/gone", "1.0.0", &[])]);
+    let theirs = locks_of(&[
+        one("test/a", "1.0.0", &["zh:1"]),
+        one("test/gone", "1.0.0", &[]),
+    ]);
     let m = merge_locks(&base, &ours, &theirs);
     assert!(m.is_clean());
-    assert_eq!(m.locks.provider(&p("test/a")).unwrap().version(), &v("1.1.0"));
-    assert!(m.locks.provider(&p("test/gone")).is_none(), "removed on one side, untouched on the other");
+    assert_eq!(
+        m.locks.provider(&p("test/a")).unwrap().version(),
+        &v("1.1.0")
+    );
+    assert!(
+        m.locks.provider(&p("test/gone")).is_none(),
+        "removed on one side, untouched on the other"
+    );
 
-    let theirs = locks_of(&[one("test/a", "1.2.0", &["zh:3"]), one("test/gone", "1.0.1", &[])]);
+    let theirs = locks_of(&[
+        one("test/a", "1.2.0", &["zh:3"]),
+        one("test/gone", "1.0.1", &[]),
+    ]);
     let m = merge_locks(&base, &ours, &theirs);
     let got: Vec<(String, Option<String>, Option<String>)> = m
         .conflicts
@@ -300,9 +413,20 @@ fn merge_takes_the_changed_side_and_conflicts_on_divergent_versions() {
     assert_eq!(
         got,
         [
-            ("registry.terraform.io/test/a".into(), Some("1.1.0".into()), Some("1.2.0".into())),
-            ("registry.terraform.io/test/gone".into(), None, Some("1.0.1".into())),
+            (
+                "registry.terraform.io/test/a".into(),
+                Some("1.1.0".into()),
+                Some("1.2.0".into())
+            ),
+            (
+                "registry.terraform.io/test/gone".into(),
+                None,
+                Some("1.0.1".into())
+            ),
         ]
     );
-    insta::assert_snapshot!("lockfile_merge_conflict_markers", render_merge(&m, Flavor::Terraform));
+    insta::assert_snapshot!(
+        "lockfile_merge_conflict_markers",
+        render_merge(&m, Flavor::Terraform)
+    );
 }

@@ -21,18 +21,63 @@ const HOSTS: &[&str] = &[
     "tfe.example.com",
 ];
 const NAMES: &[&str] = &[
-    "hashicorp", "aws", "null", "a-b", "x1", "испытание", "münchen", "awesomecorp", "z", "happycloud",
+    "hashicorp",
+    "aws",
+    "null",
+    "a-b",
+    "x1",
+    "испытание",
+    "münchen",
+    "awesomecorp",
+    "z",
+    "happycloud",
 ];
 const VERSIONS: &[&str] = &[
-    "1.2.3", "0.0.1", "2.0.0-beta.1", "1.0.0+meta", "1.0.0-rc1+build.5", "10.20.30", "0.1.0-alpha.2",
+    "1.2.3",
+    "0.0.1",
+    "2.0.0-beta.1",
+    "1.0.0+meta",
+    "1.0.0-rc1+build.5",
+    "10.20.30",
+    "0.1.0-alpha.2",
 ];
 const CONSTRAINTS: &[&str] = &[
-    "", ">= 1.0.0", "~> 2.1", "~> 2.1.0", "1.2.3", "> 1.0.0, < 2.0.0", "!= 1.2.3", "1.2.3-beta+foo.bar",
+    "",
+    ">= 1.0.0",
+    "~> 2.1",
+    "~> 2.1.0",
+    "1.2.3",
+    "> 1.0.0, < 2.0.0",
+    "!= 1.2.3",
+    "1.2.3-beta+foo.bar",
     "~> 1.2, >= 1.2.3, 1.2.3",
 ];
 const ODD: &[&str] = &[
-    "\"", "\\", "${", "%{", "$", "%", "{", "}", "é", "\u{1}", "\n", "\t", "\r", "\u{a0}", "\u{200b}",
-    "\u{e000}", "\u{10ffff}", "💡", "\u{7f}", "\u{85}", "\u{2028}", " ", "#", "//", "/*",
+    "\"",
+    "\\",
+    "${",
+    "%{",
+    "$",
+    "%",
+    "{",
+    "}",
+    "é",
+    "\u{1}",
+    "\n",
+    "\t",
+    "\r",
+    "\u{a0}",
+    "\u{200b}",
+    "\u{e000}",
+    "\u{10ffff}",
+    "💡",
+    "\u{7f}",
+    "\u{85}",
+    "\u{2028}",
+    " ",
+    "#",
+    "//",
+    "/*",
 ];
 
 fn random_char(rng: &mut StdRng) -> char {
@@ -126,7 +171,11 @@ fn writer_matches_hclwrite_on_random_lock_sets() {
     let mut rng = StdRng::seed_from_u64(0x10c4f11e);
     let cases: Vec<(Locks, Flavor)> = (0..3000)
         .map(|i| {
-            let flavor = if i % 3 == 0 { Flavor::OpenTofu } else { Flavor::Terraform };
+            let flavor = if i % 3 == 0 {
+                Flavor::OpenTofu
+            } else {
+                Flavor::Terraform
+            };
             (random_locks(&mut rng), flavor)
         })
         .collect();
@@ -136,7 +185,11 @@ fn writer_matches_hclwrite_on_random_lock_sets() {
     for ((locks, flavor), want) in cases.iter().zip(&expected) {
         let got = write_locks(locks, *flavor);
         if &got != want {
-            let at = got.bytes().zip(want.bytes()).take_while(|(a, b)| a == b).count();
+            let at = got
+                .bytes()
+                .zip(want.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
             panic!(
                 "writer differs from hclwrite at byte {at}: ours {:?} theirs {:?}\n{got}",
                 got.as_bytes().get(at..(at + 12).min(got.len())),
@@ -178,5 +231,8 @@ fn go_print_table_matches_go() {
         .filter(|l| l.starts_with("(0x"))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_eq!(have, want, "go_print.rs is out of date; regenerate it from tests/oracles/go_isprint");
+    assert_eq!(
+        have, want,
+        "go_print.rs is out of date; regenerate it from tests/oracles/go_isprint"
+    );
 }

@@ -79,6 +79,8 @@ fn substitute(text: &str, reg: &FakeRegistry, flavor: Flavor) -> String {
         let value = match inner.split_once(' ') {
             Some(("h1", sel)) => reg.expected_h1(&package_id(sel, flavor)),
             Some(("zh", sel)) => reg.expected_zh(&package_id(sel, flavor)),
+            Some(("served_zh", sel)) => reg.served_zh(&package_id(sel, flavor)),
+            None if inner == "*" => WILDCARD.to_string(),
             None if inner == "key_id" => reg.key.key_id.clone(),
             None if inner == "stranger_key_id" => reg.stranger.key_id.clone(),
             _ => panic!("unknown placeholder {inner:?}"),
@@ -88,6 +90,30 @@ fn substitute(text: &str, reg: &FakeRegistry, flavor: Flavor) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// What `${*}` becomes: matches any text (used only where the text comes from the OpenPGP
+/// library rather than from Terraform, e.g. the reason a signature does not verify).
+const WILDCARD: &str = "\u{0}*\u{0}";
+
+/// `want` (possibly with wildcards) matches `got`.
+fn matches(want: &str, got: &str) -> bool {
+    let parts: Vec<&str> = want.split(WILDCARD).collect();
+    if parts.len() == 1 {
+        return want == got;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !got.starts_with(first) || !got.ends_with(last) || got.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &got[first.len()..got.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Sorts the lines of every `hashes = [...]` list.
@@ -174,7 +200,8 @@ fn run_case(dir: &Path) -> Vec<String> {
     let previous = match read_opt(dir, "previous.lock.hcl") {
         None => Locks::new(),
         Some(text) => {
-            let text = substitute(&text, &reg, flavor);
+            // Written by Terraform, so its hash lists are sorted.
+            let text = sort_hash_lists(&substitute(&text, &reg, flavor));
             let (locks, diags) =
                 load_locks(&text, &LoadOptions::new(".terraform.lock.hcl", flavor));
             assert!(
@@ -234,7 +261,7 @@ fn run_case(dir: &Path) -> Vec<String> {
         &reg,
         flavor,
     );
-    if got_messages != want_messages {
+    if !matches(&want_messages, &got_messages) {
         problems.push(format!(
             "{case}: messages differ\n--- want\n{want_messages}--- got\n{got_messages}"
         ));
@@ -251,13 +278,13 @@ fn run_case(dir: &Path) -> Vec<String> {
         &reg,
         flavor,
     );
-    if got_diags != want_diags {
+    if !matches(&want_diags, &got_diags) {
         problems.push(format!(
             "{case}: diagnostics differ\n--- want\n{want_diags}--- got\n{got_diags}"
         ));
     }
-    if outcome.has_errors() && (!outcome.installs.is_empty() || outcome.write_lock) {
-        problems.push(format!("{case}: a failed run must not install or write"));
+    if outcome.has_errors() && outcome.write_lock {
+        problems.push(format!("{case}: a failed run must not write the lock file"));
     }
     problems
 }

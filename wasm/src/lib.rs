@@ -1,2 +1,31 @@
-//! Placeholder member: the wasm-bindgen bindings arrive with the npm package issue.
-//! Nothing here is exported yet.
+//! `tflock-wasm`: the npm package `tflock`, thin wasm-bindgen bindings over `tflock-core`.
+//!
+//! Every exported function converts JavaScript values into the core's types, calls the
+//! core, and converts the result back into plain objects (camelCase keys). Nothing here
+//! decides anything a Terraform or OpenTofu rule decides: that lives in `tflock-core`.
+//! Failures never trap: they are thrown as JavaScript `Error`s carrying the diagnostic's
+//! `severity`, `summary`, `detail`, `file` and `range` (see [`error`]).
+
+mod checksums;
+mod config;
+mod convert;
+pub mod error;
+mod hash;
+mod lockfile;
+mod ts;
+mod version;
+
+pub use checksums::verify_sha256_sums;
+pub use config::load_module;
+pub use hash::{hash_files, hash_zip, ZipHasher};
+pub use lockfile::{diff_lock, format_lock, lock_coverage, merge_lock, parse_lock};
+pub use version::{canonical_constraints, parse_constraints, select_version};
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// Runs once when the module is instantiated: routes Rust panics (bugs, never bad input)
+/// to `console.error` with a message instead of an opaque `unreachable` trap.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}

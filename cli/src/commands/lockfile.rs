@@ -74,7 +74,11 @@ fn parse_flavor(s: &str) -> Result<Flavor, String> {
 /// Runs a `lockfile` subcommand.
 pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        LockfileCommand::Fmt { file, write, flavor } => fmt(&lock_path(file), write, flavor),
+        LockfileCommand::Fmt {
+            file,
+            write,
+            flavor,
+        } => fmt(&lock_path(file), write, flavor),
         LockfileCommand::Check { file, flavor } => check(&lock_path(file), flavor),
         LockfileCommand::Diff { old, new, json } => diff(&old, &new, json),
         LockfileCommand::MergeDriver { base, ours, theirs } => merge_driver(&base, &ours, &theirs),

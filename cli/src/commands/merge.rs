@@ -63,7 +63,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let failed = loaded.diagnostics.has_errors();
     output::print_diagnostics(&loaded.diagnostics);
     if args.json {
-        output::print_json(&MergeJson {
+        emit_json(&MergeJson {
             merged: render_merged(loaded),
             files: Files {
                 primary: &loaded.files.primary,
@@ -75,7 +75,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         })?;
     } else if !failed {
         // Nothing on stdout when loading failed: a partial merge is not the configuration.
-        print!("{}", render_merged(loaded));
+        emit(&render_merged(loaded))?;
     }
     Ok(if failed {
         ExitCode::FAILURE
@@ -91,7 +91,7 @@ fn requirements(tree: &ModuleTree, flavor: Flavor, json: bool) -> anyhow::Result
     let failed = diags.has_errors();
     output::print_diagnostics(&diags);
     if json {
-        output::print_json(&RequirementsJson {
+        emit_json(&RequirementsJson {
             providers: reqs.providers.values().collect(),
             diagnostics: diags.0,
         })?;
@@ -106,4 +106,18 @@ fn requirements(tree: &ModuleTree, flavor: Flavor, json: bool) -> anyhow::Result
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Writes to stdout; a closed pipe (`tflock merge | head`) is not an error.
+fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+fn emit_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    emit(&format!("{}\n", serde_json::to_string_pretty(value)?))
 }

@@ -58,6 +58,9 @@ pub struct Sources {
     flavor: Flavor,
     cli_config: CliConfig,
     discovered: Mutex<BTreeMap<String, Result<Url, String>>>,
+    /// Version lists already fetched, per (source index, provider): `package_meta` needs
+    /// to know which source offers a version without asking again.
+    listed: Mutex<BTreeMap<(usize, Provider), Option<AvailableVersions>>>,
 }
 
 impl Sources {
@@ -117,6 +120,7 @@ impl Sources {
             flavor,
             cli_config,
             discovered: Mutex::new(BTreeMap::new()),
+            listed: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -125,23 +129,37 @@ impl Sources {
         &self.http
     }
 
-    fn handling<'a>(&'a self, p: &'a Provider) -> impl Iterator<Item = &'a Method> + 'a {
+    fn handling<'a>(&'a self, p: &'a Provider) -> impl Iterator<Item = (usize, &'a Method)> + 'a {
         self.entries
             .iter()
-            .filter(move |e| {
+            .enumerate()
+            .filter(move |(_, e)| {
                 e.filter
                     .as_ref()
                     .is_none_or(|f| f.can_handle(&p.hostname, &p.namespace, &p.r#type))
             })
-            .map(|e| &e.method)
+            .map(|(i, e)| (i, &e.method))
+    }
+
+    /// The versions source `i` offers for `p`, fetched once per run.
+    fn listed_versions(&self, i: usize, m: &Method, p: &Provider) -> Result<Option<AvailableVersions>, SourceError> {
+        let key = (i, p.clone());
+        if let Some(hit) = self.listed.lock().ok().and_then(|l| l.get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let fresh = self.method_versions(m, p)?;
+        if let Ok(mut l) = self.listed.lock() {
+            l.insert(key, fresh.clone());
+        }
+        Ok(fresh)
     }
 
     /// All versions any handling source offers (union, like `MultiSource`).
     pub fn versions(&self, p: &Provider) -> Result<AvailableVersions, SourceError> {
         let mut found = false;
         let mut out = AvailableVersions::default();
-        for method in self.handling(p) {
-            match self.method_versions(method, p) {
+        for (i, method) in self.handling(p) {
+            match self.listed_versions(i, method, p) {
                 Ok(Some(v)) => {
                     found = true;
                     for version in v.versions {
@@ -166,7 +184,7 @@ impl Sources {
 
     fn describe_locations(&self, p: &Provider) -> String {
         self.handling(p)
-            .map(|m| match m {
+            .map(|(_, m)| match m {
                 Method::Registry => format!("- provider registry {}", p.hostname),
                 Method::NetworkMirror { base, .. } => format!("- provider mirror at {base}"),
                 Method::FilesystemMirror(dir) => format!("- {}", dir.display()),
@@ -178,8 +196,8 @@ impl Sources {
     /// Where to get `p` `v` for `platform`: the first handling source that has the version.
     pub fn package_meta(&self, p: &Provider, v: &Version, platform: &str) -> Result<SourcePackage, SourceError> {
         let mut last_err = None;
-        for method in self.handling(p) {
-            match self.method_versions(method, p) {
+        for (i, method) in self.handling(p) {
+            match self.listed_versions(i, method, p) {
                 Ok(Some(list)) if list.versions.contains(v) => {
                     return self.method_package(method, p, v, platform);
                 }

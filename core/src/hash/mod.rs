@@ -6,6 +6,21 @@
 //! - [`hash_zip`], [`hash_zip_reader`], [`ZipHasher`]: `zh:` and both `h1:` forms of a zip,
 //!   from bytes, a seekable reader, or a stream of chunks.
 //! - [`package_matches_any_hash`]: Terraform's matching rules.
+//!
+//! Fidelity (checked against Go's `dirhash` and `archive/zip` in `tests/`):
+//! - the archive form is `dirhash.HashZip` exactly, reading the zip as Go's `archive/zip`
+//!   does (central directory first, base offset for prepended data, CRC and size checks);
+//! - the lock-file form models what Terraform's installer extracts (see `extract_model`);
+//!   differences: an empty zip hashes as an empty directory (go-getter refuses it with
+//!   `empty archive`), and names no file system accepts (NUL, elements over 255 bytes) are
+//!   errors here rather than OS errors;
+//! - entries flagged as encrypted are refused (Go ignores the flag and then usually fails
+//!   on the ciphertext);
+//! - [`hash_zip`] fails if either `h1:` form fails, so one call gives all three or an error;
+//! - the streaming [`ZipHasher`] answers exactly like [`hash_zip`] or returns
+//!   [`HashError::NeedsRandomAccess`] (see `zip_stream` for when); with overlapping entries
+//!   (one local entry listed many times) it reuses the digest, where the random-access
+//!   reader stops at [`ZipLimits::max_ratio`].
 
 mod central_directory;
 mod dirhash;

@@ -42,9 +42,26 @@ pub fn installing(p: &Provider, v: &Version, f: Flavor) -> String {
     format!("- Installing {} v{v}...", p.for_display(f))
 }
 
-/// `- Installed <p> v<v> (<auth>[, key ID <id>])`.
+/// `- Installed <p> v<v> (<auth>[, key ID <id>])`; OpenTofu words a package whose signature
+/// check was skipped differently (`ProviderInstalledSkippedSignature`).
 pub fn installed(p: &Provider, v: &Version, auth: &str, f: Flavor) -> String {
+    if f == Flavor::OpenTofu && auth == AuthKind::SigningSkipped.text() {
+        return format!(
+            "- Installed {} v{v}. Signature validation was skipped due to the registry not containing GPG keys for this provider",
+            p.for_display(f)
+        );
+    }
     format!("- Installed {} v{v} ({auth})", p.for_display(f))
+}
+
+/// The text in parentheses after `- Installed` / `- Retrieved`: the result, then the key ID
+/// where the product shows one, with its `[reset][bold]...[reset]` markup (Terraform's
+/// `key_id` message, OpenTofu's `ProviderInstalled` / `FetchPackageSuccess`).
+pub fn auth_in_line(a: &crate::protocol::auth::AuthResult) -> String {
+    match a.displayed_key_id() {
+        Some(id) => format!("{}, key ID [reset][bold]{id}[reset]", a.kind),
+        None => a.kind.to_string(),
+    }
 }
 
 /// `- Fetching <p> <v> for <platform>...` (providers lock).
@@ -84,7 +101,12 @@ pub fn lock_success(changed: bool, f: Flavor) -> Vec<String> {
     if changed {
         vec![
             format!("\n[bold][green]Success![reset] [bold]{product} has updated the lock file.[reset]"),
-            "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n".to_string(),
+            // Terraform's text ends with a newline before Output adds one; OpenTofu's view
+            // prints it without (views/providers_lock.go).
+            format!(
+                "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.{}",
+                if f == Flavor::Terraform { "\n" } else { "" }
+            ),
         ]
     } else {
         vec![format!(

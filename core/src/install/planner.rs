@@ -640,10 +640,13 @@ impl Planner {
         };
 
         let auth_text = auth.as_ref().map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
+        let auth_line = auth
+            .as_ref()
+            .map_or_else(|| "unauthenticated".to_string(), messages::auth_in_line);
         let line = if self.lock_mode() {
-            messages::retrieved(provider, version, &platform, &auth_text, flavor)
+            messages::retrieved(provider, version, &platform, &auth_line, flavor)
         } else {
-            messages::installed(provider, version, &auth_text, flavor)
+            messages::installed(provider, version, &auth_line, flavor)
         };
         self.say(line.clone());
         let pw = &mut work.platforms[i];

@@ -138,8 +138,14 @@ fn entry_changes(o: &ProviderLock, n: &ProviderLock) -> Vec<Change> {
     let (ov, nv) = (o.version().to_string(), n.version().to_string());
     let old_set: BTreeSet<&PackageHash> = o.hashes().iter().collect();
     let new_set: BTreeSet<&PackageHash> = n.hashes().iter().collect();
-    let added: Vec<String> = new_set.difference(&old_set).map(|h| h.to_string()).collect();
-    let removed: Vec<String> = old_set.difference(&new_set).map(|h| h.to_string()).collect();
+    let added: Vec<String> = new_set
+        .difference(&old_set)
+        .map(|h| h.to_string())
+        .collect();
+    let removed: Vec<String> = old_set
+        .difference(&new_set)
+        .map(|h| h.to_string())
+        .collect();
     let version_changed = ov != nv;
     if version_changed {
         let direction = match o.version().cmp_precedence(n.version()) {
@@ -276,9 +282,8 @@ fn describe(change: &Change) -> String {
         Change::RemovedChecksums { removed } => {
             format!("{} removed", plural(removed.len(), "checksum"))
         }
-        Change::ChecksumsReplaced { removed, added } => format!(
-            "checksums replaced ({} removed, {} added)",
-            removed, added
-        ),
+        Change::ChecksumsReplaced { removed, added } => {
+            format!("checksums replaced ({} removed, {} added)", removed, added)
+        }
     }
 }

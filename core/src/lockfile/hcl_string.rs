@@ -48,6 +48,9 @@ mod tests {
         assert_eq!(quote("h1:abc="), "\"h1:abc=\"");
         assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
         assert_eq!(quote("${x}%{y}$x%"), "\"$${x}%%{y}$x%\"");
-        assert_eq!(quote("é\u{1}\u{a0}\u{e000}\u{10ffff}"), "\"é\\u0001\\u00a0\\ue000\\U0010ffff\"");
+        assert_eq!(
+            quote("é\u{1}\u{a0}\u{e000}\u{10ffff}"),
+            "\"é\\u0001\\u00a0\\ue000\\U0010ffff\""
+        );
     }
 }

@@ -2,10 +2,7 @@
 
 /// The first of `candidates` within edit distance 2 of `given`, as HCL suggests names.
 pub(crate) fn name_suggestion<'a>(given: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .copied()
-        .find(|c| distance(given, c) < 3)
+    candidates.iter().copied().find(|c| distance(given, c) < 3)
 }
 
 /// Levenshtein distance counted in Unicode scalar values, unit costs.
@@ -31,7 +28,10 @@ mod tests {
     #[test]
     fn suggests_close_names_only() {
         assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(name_suggestion("versoin", &["version", "hashes"]), Some("version"));
+        assert_eq!(
+            name_suggestion("versoin", &["version", "hashes"]),
+            Some("version")
+        );
         assert_eq!(name_suggestion("doodad", &["provider", "module"]), None);
     }
 }

@@ -60,7 +60,11 @@ pub fn merge_locks(base: &Locks, ours: &Locks, theirs: &Locks) -> MergeResult {
     let mut conflicts = Vec::new();
     let mut conflict_sides = Vec::new();
     for addr in addrs {
-        let (b, o, t) = (base.provider(addr), ours.provider(addr), theirs.provider(addr));
+        let (b, o, t) = (
+            base.provider(addr),
+            ours.provider(addr),
+            theirs.provider(addr),
+        );
         let merged = merge_one(b, o, t);
         match merged {
             Ok(Some(lock)) => {
@@ -144,7 +148,8 @@ fn merge_one(
 /// the provider contributes nothing between its markers).
 pub fn render_merge(result: &MergeResult, flavor: crate::Flavor) -> String {
     use super::write::{block_text, header, render_block};
-    let conflicting: BTreeSet<&Provider> = result.conflict_sides.iter().map(|(a, _, _)| a).collect();
+    let conflicting: BTreeSet<&Provider> =
+        result.conflict_sides.iter().map(|(a, _, _)| a).collect();
     let mut out = header(flavor);
     let mut addrs: BTreeSet<&Provider> = result.locks.addrs().collect();
     addrs.extend(conflicting.iter().copied());

@@ -88,9 +88,7 @@ impl ProviderLock {
     /// Terraform's per-provider part of `Locks.Equal`: same address, same version and the
     /// same hash sequence (order-sensitive). Constraints are deliberately not compared.
     pub fn same_selection(&self, other: &ProviderLock) -> bool {
-        self.addr == other.addr
-            && self.version == other.version
-            && self.hashes == other.hashes
+        self.addr == other.addr && self.version == other.version && self.hashes == other.hashes
     }
 }
 
@@ -172,6 +170,9 @@ impl Locks {
     /// Terraform's `Locks.EqualProviderAddress`: the same set of provider addresses.
     pub fn equal_provider_address(&self, other: &Locks) -> bool {
         self.providers.len() == other.providers.len()
-            && self.providers.keys().all(|a| other.providers.contains_key(a))
+            && self
+                .providers
+                .keys()
+                .all(|a| other.providers.contains_key(a))
     }
 }

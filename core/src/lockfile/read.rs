@@ -322,14 +322,19 @@ fn decode_constraints(
             diags.push(
                 Diagnostic::error(
                     "Invalid provider version constraints",
-                    format!("The recorded version constraints for provider {addr} are invalid: {err}."),
+                    format!(
+                        "The recorded version constraints for provider {addr} are invalid: {err}."
+                    ),
                 )
                 .with_range(range.clone()),
             );
             None
         }
     };
-    let canon = parsed.as_ref().map(Constraints::canonical).unwrap_or_default();
+    let canon = parsed
+        .as_ref()
+        .map(Constraints::canonical)
+        .unwrap_or_default();
     if canon != raw {
         diags.push(
             Diagnostic::error(
@@ -357,8 +362,11 @@ fn decode_hashes(
     let range = src.range(span_of(expr));
     let Expression::Array(items) = expr else {
         diags.push(
-            Diagnostic::error("Invalid expression", "A static list expression is required.")
-                .with_range(src.range(start_span(expr))),
+            Diagnostic::error(
+                "Invalid expression",
+                "A static list expression is required.",
+            )
+            .with_range(src.range(start_span(src, expr))),
         );
         return Vec::new();
     };
@@ -388,7 +396,10 @@ fn decode_hashes(
             Err(err) => diags.push(
                 Diagnostic::error(
                     "Invalid provider hash string",
-                    format!("Cannot interpret {} as a provider hash: {err}.", go_quote(&raw)),
+                    format!(
+                        "Cannot interpret {} as a provider hash: {err}.",
+                        go_quote(&raw)
+                    ),
                 )
                 .with_range(range.clone()),
             ),

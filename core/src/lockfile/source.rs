@@ -35,7 +35,9 @@ impl<'a> Source<'a> {
                 b'#' => i = skip_line(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    i = self.text[i + 2..].find("*/").map_or(bytes.len(), |p| i + 2 + p + 2)
+                    i = self.text[i + 2..]
+                        .find("*/")
+                        .map_or(bytes.len(), |p| i + 2 + p + 2)
                 }
                 _ => return None,
             }

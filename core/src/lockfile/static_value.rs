@@ -29,25 +29,31 @@ pub(crate) fn decode_string(src: &Source<'_>, expr: &Expression, null_ok: bool) 
     let value = eval(src, expr, &mut diags);
     let unsuitable = |why: &str| {
         Diagnostic::error("Unsuitable value type", format!("Unsuitable value: {why}"))
-            .with_range(src.range(start_span(expr)))
+            .with_range(src.range(start_span(src, expr)))
     };
-    match value {
+    let decoded = match value {
         // Unknown (after a reported error): HCL still converts and then fails on the value.
         None => {
             diags.push(unsuitable("value must be known"));
-            Err(diags)
+            None
         }
-        Some(Value::Null) if null_ok => Ok(None),
+        Some(Value::Null) if null_ok => Some(None),
         Some(Value::Null) => {
             diags.push(unsuitable("null value is not allowed"));
-            Err(diags)
+            None
         }
         Some(Value::Collection) => {
             diags.push(unsuitable("string required"));
-            Err(diags)
+            None
         }
         // cty.StringVal normalizes every string to NFC.
-        Some(Value::Str(s)) => Ok(Some(s.nfc().collect())),
+        Some(Value::Str(s)) => Some(Some(s.nfc().collect())),
+    };
+    // Like gohcl, any error (even one from evaluating a part of a template whose result is
+    // still known) means the value is not used.
+    match decoded {
+        Some(v) if diags.is_empty() => Ok(v),
+        _ => Err(diags),
     }
 }
 
@@ -58,9 +64,25 @@ pub(crate) fn span_of(expr: &Expression) -> std::ops::Range<usize> {
 
 /// HCL's `StartRange`: the opening bracket of a collection, the text inside the quotes of a
 /// plain quoted string, otherwise the whole expression.
-pub(crate) fn start_span(expr: &Expression) -> std::ops::Range<usize> {
+pub(crate) fn start_span(src: &Source<'_>, expr: &Expression) -> std::ops::Range<usize> {
     let span = span_of(expr);
     match expr {
+        Expression::Parenthesis(p) => start_span(src, p.inner()),
+        // A template starts where its first part starts; a lone `"${x}"` (HCL's template
+        // wrap) is its own start.
+        Expression::StringTemplate(t) if single_interpolation(t).is_some() => span,
+        Expression::StringTemplate(t) => match t.iter().next() {
+            Some(Element::Literal(l)) => l.span().unwrap_or(span),
+            Some(Element::Interpolation(i)) => start_span(src, &i.expr),
+            _ => span,
+        },
+        // `name(`: the function name through the opening parenthesis.
+        Expression::FuncCall(_) => {
+            let from = span.start.min(src.text.len());
+            src.text[from..]
+                .find('(')
+                .map_or(span.clone(), |i| span.start..span.start + i + 1)
+        }
         Expression::Array(_) | Expression::Object(_) => span.start..(span.start + 1).min(span.end),
         Expression::String(_) if span.len() >= 2 => span.start + 1..span.end - 1,
         _ => span,
@@ -75,7 +97,11 @@ fn eval(src: &Source<'_>, expr: &Expression, diags: &mut Vec<Diagnostic>) -> Opt
         Expression::Number(n) => Some(Value::Str(number_string(n.value()))),
         Expression::String(s) => Some(Value::Str(s.value().clone())),
         Expression::Array(_) | Expression::Object(_) => Some(Value::Collection),
-        Expression::StringTemplate(t) => eval_template(src, t, diags),
+        // `"${x}"` alone is HCL's template wrap: the value of `x` itself, of any type.
+        Expression::StringTemplate(t) => match single_interpolation(t) {
+            Some(inner) => eval(src, inner, diags),
+            None => eval_template(src, t, diags),
+        },
         Expression::HeredocTemplate(h) => eval_template(src, &h.template, diags),
         Expression::Parenthesis(p) => eval(src, p.inner(), diags),
         Expression::Variable(_) | Expression::Traversal(_) => {
@@ -84,8 +110,11 @@ fn eval(src: &Source<'_>, expr: &Expression, diags: &mut Vec<Diagnostic>) -> Opt
         }
         Expression::FuncCall(_) => {
             diags.push(
-                Diagnostic::error("Function calls not allowed", "Functions may not be called here.")
-                    .with_range(src.range(span_of(expr))),
+                Diagnostic::error(
+                    "Function calls not allowed",
+                    "Functions may not be called here.",
+                )
+                .with_range(src.range(span_of(expr))),
             );
             None
         }
@@ -101,6 +130,14 @@ fn eval(src: &Source<'_>, expr: &Expression, diags: &mut Vec<Diagnostic>) -> Opt
             );
             None
         }
+    }
+}
+
+fn single_interpolation(t: &Template) -> Option<&Expression> {
+    let mut elements = t.iter();
+    match (elements.next(), elements.next()) {
+        (Some(Element::Interpolation(i)), None) => Some(&i.expr),
+        _ => None,
     }
 }
 
@@ -123,28 +160,23 @@ fn eval_template(
     for element in template.iter() {
         match element {
             Element::Literal(s) => out.push_str(s.value()),
+            // Null or non-string parts are reported and skipped; the result stays known.
             Element::Interpolation(i) => match eval(src, &i.expr, diags) {
                 Some(Value::Str(s)) => out.push_str(&s),
-                Some(Value::Null) => {
-                    diags.push(
-                        Diagnostic::error(
-                            "Invalid template interpolation value",
-                            "The expression result is null. Cannot include a null value in a string template.",
-                        )
-                        .with_range(src.range(span_of(&i.expr))),
-                    );
-                    known = false;
-                }
-                Some(Value::Collection) => {
-                    diags.push(
-                        Diagnostic::error(
-                            "Invalid template interpolation value",
-                            "Cannot include the given value in a string template: string required.",
-                        )
-                        .with_range(src.range(span_of(&i.expr))),
-                    );
-                    known = false;
-                }
+                Some(Value::Null) => diags.push(
+                    Diagnostic::error(
+                        "Invalid template interpolation value",
+                        "The expression result is null. Cannot include a null value in a string template.",
+                    )
+                    .with_range(src.range(span_of(&i.expr))),
+                ),
+                Some(Value::Collection) => diags.push(
+                    Diagnostic::error(
+                        "Invalid template interpolation value",
+                        "Cannot include the given value in a string template: string required.",
+                    )
+                    .with_range(src.range(span_of(&i.expr))),
+                ),
                 None => known = false,
             },
             Element::Directive(_) => {

@@ -64,8 +64,9 @@ pub struct InstalledPackage {
 /// Why an install was refused: the package matched none of the hashes already recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChecksumMismatch {
-    /// The diagnostic Terraform prints (`Failed to install provider`).
-    pub diagnostic: Diagnostic,
+    /// The diagnostic Terraform prints (`Failed to install provider`), boxed to keep the
+    /// `Result` small.
+    pub diagnostic: Box<Diagnostic>,
 }
 
 /// The lock entry Terraform records after installing `pkg`, given the entry it had before.
@@ -85,7 +86,7 @@ pub fn record_install(
         .unwrap_or_default();
     if !prior_hashes.is_empty() && !pkg.package_hashes.iter().any(|h| prior_hashes.contains(h)) {
         return Err(ChecksumMismatch {
-            diagnostic: mismatch_diagnostic(pkg, flavor),
+            diagnostic: Box::new(mismatch_diagnostic(pkg, flavor)),
         });
     }
     let hashes = prior_hashes

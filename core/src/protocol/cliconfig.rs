@@ -15,7 +15,7 @@ use hcl_edit::Span;
 
 use super::discovery::Discovery;
 use super::mirror::mirror_base_url;
-use super::names::normalize_hostname;
+use super::names::{hostname_for_comparison, normalize_hostname};
 use super::patterns::{can_handle, ProviderPatterns};
 use crate::{Diagnostic, Diagnostics, Flavor, Pos};
 
@@ -96,6 +96,11 @@ impl Source {
     /// Whether this source may offer the (normalised) provider.
     pub fn can_handle(&self, hostname: &str, namespace: &str, type_: &str) -> bool {
         can_handle(&self.include, &self.exclude, hostname, namespace, type_)
+    }
+
+    /// [`Source::can_handle`] for a parsed provider address.
+    pub fn can_handle_provider(&self, provider: &crate::addrs::Provider) -> bool {
+        self.can_handle(&provider.hostname, &provider.namespace, &provider.r#type)
     }
 }
 
@@ -267,9 +272,9 @@ impl CliConfig {
             ));
         }
         for host in cfg.hosts.keys() {
-            if normalize_hostname(host).is_none() {
+            if let Err(e) = hostname_for_comparison(host) {
                 diags.push(Diagnostic::error(
-                    format!("The host {host:?} block has an invalid hostname: hostname contains invalid characters"),
+                    format!("The host {host:?} block has an invalid hostname: {e}"),
                     "",
                 ));
             }
@@ -290,7 +295,7 @@ impl CliConfig {
         for m in &pi.methods {
             if let MethodKind::NetworkMirror { url } = &m.kind {
                 if let Err(d) = mirror_base_url(url) {
-                    diags.push(d);
+                    diags.push(*d);
                     continue;
                 }
             }

@@ -16,20 +16,20 @@ use crate::{Diagnostic, Flavor};
 
 /// Validates a `network_mirror { url = ... }` value: https with a host. Returns Terraform's
 /// diagnostic otherwise.
-pub fn mirror_base_url(raw: &str) -> Result<Url, Diagnostic> {
+pub fn mirror_base_url(raw: &str) -> Result<Url, Box<Diagnostic>> {
     let url = Url::parse(raw).map_err(|e| {
-        Diagnostic::error(
+        Box::new(Diagnostic::error(
             "Invalid URL for provider installation source",
             format!("Cannot parse {raw:?} as a URL for a network provider mirror: {e}."),
-        )
+        ))
     })?;
     if url.scheme() != "https" || url.host_str().is_none_or(str::is_empty) {
-        return Err(Diagnostic::error(
+        return Err(Box::new(Diagnostic::error(
             "Invalid URL for provider installation source",
             format!(
                 "Cannot use {raw:?} as a URL for a network provider mirror: the mirror must be at an https: URL."
             ),
-        ));
+        )));
     }
     Ok(url)
 }

@@ -1,12 +1,14 @@
-//! Small string checks shared by the protocol models, standing in for the full parsers of
-//! `addrs`/`version`/`hash` where only the shape of a string matters.
+//! Adapters from the protocol models to the crate's address, version and hash parsers, so
+//! every model checks strings exactly as Terraform does (`ParseHash`, `ParsePlatform`,
+//! `ParseVersion`, `ParseProviderPart`, `svchost.ForComparison`).
+
+use crate::addrs::{hostname::for_comparison, parse_provider_part, Platform};
+use crate::hash::PackageHash;
+use crate::version::Version;
 
 /// `ParseHash`: a hash string needs a scheme keyword and a colon (`h1:…`, `zh:…`, `x:`).
 pub fn check_hash_str(s: &str) -> Result<(), String> {
-    match s.find(':') {
-        Some(i) if i > 0 => Ok(()),
-        _ => Err("hash string must start with a scheme keyword followed by a colon".to_string()),
-    }
+    PackageHash::parse(s).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// The `h1:`/`zh:` subset of `hashes`, order kept (`PreferredHashes`).
@@ -18,69 +20,42 @@ pub fn preferred_hashes(hashes: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// `<os>_<arch>`: exactly one underscore with non-empty lower-case letters/digits on both sides.
+/// `ParsePlatform`: `<os>_<arch>` with exactly one underscore and no white space.
 pub fn split_platform(s: &str) -> Option<(&str, &str)> {
-    let (os, arch) = s.split_once('_')?;
-    let ok = |p: &str| {
-        !p.is_empty()
-            && p.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    };
-    (ok(os) && ok(arch)).then_some((os, arch))
+    Platform::parse(s).ok()?;
+    s.split_once('_')
 }
 
-/// A semantic version as provider packages use it: `MAJOR.MINOR.PATCH[-pre][+build]`.
+/// `ParsePlatform`'s error text for `s`, if it is not a platform.
+pub fn platform_error(s: &str) -> Option<String> {
+    Platform::parse(s).err().map(|e| e.to_string())
+}
+
+/// `ParseVersion` accepts `s`.
 pub fn looks_like_version(s: &str) -> bool {
-    let core_end = s.find(['-', '+']).unwrap_or(s.len());
-    let parts: Vec<&str> = s[..core_end].split('.').collect();
-    parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        && s[core_end..]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'))
+    Version::parse(s).is_ok()
 }
 
-/// A provider namespace or type segment normalised to lower case (`ParseProviderPart` shape:
-/// letters, digits and dashes, not starting or ending with a dash).
+/// `ParseVersion`: `(major, minor)` of `s`, or go-versions' error text.
+pub fn parse_version_major_minor(s: &str) -> Result<(u64, u64), String> {
+    Version::parse(s)
+        .map(|v| (v.major, v.minor))
+        .map_err(|e| e.to_string())
+}
+
+/// A provider namespace or type segment normalised (`ParseProviderPart`).
 pub fn normalize_provider_part(s: &str) -> Option<String> {
-    let ok = !s.is_empty()
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-        && s.chars().all(|c| c.is_alphanumeric() || c == '-');
-    ok.then(|| s.to_lowercase())
+    parse_provider_part(s).ok()
 }
 
-/// A hostname for comparison: lower-cased, with an optional `:port` (`svchost.ForComparison`
-/// for ASCII names; internationalised names are lower-cased only).
+/// A hostname in comparison form, or svchost's error text.
+pub fn hostname_for_comparison(s: &str) -> Result<String, String> {
+    for_comparison(s)
+}
+
+/// A hostname in comparison form (`None` if invalid).
 pub fn normalize_hostname(s: &str) -> Option<String> {
-    let (host, port) = match s.rsplit_once(':') {
-        Some((h, p)) => (h, Some(p)),
-        None => (s, None),
-    };
-    let host_ok = !host.is_empty()
-        && host.split('.').all(|label| {
-            !label.is_empty()
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-                && label.chars().all(|c| c.is_alphanumeric() || c == '-')
-        });
-    let port_ok = match port {
-        None => true,
-        Some(p) => {
-            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok()
-        }
-    };
-    if !(host_ok && port_ok) {
-        return None;
-    }
-    let host = host.to_lowercase();
-    // svchost drops the default HTTPS port.
-    Some(match port {
-        Some(p) if p != "443" => format!("{host}:{p}"),
-        _ => host,
-    })
+    for_comparison(s).ok()
 }
 
 #[cfg(test)]
@@ -91,7 +66,10 @@ mod tests {
     fn hash_strings_need_a_scheme() {
         assert!(check_hash_str("h1:foo").is_ok());
         assert!(check_hash_str("unknown:").is_ok());
-        assert!(check_hash_str(":blah").is_err());
+        assert_eq!(
+            check_hash_str(":blah").unwrap_err(),
+            "hash string must start with a scheme keyword followed by a colon"
+        );
         assert!(check_hash_str("").is_err());
     }
 
@@ -99,10 +77,14 @@ mod tests {
     fn platform_and_version_shapes() {
         assert_eq!(split_platform("linux_amd64"), Some(("linux", "amd64")));
         assert_eq!(split_platform("linux_amd64_x"), None);
-        assert_eq!(split_platform("Linux_amd64"), None);
+        assert_eq!(
+            platform_error("linux").as_deref(),
+            Some("must be two words separated by an underscore")
+        );
         assert!(looks_like_version("1.2.3-beta.1"));
-        assert!(!looks_like_version("1.2"));
         assert!(!looks_like_version("v1.2.3"));
+        assert!(!looks_like_version("latest"));
+        assert_eq!(parse_version_major_minor("5.1"), Ok((5, 1)));
     }
 
     #[test]

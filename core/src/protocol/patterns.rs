@@ -1,7 +1,7 @@
 //! `include`/`exclude` provider matching patterns of CLI config installation methods
 //! (`ParseMultiSourceMatchingPatterns` / `MultiSourceSelector.CanHandleProvider`).
 
-use super::names::{normalize_hostname, normalize_provider_part};
+use super::names::{hostname_for_comparison, normalize_provider_part};
 
 /// One pattern: each field is a literal (normalised) or `*`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -43,10 +43,8 @@ impl ProviderPattern {
             let h = if parts[0] == WILDCARD {
                 WILDCARD.to_string()
             } else {
-                normalize_hostname(parts[0]).ok_or_else(|| {
-                    format!(
-                        "invalid hostname in provider matching pattern {s:?}: hostname contains invalid characters"
-                    )
+                hostname_for_comparison(parts[0]).map_err(|e| {
+                    format!("invalid hostname in provider matching pattern {s:?}: {e}")
                 })?
             };
             (h, &parts[1..])

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use super::names::{check_hash_str, looks_like_version, split_platform};
+use super::names::{check_hash_str, looks_like_version, parse_version_major_minor, platform_error};
 use super::signature::SigningKey;
 use super::urls::{is_http, resolve};
 use crate::{Diagnostic, Flavor};
@@ -232,17 +232,6 @@ fn protocol_supported(protocols: &[(u64, u64)]) -> bool {
     protocols.is_empty() || protocols.iter().any(|(major, _)| (5..7).contains(major))
 }
 
-/// go-versions accepts `5`, `5.0` and `5.0.0` for protocol versions.
-fn parse_protocol(s: &str) -> Option<(u64, u64)> {
-    let mut parts = s.split('.');
-    let major = parts.next()?.parse().ok()?;
-    let minor = parts.next().map(str::parse).transpose().ok()?.unwrap_or(0);
-    if let Some(patch) = parts.next() {
-        patch.parse::<u64>().ok()?;
-    }
-    parts.next().is_none().then_some((major, minor))
-}
-
 impl DownloadResponse {
     /// Parses the JSON body; a decoding failure is a query failure for `provider`.
     pub fn parse(body: &[u8], provider: &str) -> Result<DownloadResponse, RegistryError> {
@@ -264,15 +253,12 @@ impl DownloadResponse {
     ) -> Result<PackageMeta, RegistryError> {
         let mut protocols = Vec::new();
         for p in &self.protocols {
-            match parse_protocol(p) {
-                Some(v) => protocols.push(v),
-                None => {
+            match parse_version_major_minor(p) {
+                Ok(v) => protocols.push(v),
+                Err(e) => {
                     return Err(query_failed(
                         provider,
-                        format!(
-                            "registry response includes invalid version string {p:?}: {}",
-                            version_parse_error(p)
-                        ),
+                        format!("registry response includes invalid version string {p:?}: {e}"),
                     ))
                 }
             }
@@ -299,11 +285,11 @@ impl DownloadResponse {
         let mut packages = BTreeMap::new();
         if flavor == Flavor::OpenTofu {
             for (platform, entry) in self.packages.iter().flatten() {
-                if split_platform(platform).is_none() {
+                if let Some(e) = platform_error(platform) {
                     return Err(query_failed(
                         provider,
                         format!(
-                            "registry response includes invalid package platform {platform:?}: must be two words separated by an underscore"
+                            "registry response includes invalid package platform {platform:?}: {e}"
                         ),
                     ));
                 }
@@ -361,14 +347,6 @@ impl DownloadResponse {
             signing_keys: self.signing_keys.gpg_public_keys.clone(),
             packages,
         })
-    }
-}
-
-fn version_parse_error(s: &str) -> String {
-    if s.is_empty() {
-        "empty version string".to_string()
-    } else {
-        format!("invalid version string {s:?}")
     }
 }
 

@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::Read;
 
 use pgp::composed::{Deserializable, DetachedSignature, SignedPublicKey};
+use pgp::crypto::public_key::PublicKeyAlgorithm;
 use pgp::types::KeyDetails;
 use serde::{Deserialize, Serialize};
 
@@ -128,6 +129,9 @@ pub enum Signer {
 
 /// An armored (or binary) key ring: every transferable public key in it.
 fn read_keyring(armored: &str) -> Result<Vec<SignedPublicKey>, String> {
+    if !has_armor(armored) {
+        return Err("openpgp: invalid argument: no armored data found".to_string());
+    }
     let iter = SignedPublicKey::from_reader_many(armored.as_bytes())
         .map_err(|e| e.to_string())?
         .0;
@@ -145,7 +149,7 @@ fn read_keyring(armored: &str) -> Result<Vec<SignedPublicKey>, String> {
 fn read_signature(bytes: &[u8]) -> Result<DetachedSignature, String> {
     DetachedSignature::from_reader_single(bytes)
         .map(|(sig, _)| sig)
-        .map_err(|e| e.to_string())
+        .map_err(|e| format!("openpgp: invalid data: {e}"))
 }
 
 /// The outcome of checking one signature against one key ring (`CheckDetachedSignature`).
@@ -184,7 +188,7 @@ fn check_detached(keyring: &[SignedPublicKey], data: &[u8], sig: &DetachedSignat
         ) {
             match sig.verify(pk, data) {
                 Ok(()) => return Check::Verified(primary_id),
-                Err(e) => last_err = Some(e.to_string()),
+                Err(e) => last_err = Some(go_verification_error(pk.algorithm(), &e.to_string())),
             }
         }
         for sub in &entity.public_subkeys {
@@ -194,15 +198,43 @@ fn check_detached(keyring: &[SignedPublicKey], data: &[u8], sig: &DetachedSignat
             ) {
                 match sig.verify(sub, data) {
                     Ok(()) => return Check::Verified(primary_id.clone()),
-                    Err(e) => last_err = Some(e.to_string()),
+                    Err(e) => {
+                        last_err = Some(go_verification_error(sub.algorithm(), &e.to_string()))
+                    }
                 }
             }
         }
     }
     match last_err {
-        Some(e) => Check::Invalid(format!("openpgp: invalid signature: {e}")),
+        Some(e) => Check::Invalid(e),
         None => Check::UnknownIssuer,
     }
+}
+
+/// Go's (ProtonMail go-crypto) text for a signature that does not verify. A wrong digest
+/// shows up in `pgp` as a mismatch of the two quick-check bytes, which go-crypto does not
+/// check for v4 signatures, so it reports the algorithm's verification failure instead.
+fn go_verification_error(alg: PublicKeyAlgorithm, pgp_error: &str) -> String {
+    let name = match alg {
+        PublicKeyAlgorithm::RSA | PublicKeyAlgorithm::RSASign | PublicKeyAlgorithm::RSAEncrypt => {
+            "RSA"
+        }
+        PublicKeyAlgorithm::DSA => "DSA",
+        PublicKeyAlgorithm::ECDSA => "ECDSA",
+        PublicKeyAlgorithm::EdDSALegacy => "EdDSA",
+        PublicKeyAlgorithm::Ed25519 => "Ed25519",
+        PublicKeyAlgorithm::Ed448 => "Ed448",
+        _ => {
+            let first = pgp_error.lines().next().unwrap_or(pgp_error);
+            return format!("openpgp: invalid signature: {first}");
+        }
+    };
+    format!("openpgp: invalid signature: {name} verification failure")
+}
+
+/// True if `s` holds an ASCII armor header; go-crypto's armor decoder finds nothing otherwise.
+fn has_armor(s: &str) -> bool {
+    s.contains("-----BEGIN PGP ")
 }
 
 fn key_id_bytes(b: &[u8]) -> [u8; 8] {
@@ -253,6 +285,10 @@ pub fn classify_signer(
     }
     let partners = read_keyring(&roots.partners).map_err(SignatureError::PartnersKeyring)?;
     let author_key = dearmor(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
+    // Terraform armor-decodes the trust signature; anything else ends at EOF.
+    if !has_armor(&key.trust_signature) {
+        return Err(SignatureError::DecodingTrustSignature("EOF".to_string()));
+    }
     let trust = read_signature(key.trust_signature.as_bytes())
         .map_err(SignatureError::DecodingTrustSignature)?;
     match check_detached(&partners, &author_key, &trust) {
@@ -327,7 +363,9 @@ mod tests {
             ..Default::default()
         }];
         let err = find_signing_key(b"doc", b"sig", &keys).unwrap_err();
-        assert!(matches!(err, SignatureError::DecodingKey(_)), "{err:?}");
-        assert!(err.to_string().starts_with("error decoding signing key: "));
+        assert_eq!(
+            err.to_string(),
+            "error decoding signing key: openpgp: invalid argument: no armored data found"
+        );
     }
 }

@@ -115,6 +115,48 @@ impl Explained {
     }
 }
 
+/// A plain-text report: the pick (or Terraform's no-match message), then each newer
+/// candidate with its reasons, one per line.
+impl fmt::Display for Explained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.chosen {
+            Some(v) if self.constraints.is_empty() => writeln!(f, "selected {v} (no constraints)")?,
+            Some(v) => writeln!(f, "selected {v} for constraints {}", self.constraints)?,
+            None => writeln!(
+                f,
+                "{}",
+                NoMatch {
+                    constraints: self.constraints.clone()
+                }
+            )?,
+        }
+        if self.rejected.is_empty() {
+            return Ok(());
+        }
+        let heading = if self.chosen.is_some() {
+            "newer versions not selected:"
+        } else {
+            "versions not selected:"
+        };
+        writeln!(f, "{heading}")?;
+        for r in &self.rejected {
+            for (i, reason) in r.reasons.iter().enumerate() {
+                if i == 0 {
+                    writeln!(f, "  {}: {reason}", r.version)?;
+                } else {
+                    writeln!(
+                        f,
+                        "  {:width$}  {reason}",
+                        "",
+                        width = r.version.to_string().len()
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// No available version met the constraints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoMatch {

@@ -1,0 +1,105 @@
+//! `loadModule` and the diagnostic shape every function returns.
+
+use crate::convert::{array, bytes, camel_value, entries, flavor, get, opt_string, to_js};
+use crate::error::{invalid_argument, JsResult};
+use serde::Serialize;
+use tflock_core::config::{self, provenance, render_merged, requirements, LoadOptions};
+use tflock_core::{Diagnostic, Diagnostics, Range, Severity};
+use wasm_bindgen::prelude::*;
+
+/// A diagnostic as JavaScript sees it: the core's fields plus `file` (the range's file name).
+#[derive(Serialize)]
+pub struct DiagnosticJs {
+    severity: Severity,
+    summary: String,
+    detail: String,
+    file: Option<String>,
+    range: Option<Range>,
+}
+
+impl From<&Diagnostic> for DiagnosticJs {
+    fn from(d: &Diagnostic) -> Self {
+        DiagnosticJs {
+            severity: d.severity,
+            summary: d.summary.clone(),
+            detail: d.detail.clone(),
+            file: d.range.as_ref().map(|r| r.filename.clone()),
+            range: d.range.clone(),
+        }
+    }
+}
+
+/// All of `diags`, in order.
+pub fn diagnostics(diags: &Diagnostics) -> Vec<DiagnosticJs> {
+    diags.iter().map(DiagnosticJs::from).collect()
+}
+
+/// Files as `[{ name, content }]` (also `path` for `name`) or `{ [name]: content }`;
+/// content is a string or bytes.
+fn files_arg(files: &JsValue) -> JsResult<Vec<(String, Vec<u8>)>> {
+    if js_sys::Array::is_array(files) {
+        return array(files, "files")?
+            .into_iter()
+            .map(|f| {
+                let name = match opt_string(&f, "name")? {
+                    Some(n) => n,
+                    None => opt_string(&f, "path")?.ok_or_else(|| {
+                        invalid_argument("each file needs a \"name\" (or \"path\")")
+                    })?,
+                };
+                Ok((name, bytes(&get(&f, "content"), "content")?))
+            })
+            .collect();
+    }
+    entries(files, "files")?
+        .into_iter()
+        .map(|(name, content)| Ok((name, bytes(&content, "file content")?)))
+        .collect()
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileSetJs {
+    primary: Vec<String>,
+    overrides: Vec<String>,
+    shadowed: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LoadedJs {
+    merged: String,
+    files: FileSetJs,
+    diagnostics: Vec<DiagnosticJs>,
+    provenance: serde_json::Value,
+    requirements: serde_json::Value,
+}
+
+/// `loadModule(files, { flavor? })`: one directory's configuration with its override files
+/// merged: the merged HCL text, where each part came from, Terraform's diagnostics and the
+/// provider requirements with their origins. Bad configuration is reported as diagnostics.
+#[wasm_bindgen(js_name = loadModule, unchecked_return_type = "LoadedModule")]
+pub fn load_module(
+    #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+) -> JsResult<JsValue> {
+    let flavor = flavor(&options)?;
+    let files = files_arg(&files)?;
+    let loaded = config::load_module(&files, &LoadOptions { flavor });
+    let reqs = requirements(&loaded.module, "", flavor);
+    let mut diags = loaded.diagnostics.clone();
+    diags.extend(reqs.diagnostics.iter().cloned());
+    let list: Vec<_> = reqs.providers.values().collect();
+    let out = LoadedJs {
+        merged: render_merged(&loaded),
+        files: FileSetJs {
+            primary: loaded.files.primary.clone(),
+            overrides: loaded.files.overrides.clone(),
+            shadowed: loaded.files.shadowed.clone(),
+        },
+        diagnostics: diagnostics(&diags),
+        provenance: camel_value(&provenance(&loaded.module))?,
+        requirements: camel_value(&list)?,
+    };
+    to_js(&out)
+}

@@ -1,0 +1,151 @@
+//! Generic conversions between JavaScript values and Rust data (no domain logic).
+
+use crate::error::{invalid_argument, JsResult};
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use serde::Serialize;
+use tflock_core::Flavor;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Serializes `v` to a plain JavaScript value: maps become objects, `None` becomes `null`.
+pub fn to_js<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
+    let ser = serde_wasm_bindgen::Serializer::new()
+        .serialize_maps_as_objects(true)
+        .serialize_missing_as_null(true);
+    v.serialize(&ser)
+        .map_err(|e| crate::error::error("Internal error", e.to_string()))
+}
+
+/// Like [`to_js`] for the core's own `Serialize` types, whose field names are snake_case:
+/// object keys are renamed to camelCase (values are left alone). Only for types whose
+/// object keys are field names, never data.
+pub fn to_js_camel<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
+    to_js(&camel_value(v)?)
+}
+
+/// The JSON form of `v` with object keys renamed as [`to_js_camel`] does.
+pub fn camel_value<T: Serialize + ?Sized>(v: &T) -> JsResult<serde_json::Value> {
+    let value = serde_json::to_value(v)
+        .map_err(|e| crate::error::error("Internal error", e.to_string()))?;
+    Ok(camel_keys(value))
+}
+
+fn camel_keys(v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (camel(&k), camel_keys(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
+        other => other,
+    }
+}
+
+/// `h1_archive` → `h1Archive`.
+pub fn camel(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut upper = false;
+    for c in s.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Property `key` of `obj` (`undefined` when `obj` is not an object or lacks it).
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A string property, `None` when absent, `null` or `undefined`.
+pub fn opt_string(obj: &JsValue, key: &str) -> JsResult<Option<String>> {
+    let v = get(obj, key);
+    if v.is_null() || v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| invalid_argument(format!("\"{key}\" must be a string")))
+}
+
+/// A required string property.
+pub fn string(obj: &JsValue, key: &str) -> JsResult<String> {
+    opt_string(obj, key)?.ok_or_else(|| invalid_argument(format!("\"{key}\" is required")))
+}
+
+/// Bytes from a `Uint8Array`, an `ArrayBuffer` or a string (UTF-8 encoded).
+pub fn bytes(v: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    if let Some(s) = v.as_string() {
+        return Ok(s.into_bytes());
+    }
+    if let Some(a) = v.dyn_ref::<Uint8Array>() {
+        return Ok(a.to_vec());
+    }
+    if let Some(b) = v.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(Uint8Array::new(b).to_vec());
+    }
+    Err(invalid_argument(format!(
+        "{what} must be a Uint8Array, an ArrayBuffer or a string"
+    )))
+}
+
+/// The elements of a JavaScript array.
+pub fn array(v: &JsValue, what: &str) -> JsResult<Vec<JsValue>> {
+    if !Array::is_array(v) {
+        return Err(invalid_argument(format!("{what} must be an array")));
+    }
+    Ok(Array::from(v).iter().collect())
+}
+
+/// An array of strings.
+pub fn strings(v: &JsValue, what: &str) -> JsResult<Vec<String>> {
+    array(v, what)?
+        .into_iter()
+        .map(|s| {
+            s.as_string()
+                .ok_or_else(|| invalid_argument(format!("{what} must contain only strings")))
+        })
+        .collect()
+}
+
+/// The `[key, value]` pairs of a plain object, in insertion order.
+pub fn entries(v: &JsValue, what: &str) -> JsResult<Vec<(String, JsValue)>> {
+    if !v.is_object() || Array::is_array(v) {
+        return Err(invalid_argument(format!("{what} must be an object")));
+    }
+    Object::entries(v.unchecked_ref())
+        .iter()
+        .map(|pair| {
+            let pair = Array::from(&pair);
+            let key = pair.get(0).as_string().unwrap_or_default();
+            Ok((key, pair.get(1)))
+        })
+        .collect()
+}
+
+/// The `flavor` option (`"terraform"`, `"opentofu"`/`"tofu"`), `None` when not given.
+pub fn opt_flavor(options: &JsValue) -> JsResult<Option<Flavor>> {
+    match opt_string(options, "flavor")? {
+        None => Ok(None),
+        Some(s) => Flavor::parse(&s).map(Some).ok_or_else(|| {
+            invalid_argument(format!(
+                "unknown flavor {s:?}: expected \"terraform\" or \"opentofu\""
+            ))
+        }),
+    }
+}
+
+/// The `flavor` option, Terraform when not given.
+pub fn flavor(options: &JsValue) -> JsResult<Flavor> {
+    Ok(opt_flavor(options)?.unwrap_or_default())
+}

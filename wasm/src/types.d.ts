@@ -1,0 +1,175 @@
+/** Whose rules, texts and defaults to follow. */
+export type Flavor = "terraform" | "opentofu";
+
+/** Options taking only a flavour (Terraform when omitted). */
+export interface FlavorOptions { flavor?: Flavor | "tofu"; }
+
+/** A position: 1-based line and column (characters), 0-based byte offset. */
+export interface Pos { line: number; column: number; byte: number; }
+
+/** A span of a named file. */
+export interface Range { filename: string; start: Pos; end: Pos; }
+
+/** A problem report with Terraform's or OpenTofu's texts. */
+export interface Diagnostic {
+  severity: "error" | "warning";
+  summary: string;
+  detail: string;
+  /** The file the range points into, or null. */
+  file: string | null;
+  range: Range | null;
+}
+
+/** What every function throws: an Error carrying a diagnostic's fields. */
+export interface TflockError extends Error, Diagnostic {
+  /** Only from hashing: the stream cannot be hashed without random access; use hashZip. */
+  needsRandomAccess?: boolean;
+}
+
+/** The hashes of a provider zip. */
+export interface ZipHashes {
+  /** The lock-file `h1:` (the directory the zip extracts to). */
+  h1: string;
+  /** `zh:` + hex SHA-256 of the archive bytes. */
+  zh: string;
+  /** Go's `dirhash.HashZip` form, present only when it differs from `h1`. */
+  h1Archive?: string;
+}
+
+/** One file of an unpacked package. */
+export interface HashFile { path: string; bytes: Uint8Array | ArrayBuffer | string; }
+
+/** `parseConstraints` result. */
+export interface ParsedConstraints {
+  /** Terraform's canonical form (`VersionConstraintsString`). */
+  canonical: string;
+  /** Each selection in canonical form, in written order. */
+  selections: string[];
+}
+
+/** `selectVersion` result. */
+export interface Selected {
+  /** The chosen version, or null when nothing matched. */
+  version: string | null;
+  /** The canonical constraints. */
+  constraints: string;
+  /** Human-readable outcome, then one line per newer candidate that was passed over. */
+  explanation: string;
+  /** Candidates newer than the pick (all, when nothing matched), newest first. */
+  rejected: { version: string; reasons: string[] }[];
+  /** Inputs that are not valid versions (skipped). */
+  invalidVersions: string[];
+}
+
+/** One provider's entry in a lock file. */
+export interface ProviderLock {
+  /** Full address, e.g. `registry.terraform.io/hashicorp/aws`. */
+  provider: string;
+  version: string;
+  /** Canonical constraints, "" when none. */
+  constraints: string;
+  hashes: string[];
+}
+
+/** A lock file's contents. */
+export interface Lock { flavor?: Flavor; providers: ProviderLock[]; }
+
+/** `parseLock` options. */
+export interface ParseLockOptions extends FlavorOptions {
+  /** File name used in diagnostics (default `.terraform.lock.hcl`). */
+  filename?: string;
+}
+
+/** `parseLock` result. */
+export interface ParsedLock { lock: Lock & { flavor: Flavor }; diagnostics: Diagnostic[]; }
+
+/** One change to a provider's entry (`kind` decides the other fields). */
+export type LockChange =
+  | { kind: "new_provider"; version: string; constraints: string; checksums: { scheme: string; count: number }[] }
+  | { kind: "removed_provider"; version: string }
+  | { kind: "new_version"; from: string; to: string; direction: "upgrade" | "downgrade" | "other" }
+  | { kind: "constraints_changed"; from: string; to: string }
+  | { kind: "new_checksums"; schemes: string[]; added: string[] }
+  | { kind: "removed_checksums"; removed: string[] }
+  | { kind: "checksums_replaced"; removed: number; added: number };
+
+/** `diffLock` result (same data as `tflock lockfile diff --json`, camelCase keys). */
+export interface LockDiff { providers: { provider: string; changes: LockChange[] }[]; }
+
+/** `mergeLock` result. */
+export interface MergedLock {
+  /** The merged file, with conflict markers for conflicting providers. */
+  text: string;
+  clean: boolean;
+  lock: Lock & { flavor: Flavor };
+  conflicts: { provider: string; ours: string | null; theirs: string | null; reason: string }[];
+}
+
+/** `lockCoverage` result. */
+export interface Coverage {
+  complete: boolean;
+  providers: {
+    provider: string;
+    version: string;
+    covered: string[];
+    missing: string[];
+    hashPlatforms: { hash: string; platforms: string[] }[];
+  }[];
+}
+
+/** Configuration files: `[{ name, content }]` or `{ [name]: content }`. */
+export type ModuleFiles =
+  | { name?: string; path?: string; content: string | Uint8Array }[]
+  | Record<string, string | Uint8Array>;
+
+/** Where one part of the merged module came from. */
+export interface Provenance { block: string; path: string; file: string; range: Range; }
+
+/** One place that mentions a provider. */
+export interface RequirementOrigin {
+  module: string;
+  localName: string;
+  kind: "required_providers" | "provider_block_version" | "provider_block" | "resource";
+  constraint: string | null;
+  range: Range;
+}
+
+/** Everything known about one required provider. */
+export interface ProviderRequirement {
+  provider: string;
+  /** All constraints intersected, canonical ("" = any version). */
+  constraints: string;
+  builtin: boolean;
+  origins: RequirementOrigin[];
+}
+
+/** `loadModule` result. */
+export interface LoadedModule {
+  /** The merged configuration as HCL. */
+  merged: string;
+  files: { primary: string[]; overrides: string[]; shadowed: string[] };
+  diagnostics: Diagnostic[];
+  provenance: Provenance[];
+  requirements: ProviderRequirement[];
+}
+
+/** A registry `signing_keys.gpg_public_keys` entry (camelCase or snake_case keys). */
+export interface SigningKey {
+  keyId?: string; key_id?: string;
+  asciiArmor?: string; ascii_armor?: string;
+  trustSignature?: string; trust_signature?: string;
+  source?: string;
+  sourceUrl?: string; source_url?: string;
+}
+
+/** `verifySha256Sums` result. */
+export interface VerifiedSums {
+  signer: "hashicorp" | "partner" | "community";
+  /** 16 upper-case hex digits. */
+  keyId: string;
+  /** Index of the verifying key in `keys`. */
+  keyIndex: number;
+  /** Every line as a `zh:` hash: what the signature makes acceptable. */
+  hashes: string[];
+  files: { filename: string; sha256: string }[];
+}
