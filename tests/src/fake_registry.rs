@@ -702,8 +702,9 @@ impl FakeHost {
                 let url = base
                     .join(&versions_path(&provider.namespace, &provider.r#type))
                     .map_err(|e| SourceError::other(e.to_string()))?;
-                let body = self.get(&url).ok_or_else(|| {
-                    SourceError::other(provider_not_known(&provider.hostname, &provider.to_string()))
+                let body = self.get(&url).ok_or_else(|| SourceError {
+                    kind: SourceErrorKind::ProviderNotKnown,
+                    message: provider_not_known(&provider.hostname, &provider.to_string()),
                 })?;
                 let parsed = VersionsResponse::parse(&body, &provider.to_string())
                     .map_err(|e| SourceError::other(e.0))?;

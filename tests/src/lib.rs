@@ -84,14 +84,18 @@ fn is_fresh(bin: &Path, src: &Path) -> bool {
     })
 }
 
-/// The `tflock` binary built by cargo for this test run (builds it if needed).
+/// The `tflock` binary built by cargo for this test run (built once per test process).
 pub fn tflock_bin() -> PathBuf {
-    let _guard = ORACLE_BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "tflock"])
-        .current_dir(workspace_root())
-        .status()
-        .expect("run cargo build -p tflock");
-    assert!(status.success(), "cargo build -p tflock failed");
-    target_dir().join("debug").join("tflock")
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "--quiet", "-p", "tflock"])
+                .current_dir(workspace_root())
+                .status()
+                .expect("run cargo build -p tflock");
+            assert!(status.success(), "cargo build -p tflock failed");
+            target_dir().join("debug").join("tflock")
+        })
+        .clone()
 }

@@ -21,9 +21,46 @@ use tflock_core::addrs::{hostname, parse_provider_part};
 const CASES: usize = 30_000;
 
 const PIECES: &[&str] = &[
-    "a", "b", "z", "A", "Q", "0", "7", "-", "-", "aws", "HashiCorp", "foo-bar", "_", "!", " ", "ü",
-    "u\u{308}", "ß", "ς", "Σ", "испытание", "Д", "中", "文", "Ａ", "ａ", "\u{200d}", "\u{200c}",
-    "\u{301}", "\u{ad}", "\u{a0}", "☃", "٣", "א", "ب", "xn--", "xn--80akhbyknj4f", "İ", "ﬁ", "ⅷ",
+    "a",
+    "b",
+    "z",
+    "A",
+    "Q",
+    "0",
+    "7",
+    "-",
+    "-",
+    "aws",
+    "HashiCorp",
+    "foo-bar",
+    "_",
+    "!",
+    " ",
+    "ü",
+    "u\u{308}",
+    "ß",
+    "ς",
+    "Σ",
+    "испытание",
+    "Д",
+    "中",
+    "文",
+    "Ａ",
+    "ａ",
+    "\u{200d}",
+    "\u{200c}",
+    "\u{301}",
+    "\u{ad}",
+    "\u{a0}",
+    "☃",
+    "٣",
+    "א",
+    "ب",
+    "xn--",
+    "xn--80akhbyknj4f",
+    "İ",
+    "ﬁ",
+    "ⅷ",
 ];
 
 fn gen(rng: &mut StdRng, host: bool) -> String {
@@ -31,7 +68,14 @@ fn gen(rng: &mut StdRng, host: bool) -> String {
     let n = rng.gen_range(0..6);
     for i in 0..n {
         if host && i > 0 && rng.gen_ratio(1, 2) {
-            s.push_str(["."; 6].iter().chain(&["..", "\u{3002}"]).nth(rng.gen_range(0..8)).copied().unwrap_or("."));
+            s.push_str(
+                ["."; 6]
+                    .iter()
+                    .chain(&["..", "\u{3002}"])
+                    .nth(rng.gen_range(0..8))
+                    .copied()
+                    .unwrap_or("."),
+            );
         }
         s.push_str(PIECES[rng.gen_range(0..PIECES.len())]);
     }
@@ -39,7 +83,9 @@ fn gen(rng: &mut StdRng, host: bool) -> String {
         s.push('.');
     }
     if host && rng.gen_ratio(1, 5) {
-        s.push_str([":443", ":8080", ":0443", ":x", ":", ":70000", ":-1", ":+80"][rng.gen_range(0..8)]);
+        s.push_str(
+            [":443", ":8080", ":0443", ":x", ":", ":70000", ":-1", ":+80"][rng.gen_range(0..8)],
+        );
     }
     if host && rng.gen_ratio(1, 40) {
         s = ["https:", "HTTP:", "http://x", "example.com:443"][rng.gen_range(0..4)].to_string();
@@ -51,10 +97,29 @@ fn gen(rng: &mut StdRng, host: bool) -> String {
 fn provider_parts_and_hostnames_match_x_net_idna() {
     let mut rng = StdRng::seed_from_u64(0xadd5);
     let mut cases: Vec<(bool, String)> = Vec::new();
-    for fixed in ["FOO", "Испытание", "münchen", "mu\u{308}nchen", "abc--123", "-abc", "abc-", "a_b"] {
+    for fixed in [
+        "FOO",
+        "Испытание",
+        "münchen",
+        "mu\u{308}nchen",
+        "abc--123",
+        "-abc",
+        "abc-",
+        "a_b",
+    ] {
         cases.push((false, fixed.to_string()));
     }
-    for fixed in ["Registry.Terraform.IO", "münchen.de", "badhost!", "-bad.com", "a..", "example.com.", "localhost:08080", "https:", "ex_ample.com"] {
+    for fixed in [
+        "Registry.Terraform.IO",
+        "münchen.de",
+        "badhost!",
+        "-bad.com",
+        "a..",
+        "example.com.",
+        "localhost:08080",
+        "https:",
+        "ex_ample.com",
+    ] {
         cases.push((true, fixed.to_string()));
     }
     while cases.len() < CASES {
@@ -63,7 +128,12 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
     }
     let lines: String = cases
         .iter()
-        .map(|(host, s)| format!("{}\n", json!({"k": if *host { "host" } else { "part" }, "s": s})))
+        .map(|(host, s)| {
+            format!(
+                "{}\n",
+                json!({"k": if *host { "host" } else { "part" }, "s": s})
+            )
+        })
         .collect();
 
     let mut child = Command::new(tflock_tests::oracle("provideraddr"))
@@ -81,7 +151,8 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
     assert!(child.wait().expect("exit").success());
     assert_eq!(answers.len(), cases.len());
 
-    let (mut failures, mut idna_text_differs, mut accepted, mut skipped) = (Vec::new(), Vec::new(), 0, 0);
+    let (mut failures, mut idna_text_differs, mut accepted, mut skipped) =
+        (Vec::new(), Vec::new(), 0, 0);
     for ((host, s), go) in cases.iter().zip(&answers) {
         // A label that only starts with `xn--` after mapping (`a。xn--b`, soft hyphen
         // before `xn--`) slips past svchost's punycode check; x/net 0.7.0 then decodes
@@ -110,7 +181,9 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
                     if go_err.starts_with("idna: ") && e.starts_with("idna: ") && !s.is_ascii() {
                         idna_text_differs.push(format!("{s:?}: ours {e:?}, go {go_err:?}"));
                     } else {
-                        failures.push(format!("{s:?} (host={host}): error ours {e:?}, go {go_err:?}"));
+                        failures.push(format!(
+                            "{s:?} (host={host}): error ours {e:?}, go {go_err:?}"
+                        ));
                     }
                 }
             }
@@ -123,6 +196,16 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
         idna_text_differs.len(),
         idna_text_differs.iter().take(5).collect::<Vec<_>>()
     );
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     assert!(accepted > 3_000, "generator produces valid names too");
 }

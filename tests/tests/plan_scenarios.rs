@@ -47,6 +47,15 @@ struct Scenario {
     /// `"<provider> <version> <platform>"` already unpacked in `.terraform/providers`.
     #[serde(default)]
     installed: Vec<String>,
+    /// `"<provider> <version> <platform>"` in the global plugin cache.
+    #[serde(default)]
+    cached: Vec<String>,
+    /// A global plugin cache directory is configured.
+    #[serde(default)]
+    plugin_cache: bool,
+    /// `plugin_cache_may_break_dependency_lock_file = true`.
+    #[serde(default)]
+    plugin_cache_may_break_lock: bool,
     /// Whether the host should write the lock file.
     expect_write: bool,
     /// Free text: what the case shows and where the expectation comes from.
@@ -220,12 +229,19 @@ fn run_case(dir: &Path) -> Vec<String> {
         .collect();
     let mut opts = PlanOptions::new(flavor, scenario.mode, platforms);
     opts.readonly = scenario.readonly;
+    opts.plugin_cache = scenario.plugin_cache;
+    opts.plugin_cache_may_break_lock = scenario.plugin_cache_may_break_lock;
     let planner = Planner::new(requirements, previous.clone(), opts);
 
     let mut host = FakeHost::new(&reg, flavor, scenario.source);
     host.trust_all_hashes = scenario.trust_all_hashes;
     host.installed = scenario
         .installed
+        .iter()
+        .map(|s| package_id(s, flavor))
+        .collect();
+    host.cached = scenario
+        .cached
         .iter()
         .map(|s| package_id(s, flavor))
         .collect();
@@ -304,7 +320,7 @@ fn case_dirs() -> Vec<std::path::PathBuf> {
 #[test]
 fn plan_scenarios() {
     let dirs = case_dirs();
-    assert!(dirs.len() >= 1, "expected the scenario corpus, found {}", dirs.len());
+    assert!(dirs.len() >= 40, "expected the scenario corpus, found {}", dirs.len());
     let only = std::env::var("PLAN_CASE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;

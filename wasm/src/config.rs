@@ -72,7 +72,13 @@ struct LoadedJs {
     files: FileSetJs,
     diagnostics: Vec<DiagnosticJs>,
     provenance: serde_json::Value,
-    requirements: serde_json::Value,
+    requirements: RequirementsJs,
+}
+
+#[derive(Serialize)]
+struct RequirementsJs {
+    providers: serde_json::Value,
+    diagnostics: Vec<DiagnosticJs>,
 }
 
 /// `loadModule(files, { flavor? })`: one directory's configuration with its override files
@@ -87,8 +93,6 @@ pub fn load_module(
     let files = files_arg(&files)?;
     let loaded = config::load_module(&files, &LoadOptions { flavor });
     let reqs = requirements(&loaded.module, "", flavor);
-    let mut diags = loaded.diagnostics.clone();
-    diags.extend(reqs.diagnostics.iter().cloned());
     let list: Vec<_> = reqs.providers.values().collect();
     let out = LoadedJs {
         merged: render_merged(&loaded),
@@ -97,9 +101,12 @@ pub fn load_module(
             overrides: loaded.files.overrides.clone(),
             shadowed: loaded.files.shadowed.clone(),
         },
-        diagnostics: diagnostics(&diags),
+        diagnostics: diagnostics(&loaded.diagnostics),
         provenance: camel_value(&provenance(&loaded.module))?,
-        requirements: camel_value(&list)?,
+        requirements: RequirementsJs {
+            providers: camel_value(&list)?,
+            diagnostics: diagnostics(&reqs.diagnostics),
+        },
     };
     to_js(&out)
 }

@@ -148,9 +148,11 @@ export interface LoadedModule {
   /** The merged configuration as HCL. */
   merged: string;
   files: { primary: string[]; overrides: string[]; shadowed: string[] };
+  /** Loading and merging problems (bad configuration never throws). */
   diagnostics: Diagnostic[];
   provenance: Provenance[];
-  requirements: ProviderRequirement[];
+  /** The module's provider requirements and the problems found collecting them. */
+  requirements: { providers: ProviderRequirement[]; diagnostics: Diagnostic[] };
 }
 
 /** A registry `signing_keys.gpg_public_keys` entry (camelCase or snake_case keys). */

@@ -4,6 +4,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod wasm;
+
 const GO_PACKAGES: &[&str] = &[
     "golang-go",
     "golang-golang-x-mod-dev",
@@ -22,12 +24,14 @@ fn main() -> Result<()> {
         Some("setup") => setup(),
         Some("demo") => demo(),
         Some("bench") => bench(&args[1..]),
+        Some("wasm") => wasm::build(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash]>");
             eprintln!("  test   install what is needed, then fmt, clippy, wasm check and every test");
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
             eprintln!("  bench  run benchmarks (prints ratios against baselines)");
+            eprintln!("  wasm   build the npm package into wasm/pkg/");
             std::process::exit(2)
         }
     }
@@ -53,6 +57,7 @@ fn test() -> Result<()> {
         cargo(&["check", "-p", "tflock-core", "--target", "wasm32-unknown-unknown"]),
     )?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+    step("wasm", wasm::test())?;
     eprintln!("xtask: all checks passed");
     Ok(())
 }

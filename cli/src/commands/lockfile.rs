@@ -27,6 +27,9 @@ pub struct LockfileArgs {
 /// The `lockfile` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum LockfileCommand {
+    /// Which platforms the recorded checksums cover (from registry and mirror metadata, no
+    /// package downloads); exit 1 if a wanted platform is missing.
+    Coverage(super::coverage::CoverageArgs),
     /// Rewrite a lock file in the canonical form `init` writes (sorted providers and hashes).
     Fmt {
         /// The lock file (default `.terraform.lock.hcl`).
@@ -79,6 +82,7 @@ pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
             write,
             flavor,
         } => fmt(&lock_path(file), write, flavor),
+        LockfileCommand::Coverage(a) => super::coverage::run(a),
         LockfileCommand::Check { file, flavor } => check(&lock_path(file), flavor),
         LockfileCommand::Diff { old, new, json } => diff(&old, &new, json),
         LockfileCommand::MergeDriver { base, ours, theirs } => merge_driver(&base, &ours, &theirs),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod coverage;
 pub mod hash;
 pub mod init;
 pub mod providers;

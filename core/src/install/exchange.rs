@@ -112,6 +112,9 @@ pub enum SourceErrorKind {
         /// The hostname.
         hostname: String,
     },
+    /// The origin registry does not know the provider (`ErrRegistryProviderNotKnown`, a 404
+    /// on `versions`): init suggests declaring `required_providers`.
+    ProviderNotKnown,
     /// No package for the platform (`ErrPlatformNotSupported`); `mirror_url` when the
     /// source was a mirror.
     PlatformNotSupported {

@@ -325,6 +325,14 @@ impl Planner {
                     flavor.product()
                 ),
             ),
+            SourceErrorKind::ProviderNotKnown => Diagnostic::error(
+                "Failed to query available provider packages",
+                format!(
+                    "Could not retrieve the list of available versions for provider {name}: {}\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on {name}, run the following command:\n    {} providers",
+                    err.message,
+                    flavor.command()
+                ),
+            ),
             _ => Diagnostic::error(
                 "Failed to query available provider packages",
                 format!(
@@ -788,6 +796,16 @@ impl Planner {
             .values()
             .flat_map(|w| w.platforms.iter().filter_map(|p| p.install.clone()))
             .collect();
+        // ProvidersFetched fires at the end of EnsureProviderVersions whenever some package
+        // was fetched, even if another provider failed.
+        if let Some(note) = messages::signing_note(
+            self.work
+                .values()
+                .flat_map(|w| w.platforms.iter().filter_map(|p| p.auth_kind)),
+            flavor,
+        ) {
+            lines.push(note);
+        }
         if diags.has_errors() {
             return self.outcome(self.previous.clone(), false, diags, lines, Vec::new());
         }
@@ -807,14 +825,6 @@ impl Planner {
         let required: Vec<Provider> = self.work.keys().cloned().collect();
         crate::lockfile::update::retain_required(&mut new, &required);
 
-        if let Some(note) = messages::signing_note(
-            self.work
-                .values()
-                .flat_map(|w| w.platforms.iter().filter_map(|p| p.auth_kind)),
-            flavor,
-        ) {
-            lines.push(note);
-        }
         let mut write = false;
         if !new.equal(&self.previous) {
             if self.opts.readonly {
@@ -822,7 +832,7 @@ impl Planner {
                     diags.push(d);
                 }
             } else {
-                if !incomplete.is_empty() && !self.opts.plugin_cache_may_break_lock {
+                if !incomplete.is_empty() {
                     let platform = self.opts.platforms.first().map(ToString::to_string).unwrap_or_default();
                     diags.push(incomplete_lock_warning(&incomplete, &platform, flavor));
                 }

@@ -1,0 +1,176 @@
+//! `tflock lockfile coverage`: which platforms the lock file's checksums cover, learned from
+//! registry metadata (signed `SHA256SUMS`, OpenTofu `packages`), mirror indexes and the
+//! verified hash cache — without downloading a single provider package.
+
+use super::init::parse_flavor;
+use crate::host::cliconfig;
+use crate::host::hash_cache::HashCache;
+use crate::host::http::Http;
+use crate::host::sources::Sources;
+use crate::host::workdir;
+use crate::output::{print_diagnostics, print_json};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+use tflock_core::addrs::Platform;
+use tflock_core::hash::PackageHash;
+use tflock_core::install::{lock_coverage, KnownHashes, SourcePackage};
+use tflock_core::protocol::sha256sums::Sha256Sums;
+
+/// Arguments of `tflock lockfile coverage`.
+#[derive(Debug, clap::Args)]
+pub struct CoverageArgs {
+    /// Platforms that must be covered (`os_arch`, repeatable). Default: this machine's.
+    #[arg(long = "platform", value_name = "OS_ARCH")]
+    pub platforms: Vec<String>,
+    /// Whose behaviour to follow: terraform (default) or opentofu.
+    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
+    pub flavor: String,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `tflock lockfile coverage`.
+pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
+    let flavor = parse_flavor(&args.flavor)?;
+    let mut wanted = Vec::new();
+    for s in &args.platforms {
+        wanted.push(Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?);
+    }
+    if wanted.is_empty() {
+        wanted.push(Platform::current());
+    }
+    let (locks, diags) = workdir::read_lock(Path::new("."), flavor)?;
+    if diags.has_errors() {
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
+    let (cfg, _) = cliconfig::load(flavor)?;
+    let sources = Sources::from_cli_config(&cfg, flavor, Http::new(Duration::from_secs(10), 2)?)
+        .map_err(anyhow::Error::msg)?;
+    let cache = HashCache::default_location();
+
+    let mut known: KnownHashes = BTreeMap::new();
+    for lock in locks.providers() {
+        let per_platform = known.entry(lock.addr().clone()).or_default();
+        for platform in &wanted {
+            let Ok(pkg) = sources.package_meta(lock.addr(), lock.version(), &platform.to_string()) else {
+                continue;
+            };
+            learn(&pkg, &platform.to_string(), per_platform);
+        }
+        // The verified hash cache maps a platform's zh: to its h1:.
+        if let Some(cache) = &cache {
+            for hashes in per_platform.values_mut() {
+                let extra: Vec<PackageHash> = hashes
+                    .iter()
+                    .filter(|h| h.is_zh())
+                    .filter_map(|zh| cache.get(zh))
+                    .filter_map(|f| match f {
+                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => Some(hashes.h1),
+                        tflock_core::install::FetchedPackage::Dir { h1 } => Some(h1),
+                    })
+                    .collect();
+                for h in extra {
+                    if !hashes.contains(&h) {
+                        hashes.push(h);
+                    }
+                }
+            }
+        }
+    }
+    let report = lock_coverage(&locks, &known, &wanted);
+    if args.json {
+        let value: Vec<_> = report
+            .providers
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "provider": p.provider.to_string(),
+                    "version": p.version.to_string(),
+                    "covered": p.covered,
+                    "missing": p.missing,
+                    "hashes": p.hash_platforms.iter().map(|(h, ps)| serde_json::json!({"hash": h.to_string(), "platforms": ps})).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        print_json(&value)?;
+    } else {
+        for p in &report.providers {
+            let status = if p.missing.is_empty() {
+                "ok".to_string()
+            } else {
+                format!("missing {}", p.missing.join(", "))
+            };
+            println!(
+                "{} {}: covers {} — {status}",
+                p.provider.for_display(flavor),
+                p.version,
+                if p.covered.is_empty() { "no wanted platform".to_string() } else { p.covered.join(", ") }
+            );
+        }
+    }
+    Ok(if report.complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Collects per-platform hashes from one source answer.
+fn learn(pkg: &SourcePackage, platform: &str, out: &mut BTreeMap<String, Vec<PackageHash>>) {
+    let mut add = |p: &str, h: &str| {
+        if let Ok(h) = PackageHash::parse(h) {
+            let list = out.entry(p.to_string()).or_default();
+            if !list.contains(&h) {
+                list.push(h);
+            }
+        }
+    };
+    match pkg {
+        SourcePackage::Registry { meta, sha256sums, .. } => {
+            for (p, entry) in &meta.packages {
+                for h in &entry.hashes {
+                    add(p, h);
+                }
+            }
+            // Release archives are named `terraform-provider-<type>_<version>_<os>_<arch>.zip`.
+            if let Ok(sums) = Sha256Sums::parse(sha256sums) {
+                for line in sums.lines() {
+                    if let Some(p) = platform_of(&line.filename) {
+                        add(&p, &format!("zh:{}", hex::encode(line.sha256)));
+                    }
+                }
+            }
+        }
+        SourcePackage::NetworkMirror { hashes, .. } => {
+            for (p, h) in hashes {
+                add(p, h);
+            }
+        }
+        SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {
+            let _ = platform;
+        }
+    }
+}
+
+fn platform_of(filename: &str) -> Option<String> {
+    let stem = filename.strip_suffix(".zip")?;
+    let mut parts = stem.rsplitn(3, '_');
+    let arch = parts.next()?;
+    let os = parts.next()?;
+    (!os.is_empty() && !arch.is_empty()).then(|| format!("{os}_{arch}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::platform_of;
+
+    #[test]
+    fn release_file_names_name_their_platform() {
+        assert_eq!(platform_of("terraform-provider-aws_5.1.0_linux_amd64.zip").as_deref(), Some("linux_amd64"));
+        assert_eq!(platform_of("terraform-provider-aws_5.1.0_manifest.json"), None);
+    }
+}

@@ -1,0 +1,48 @@
+// Shared helpers: load the built package through its `exports` map, run the native CLI.
+import { readFileSync, existsSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+export const pkgDir = new URL("../pkg/", import.meta.url);
+export const fixtures = root + "tests/fixtures/";
+
+/** The package's Node entry, resolved as `import "tflock"` would resolve it in Node. */
+export async function loadPackage() {
+  const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"));
+  const entry = manifest.exports["."].node;
+  return import(new URL(entry, pkgDir).href);
+}
+
+/** The native CLI built by `cargo build -p tflock`. */
+export const cli = root + "target/debug/tflock";
+
+/** Runs the CLI; returns { status, stdout, stderr } without throwing on a non-zero exit. */
+export function runCli(args, opts = {}) {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run cargo build -p tflock`);
+  const r = spawnSync(cli, args, { encoding: "utf8", cwd: root, ...opts });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Recursively renames snake_case object keys to camelCase (the package's key style). */
+export function camelKeys(v) {
+  if (Array.isArray(v)) return v.map(camelKeys);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()), camelKeys(x)]),
+    );
+  }
+  return v;
+}
+
+/** The go-versions oracle binary (built by the Rust differential tests, or here). */
+export function goVersionsOracle() {
+  const bin = root + "target/oracles/goversions";
+  if (!existsSync(bin)) {
+    execFileSync("go", ["build", "-o", bin, "."], {
+      cwd: root + "tests/oracles/goversions",
+      env: { ...process.env, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" },
+    });
+  }
+  return bin;
+}
