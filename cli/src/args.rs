@@ -32,7 +32,10 @@ fn is_single_dash_long(s: &str) -> bool {
         return false;
     }
     let name = rest.split('=').next().unwrap_or("");
-    name.len() >= 2 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    name.len() >= 2
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 #[cfg(test)]
@@ -49,8 +52,26 @@ mod tests {
     #[test]
     fn single_dash_long_flags_become_double_dash() {
         assert_eq!(
-            n(&["tflock", "init", "-upgrade", "-lockfile=readonly", "-w", "--json", "-", "x"]),
-            ["tflock", "init", "--upgrade", "--lockfile=readonly", "-w", "--json", "-", "x"]
+            n(&[
+                "tflock",
+                "init",
+                "-upgrade",
+                "-lockfile=readonly",
+                "-w",
+                "--json",
+                "-",
+                "x"
+            ]),
+            [
+                "tflock",
+                "init",
+                "--upgrade",
+                "--lockfile=readonly",
+                "-w",
+                "--json",
+                "-",
+                "x"
+            ]
         );
         assert_eq!(n(&["tflock", "--", "-foo"]), ["tflock", "--", "-foo"]);
     }

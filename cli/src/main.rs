@@ -40,7 +40,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(args::normalize(std::env::args_os()));
     if let Some(dir) = &cli.chdir {
         if let Err(e) = std::env::set_current_dir(dir) {
-            eprintln!("Error: Error handling -chdir option: chdir {}: {e}", dir.display());
+            eprintln!(
+                "Error: Error handling -chdir option: chdir {}: {e}",
+                dir.display()
+            );
             return ExitCode::FAILURE;
         }
     }

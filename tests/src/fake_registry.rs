@@ -186,7 +186,10 @@ fn package_files_with(id: &PackageId, word: &str) -> Vec<(String, Vec<u8>)> {
     };
     vec![
         (
-            format!("terraform-provider-{}_v{}{exe}", id.provider.r#type, id.version),
+            format!(
+                "terraform-provider-{}_v{}{exe}",
+                id.provider.r#type, id.version
+            ),
             format!(
                 "#!/bin/sh\n# {word} provider {} {} for {}\n",
                 id.provider, id.version, id.platform
@@ -232,8 +235,7 @@ pub fn independent_h1(files: &[(String, Vec<u8>)]) -> String {
 
 /// Minimal standard base64 (with padding), to keep the expected values independent.
 mod base64_std {
-    const ALPHABET: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
     /// Encodes `data`.
     pub fn encode(data: &[u8]) -> String {
@@ -270,13 +272,10 @@ impl FakeRegistry {
 
     /// Publishes `version` of `provider` for `platforms`.
     pub fn publish(&mut self, provider: &Provider, version: &str, platforms: &[&str]) {
-        self.releases
-            .entry(provider.clone())
-            .or_default()
-            .insert(
-                version.to_string(),
-                platforms.iter().map(|p| p.to_string()).collect(),
-            );
+        self.releases.entry(provider.clone()).or_default().insert(
+            version.to_string(),
+            platforms.iter().map(|p| p.to_string()).collect(),
+        );
     }
 
     fn id(provider: &Provider, version: &str, platform: &str) -> PackageId {
@@ -298,7 +297,9 @@ impl FakeRegistry {
             .and_then(|v| v.get(version))
             .map(|ps| {
                 ps.iter()
-                    .filter(|p| !Self::has_knob(&self.knobs.missing, &Self::id(provider, version, p)))
+                    .filter(|p| {
+                        !Self::has_knob(&self.knobs.missing, &Self::id(provider, version, p))
+                    })
                     .cloned()
                     .collect()
             })
@@ -357,7 +358,10 @@ impl FakeRegistry {
     }
 
     fn sums_name(provider: &Provider, version: &str) -> String {
-        format!("terraform-provider-{}_{version}_SHA256SUMS", provider.r#type)
+        format!(
+            "terraform-provider-{}_{version}_SHA256SUMS",
+            provider.r#type
+        )
     }
 
     /// The release's `SHA256SUMS` document (two spaces, sorted by file name).
@@ -506,7 +510,10 @@ impl FakeRegistry {
                 let dir = format!("{host}{}", Self::release_dir(provider, version));
                 let sums = Self::sums_name(provider, version);
                 out.insert(format!("{dir}{sums}"), self.sha256sums(provider, version));
-                out.insert(format!("{dir}{sums}.sig"), self.signature(provider, version));
+                out.insert(
+                    format!("{dir}{sums}.sig"),
+                    self.signature(provider, version),
+                );
                 let mut archives = serde_json::Map::new();
                 for platform in self.platforms(provider, version) {
                     let id = Self::id(provider, version, &platform);
@@ -515,7 +522,13 @@ impl FakeRegistry {
                         out.insert(
                             format!(
                                 "{host}/v1/providers/{}",
-                                download_path(&provider.namespace, &provider.r#type, version, os, arch)
+                                download_path(
+                                    &provider.namespace,
+                                    &provider.r#type,
+                                    version,
+                                    os,
+                                    arch
+                                )
                             ),
                             d.into_bytes(),
                         );
@@ -640,12 +653,19 @@ impl FakeHost {
                 provider,
                 version,
                 platform,
-            } => Answer::LocalPackage(self.local(&self.installed.clone(), provider, version, platform)),
+            } => Answer::LocalPackage(self.local(
+                &self.installed.clone(),
+                provider,
+                version,
+                platform,
+            )),
             Need::CachedPackage {
                 provider,
                 version,
                 platform,
-            } => Answer::LocalPackage(self.local(&self.cached.clone(), provider, version, platform)),
+            } => {
+                Answer::LocalPackage(self.local(&self.cached.clone(), provider, version, platform))
+            }
             Need::PackageMeta {
                 provider,
                 version,
@@ -716,8 +736,13 @@ impl FakeHost {
             }
             SourceKind::Mirror => {
                 let base = Url::parse(MIRROR_BASE).expect("mirror base");
-                let url = index_url(&base, &provider.hostname, &provider.namespace, &provider.r#type)
-                    .map_err(SourceError::other)?;
+                let url = index_url(
+                    &base,
+                    &provider.hostname,
+                    &provider.namespace,
+                    &provider.r#type,
+                )
+                .map_err(SourceError::other)?;
                 let body = self.get(&url).ok_or_else(|| {
                     SourceError::other(format!(
                         "provider {provider} was not found in any of the search locations"
@@ -727,10 +752,7 @@ impl FakeHost {
                 (index.versions, Vec::new())
             }
         };
-        let versions = body
-            .iter()
-            .filter_map(|v| Version::parse(v).ok())
-            .collect();
+        let versions = body.iter().filter_map(|v| Version::parse(v).ok()).collect();
         Ok(AvailableVersions { versions, warnings })
     }
 
@@ -812,7 +834,14 @@ impl FakeHost {
                         &platform.to_string(),
                         &url,
                         self.trust_all_hashes,
-                        || platform_missing(&base, &provider.to_string(), &v, &platform.to_string()),
+                        || {
+                            platform_missing(
+                                &base,
+                                &provider.to_string(),
+                                &v,
+                                &platform.to_string(),
+                            )
+                        },
                     )
                     .map_err(|e| match e {
                         MirrorPackageError::PlatformMissing(m) => SourceError {

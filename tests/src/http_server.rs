@@ -138,7 +138,9 @@ fn serve(mut stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             .unwrap_or("/")
             .to_string();
         let (status, body, ctype, truncate) = {
-            let mut s = state.lock().map_err(|_| std::io::Error::other("poisoned"))?;
+            let mut s = state
+                .lock()
+                .map_err(|_| std::io::Error::other("poisoned"))?;
             s.requests.push(path.clone());
             let fault = s.faults.get(&path).cloned();
             match fault {

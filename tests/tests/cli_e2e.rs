@@ -29,7 +29,10 @@ fn serve(registry: &FakeRegistry) -> StaticServer {
         .files_for_host(HOST)
         .into_iter()
         .map(|(path, body)| {
-            let ctype = if path.ends_with(".json") || path.ends_with("/versions") || path.contains("/download/") {
+            let ctype = if path.ends_with(".json")
+                || path.ends_with("/versions")
+                || path.contains("/download/")
+            {
                 "application/json"
             } else {
                 "application/octet-stream"
@@ -43,7 +46,11 @@ fn serve(registry: &FakeRegistry) -> StaticServer {
 fn world(versions: &[&str], configure: impl FnOnce(&mut FakeRegistry)) -> World {
     let mut registry = FakeRegistry::new();
     for v in versions {
-        registry.publish(&provider(), v, &["linux_amd64", "darwin_arm64", "windows_amd64"]);
+        registry.publish(
+            &provider(),
+            v,
+            &["linux_amd64", "darwin_arm64", "windows_amd64"],
+        );
     }
     configure(&mut registry);
     let server = serve(&registry);
@@ -141,10 +148,21 @@ fn first_init_installs_verifies_and_writes_the_lock_terraform_would() {
     let out = w.run(&["init"]);
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(&format!("- Finding {HOST}/acme/demo versions matching \"~> 1.2.0\"...")), "{stdout}");
-    assert!(stdout.contains(&format!("- Installing {HOST}/acme/demo v1.2.0...")), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "- Finding {HOST}/acme/demo versions matching \"~> 1.2.0\"..."
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("- Installing {HOST}/acme/demo v1.2.0...")),
+        "{stdout}"
+    );
     assert!(stdout.contains("(self-signed, key ID "), "{stdout}");
-    assert!(stdout.contains("Terraform has created a lock file .terraform.lock.hcl"), "{stdout}");
+    assert!(
+        stdout.contains("Terraform has created a lock file .terraform.lock.hcl"),
+        "{stdout}"
+    );
 
     let here = Platform::current().to_string();
     let mut hashes = vec![w.registry.expected_h1(&w.id("1.2.0", &here))];
@@ -160,7 +178,10 @@ fn first_init_installs_verifies_and_writes_the_lock_terraform_would() {
     }
     want.push_str("  ]\n}\n");
     assert_eq!(w.lock(), want);
-    assert!(!file_list(&w.installed_dir("1.2.0")).is_empty(), "package not unpacked");
+    assert!(
+        !file_list(&w.installed_dir("1.2.0")).is_empty(),
+        "package not unpacked"
+    );
 }
 
 #[test]
@@ -169,19 +190,43 @@ fn second_init_reuses_the_installed_package_and_does_not_rewrite_the_lock() {
     w.config(">= 1.0");
     assert!(w.run(&["init"]).status.success());
     let lock_path = w.work.join(".terraform.lock.hcl");
-    let before = std::fs::metadata(&lock_path).and_then(|m| m.modified()).expect("mtime");
-    let zips_before = w.server.requests().iter().filter(|r| r.ends_with(".zip")).count();
+    let before = std::fs::metadata(&lock_path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let zips_before = w
+        .server
+        .requests()
+        .iter()
+        .filter(|r| r.ends_with(".zip"))
+        .count();
     std::thread::sleep(std::time::Duration::from_millis(20));
     let out = w.run(&["init"]);
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(&format!("- Reusing previous version of {HOST}/acme/demo from the dependency lock file")), "{stdout}");
-    assert!(stdout.contains(&format!("- Using previously-installed {HOST}/acme/demo v1.2.0")), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "- Reusing previous version of {HOST}/acme/demo from the dependency lock file"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "- Using previously-installed {HOST}/acme/demo v1.2.0"
+        )),
+        "{stdout}"
+    );
     assert!(!stdout.contains("has created a lock file"), "{stdout}");
     assert!(!stdout.contains("has made some changes"), "{stdout}");
-    let after = std::fs::metadata(&lock_path).and_then(|m| m.modified()).expect("mtime");
+    let after = std::fs::metadata(&lock_path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
     assert_eq!(before, after, "unchanged lock file was rewritten");
-    let zips_after = w.server.requests().iter().filter(|r| r.ends_with(".zip")).count();
+    let zips_after = w
+        .server
+        .requests()
+        .iter()
+        .filter(|r| r.ends_with(".zip"))
+        .count();
     assert_eq!(zips_before, zips_after, "re-init downloaded again");
 }
 
@@ -189,13 +234,25 @@ fn second_init_reuses_the_installed_package_and_does_not_rewrite_the_lock() {
 fn providers_lock_adds_every_platforms_h1_and_a_warm_cache_needs_no_downloads() {
     let w = world(&["1.2.0"], |_| {});
     w.config("1.2.0");
-    let args = ["providers", "lock", "-platform=linux_amd64", "-platform=darwin_arm64", "-platform=windows_amd64"];
+    let args = [
+        "providers",
+        "lock",
+        "-platform=linux_amd64",
+        "-platform=darwin_arm64",
+        "-platform=windows_amd64",
+    ];
     let out = w.run(&args);
     assert!(out.status.success(), "{}", text(&out));
     let lock = w.lock();
     for p in ["linux_amd64", "darwin_arm64", "windows_amd64"] {
-        assert!(lock.contains(&w.registry.expected_h1(&w.id("1.2.0", p))), "missing h1 for {p}:\n{lock}");
-        assert!(lock.contains(&w.registry.expected_zh(&w.id("1.2.0", p))), "missing zh for {p}:\n{lock}");
+        assert!(
+            lock.contains(&w.registry.expected_h1(&w.id("1.2.0", p))),
+            "missing h1 for {p}:\n{lock}"
+        );
+        assert!(
+            lock.contains(&w.registry.expected_zh(&w.id("1.2.0", p))),
+            "missing zh for {p}:\n{lock}"
+        );
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("This was a new provider and the checksums for this platform are now tracked in the lock file"), "{stdout}");
@@ -225,8 +282,14 @@ fn readonly_lockfile_refuses_new_providers_and_writes_nothing() {
     let out = w.run(&["init", "-lockfile=readonly"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("Provider dependency changes detected"), "{stderr}");
-    assert!(!w.lock().contains("acme/demo"), "readonly run wrote the lock");
+    assert!(
+        stderr.contains("Provider dependency changes detected"),
+        "{stderr}"
+    );
+    assert!(
+        !w.lock().contains("acme/demo"),
+        "readonly run wrote the lock"
+    );
 }
 
 #[test]
@@ -243,7 +306,10 @@ fn upgrade_moves_to_the_newest_allowed_version() {
     let lock = w.lock();
     assert!(lock.contains("version     = \"1.3.0\""), "{lock}");
     assert!(lock.contains("constraints = \"~> 1.2\""), "{lock}");
-    assert!(!lock.contains(&w.registry.expected_zh(&w.id("1.2.0", "linux_amd64"))), "old version's hashes kept:\n{lock}");
+    assert!(
+        !lock.contains(&w.registry.expected_zh(&w.id("1.2.0", "linux_amd64"))),
+        "old version's hashes kept:\n{lock}"
+    );
 }
 
 #[test]
@@ -257,9 +323,15 @@ fn a_tampered_package_is_rejected_and_nothing_is_installed() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("Failed to install provider"), "{stderr}");
-    assert!(stderr.contains("archive has incorrect checksum"), "{stderr}");
+    assert!(
+        stderr.contains("archive has incorrect checksum"),
+        "{stderr}"
+    );
     assert!(w.lock().is_empty(), "lock written after a failed install");
-    assert!(!w.installed_dir("1.2.0").exists(), "tampered package was unpacked");
+    assert!(
+        !w.installed_dir("1.2.0").exists(),
+        "tampered package was unpacked"
+    );
 }
 
 #[test]
@@ -291,6 +363,83 @@ fn verify_names_the_package_that_no_longer_matches_the_lock() {
     let out = w.run(&["verify"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(&format!("{HOST}/acme/demo 1.2.0")), "{stderr}");
-    assert!(stderr.contains(&dir.display().to_string().replace(&w.work.display().to_string(), ".")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{HOST}/acme/demo 1.2.0")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            &dir.display()
+                .to_string()
+                .replace(&w.work.display().to_string(), ".")
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn twenty_parallel_inits_share_one_plugin_cache_without_corruption() {
+    let w = world(&["1.2.0"], |_| {});
+    let plugin_cache = w.home.path().join("plugin-cache");
+    std::fs::create_dir_all(&plugin_cache).expect("mkdir");
+    let bin = tflock_bin();
+    let mut children = Vec::new();
+    for i in 0..20 {
+        let dir = w.home.path().join(format!("run{i}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("main.tf"),
+            format!("terraform {{\n  required_providers {{\n    demo = {{\n      source  = \"{HOST}/acme/demo\"\n      version = \"1.2.0\"\n    }}\n  }}\n}}\n"),
+        )
+        .expect("write");
+        children.push((
+            dir.clone(),
+            Command::new(&bin)
+                .arg("init")
+                .current_dir(&dir)
+                .env("HOME", w.home.path())
+                .env("TF_CLI_CONFIG_FILE", w.home.path().join("cli.tfrc"))
+                .env("TF_PLUGIN_CACHE_DIR", &plugin_cache)
+                .env("TFLOCK_CACHE_DIR", &w.cache)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn"),
+        ));
+    }
+    let mut locks = Vec::new();
+    for (dir, child) in children {
+        let out = child.wait_with_output().expect("wait");
+        assert!(out.status.success(), "{}", text(&out));
+        locks.push(std::fs::read_to_string(dir.join(".terraform.lock.hcl")).expect("lock"));
+        let verify = Command::new(&bin)
+            .arg("verify")
+            .current_dir(&dir)
+            .env("HOME", w.home.path())
+            .output()
+            .expect("verify");
+        assert!(verify.status.success(), "{}", text(&verify));
+    }
+    assert!(
+        locks.windows(2).all(|p| p[0] == p[1]),
+        "runs disagree on the lock file"
+    );
+    let cached = plugin_cache
+        .join(HOST)
+        .join("acme/demo/1.2.0")
+        .join(Platform::current().to_string());
+    let h1 = tflock_core::hash::hash_files(
+        file_list(&cached)
+            .iter()
+            .map(|n| (n.clone(), std::fs::read(cached.join(n)).expect("read")))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice())),
+    )
+    .expect("hash");
+    assert_eq!(
+        h1.to_string(),
+        w.registry
+            .expected_h1(&w.id("1.2.0", &Platform::current().to_string()))
+    );
 }

@@ -67,7 +67,7 @@ fn golden_file_agrees_with_go() {
         ]);
         let zh = format!(
             "zh:{}",
-            hex::encode(Sha256::digest(std::fs::read(&full).unwrap()))
+            hex::encode(Sha256::digest(std::fs::read(full).unwrap()))
         );
         expected += &format!("{}  {p}\n{zh}  {p}\n", answers[0]);
         if answers[1] != answers[0] {

@@ -49,7 +49,9 @@ impl Oracle {
         let mut line = Vec::new();
         self.out.read_until(b'\n', &mut line).expect("read oracle");
         // Go's messages may quote non-UTF-8 entry names byte for byte.
-        let line = String::from_utf8_lossy(&line).trim_end_matches('\n').to_owned();
+        let line = String::from_utf8_lossy(&line)
+            .trim_end_matches('\n')
+            .to_owned();
         match line.strip_prefix("error: ") {
             Some(e) => Err(e.to_owned()),
             None => Ok(line),

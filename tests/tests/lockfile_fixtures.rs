@@ -229,3 +229,18 @@ fn opentofu_texts_name_opentofu() {
         .iter()
         .any(|d| d.detail.contains("bundled inside OpenTofu itself")));
 }
+
+/// A fuzzer-found input (unclosed nested objects) on which hcl-edit backtracks for seconds;
+/// the reader refuses such nesting before parsing.
+#[test]
+fn deeply_nested_input_is_refused_before_parsing() {
+    let text = read(&tflock_tests::fixtures("lockfile").join("deep-nesting/.terraform.lock.hcl"));
+    let (locks, diags) = load_locks(
+        &text,
+        &LoadOptions::new(".terraform.lock.hcl", Flavor::Terraform),
+    );
+    assert!(locks.is_empty());
+    let d = diags.iter().next().expect("a diagnostic");
+    assert_eq!(d.summary, "Invalid HCL syntax");
+    assert!(d.detail.contains("nested more than"), "{}", d.detail);
+}

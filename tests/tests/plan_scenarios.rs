@@ -268,7 +268,9 @@ fn run_case(dir: &Path) -> Vec<String> {
         ));
     }
     if !outcome.write_lock && !outcome.new_lock.equal(&previous) {
-        problems.push(format!("{case}: lock not written but differs from the previous one"));
+        problems.push(format!(
+            "{case}: lock not written but differs from the previous one"
+        ));
     }
 
     let got_messages: String = outcome.messages.iter().map(|m| format!("{m}\n")).collect();
@@ -320,7 +322,11 @@ fn case_dirs() -> Vec<std::path::PathBuf> {
 #[test]
 fn plan_scenarios() {
     let dirs = case_dirs();
-    assert!(dirs.len() >= 40, "expected the scenario corpus, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 40,
+        "expected the scenario corpus, found {}",
+        dirs.len()
+    );
     let only = std::env::var("PLAN_CASE").ok();
     let mut failures = Vec::new();
     let mut ran = 0;

@@ -54,7 +54,11 @@ fn test_key_is_deterministic_and_its_id_matches_the_armored_key() {
     assert_ne!(a.key.key_id, a.stranger.key_id);
     assert_eq!(primary_key_id(&a.key.armored_public).unwrap(), a.key.key_id);
     assert_eq!(a.key.key_id.len(), 16);
-    assert!(a.key.key_id.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()));
+    assert!(a
+        .key
+        .key_id
+        .chars()
+        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()));
 }
 
 #[test]
@@ -75,7 +79,10 @@ fn independent_h1_matches_the_reference_vector_and_the_core_hasher() {
     assert_eq!(hashes.h1_archive.as_str(), reg.expected_h1(&pkg)); // no directory entries
     assert_eq!(hashes.zh.as_str(), reg.expected_zh(&pkg));
     // Deterministic bytes.
-    assert_eq!(reg.genuine_zip(&pkg), make_zip(&tflock_tests::fake_registry::package_files(&pkg)));
+    assert_eq!(
+        reg.genuine_zip(&pkg),
+        make_zip(&tflock_tests::fake_registry::package_files(&pkg))
+    );
 }
 
 #[test]
@@ -124,10 +131,21 @@ fn signed_sha256sums_verifies_and_tampering_is_rejected() {
         },
     ];
     let found = find_signing_key(&doc, &foreign, &both).unwrap();
-    assert_eq!((found.index, found.key_id.as_str()), (1, reg.stranger.key_id.as_str()));
+    assert_eq!(
+        (found.index, found.key_id.as_str()),
+        (1, reg.stranger.key_id.as_str())
+    );
 }
 
-fn auth_input_parts(reg: &FakeRegistry, flavor: Flavor) -> (tflock_core::protocol::PackageMeta, Vec<u8>, Vec<u8>, Vec<u8>) {
+fn auth_input_parts(
+    reg: &FakeRegistry,
+    flavor: Flavor,
+) -> (
+    tflock_core::protocol::PackageMeta,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u8>,
+) {
     let pkg = id(flavor, "linux_amd64");
     let p = null(flavor);
     let body = reg.download_json(&pkg).unwrap();
@@ -206,7 +224,8 @@ fn registry_authentication_with_a_real_signature() {
     })
     .unwrap_err();
     assert!(
-        err.0.starts_with("error checking signature: openpgp: invalid signature: "),
+        err.0
+            .starts_with("error checking signature: openpgp: invalid signature: "),
         "{}",
         err.0
     );
@@ -231,7 +250,10 @@ fn opentofu_registry_authentication_with_a_real_signature() {
     };
     let result = authenticate_registry_package(&input).unwrap();
     assert_eq!(result.kind, AuthKind::Signed);
-    assert_eq!(result.summary(), format!("signed, key ID {}", reg.key.key_id));
+    assert_eq!(
+        result.summary(),
+        format!("signed, key ID {}", reg.key.key_id)
+    );
 
     let foreign = reg.stranger.sign(&doc);
     let err = authenticate_registry_package(&RegistryAuthInput {
@@ -286,7 +308,10 @@ fn planner_records_provenance_of_signed_and_local_hashes() {
     assert_eq!(zh_linux.signed_by.as_deref(), Some(reg.key.key_id.as_str()));
     assert!(zh_linux.computed_locally && zh_linux.reported_by_registry);
     let zh_darwin = find(&reg.expected_zh(&darwin));
-    assert_eq!(zh_darwin.signed_by.as_deref(), Some(reg.key.key_id.as_str()));
+    assert_eq!(
+        zh_darwin.signed_by.as_deref(),
+        Some(reg.key.key_id.as_str())
+    );
     assert!(!zh_darwin.computed_locally && zh_darwin.reported_by_registry);
     assert_eq!(pr.provenance.len(), 3);
     assert_eq!(out.installs.len(), 1);
@@ -329,7 +354,11 @@ fn planner_rejects_tampered_signature_and_records_nothing() {
     ] {
         let mut reg = registry(flavor);
         reg.knobs.signing = signing;
-        let opts = PlanOptions::new(flavor, Mode::Init, vec![Platform::parse("linux_amd64").unwrap()]);
+        let opts = PlanOptions::new(
+            flavor,
+            Mode::Init,
+            vec![Platform::parse("linux_amd64").unwrap()],
+        );
         let out = plan(&reg, flavor, opts);
         assert!(out.has_errors(), "{signing:?} {flavor:?} accepted");
         assert!(out.new_lock.is_empty() && !out.write_lock && out.installs.is_empty());
@@ -365,7 +394,10 @@ fn static_tree_has_every_protocol_document() {
         assert!(mirror.contains_key(path), "missing {path}");
     }
     // Two renderings are byte-identical (deterministic zips; signatures use a fixed seed).
-    assert_eq!(reg.files().keys().collect::<Vec<_>>(), reg.files().keys().collect::<Vec<_>>());
+    assert_eq!(
+        reg.files().keys().collect::<Vec<_>>(),
+        reg.files().keys().collect::<Vec<_>>()
+    );
     let zip = "https://registry.opentofu.org/files/hashicorp/null/3.2.0/terraform-provider-null_3.2.0_linux_amd64.zip";
     assert_eq!(reg.files()[zip], reg.files()[zip]);
 }

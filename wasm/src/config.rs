@@ -3,7 +3,10 @@
 use crate::convert::{array, bytes, camel_value, entries, flavor, get, opt_string, to_js};
 use crate::error::{invalid_argument, JsResult};
 use serde::Serialize;
-use tflock_core::config::{self, provenance, render_merged, requirements, LoadOptions};
+use std::collections::BTreeMap;
+use tflock_core::config::{
+    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
+};
 use tflock_core::{Diagnostic, Diagnostics, Range, Severity};
 use wasm_bindgen::prelude::*;
 
@@ -81,21 +84,43 @@ struct RequirementsJs {
     diagnostics: Vec<DiagnosticJs>,
 }
 
-/// `loadModule(files, { flavor? })`: one directory's configuration with its override files
-/// merged: the merged HCL text, where each part came from, Terraform's diagnostics and the
-/// provider requirements with their origins. Bad configuration is reported as diagnostics.
+/// Diagnostics of the whole tree, the root's first (as the CLI reports them).
+fn tree_diagnostics(tree: &ModuleTree, out: &mut Diagnostics) {
+    out.extend(tree.loaded.diagnostics.iter().cloned());
+    for c in &tree.children {
+        tree_diagnostics(c, out);
+    }
+}
+
+/// `loadModule(files, { flavor?, modules? })`: one directory's configuration with its
+/// override files merged: the merged HCL text, where each part came from, Terraform's
+/// diagnostics and the provider requirements with their origins. `modules` maps the
+/// directories of local child modules (relative to the root, e.g. `modules/vpc`) to their
+/// files, so requirements span the tree; calls to directories not given are reported as
+/// warnings. Bad configuration is reported as diagnostics, never thrown.
 #[wasm_bindgen(js_name = loadModule, unchecked_return_type = "LoadedModule")]
 pub fn load_module(
     #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LoadModuleOptions | undefined")] options: JsValue,
 ) -> JsResult<JsValue> {
     let flavor = flavor(&options)?;
-    let files = files_arg(&files)?;
-    let loaded = config::load_module(&files, &LoadOptions { flavor });
-    let reqs = requirements(&loaded.module, "", flavor);
+    let mut dirs = BTreeMap::new();
+    dirs.insert(String::new(), files_arg(&files)?);
+    let modules = get(&options, "modules");
+    if !(modules.is_undefined() || modules.is_null()) {
+        for (dir, files) in entries(&modules, "modules")? {
+            dirs.insert(dir.trim_matches('/').to_string(), files_arg(&files)?);
+        }
+    }
+    let tree = load_tree(&dirs, "", &LoadOptions { flavor });
+    let loaded = &tree.loaded;
+    let reqs = tree_requirements(&tree, flavor);
+    let mut req_diags = Diagnostics::new();
+    tree_diagnostics(&tree, &mut req_diags);
+    req_diags.extend(reqs.diagnostics.iter().cloned());
     let list: Vec<_> = reqs.providers.values().collect();
     let out = LoadedJs {
-        merged: render_merged(&loaded),
+        merged: render_merged(loaded),
         files: FileSetJs {
             primary: loaded.files.primary.clone(),
             overrides: loaded.files.overrides.clone(),
@@ -105,7 +130,7 @@ pub fn load_module(
         provenance: camel_value(&provenance(&loaded.module))?,
         requirements: RequirementsJs {
             providers: camel_value(&list)?,
-            diagnostics: diagnostics(&reqs.diagnostics),
+            diagnostics: diagnostics(&req_diags),
         },
     };
     to_js(&out)

@@ -12,6 +12,8 @@ mod convert;
 pub mod error;
 mod hash;
 mod lockfile;
+mod planner;
+mod registry_host;
 mod ts;
 mod version;
 
@@ -19,6 +21,8 @@ pub use checksums::verify_sha256_sums;
 pub use config::load_module;
 pub use hash::{hash_files, hash_zip, ZipHasher};
 pub use lockfile::{diff_lock, format_lock, lock_coverage, merge_lock, parse_lock};
+pub use planner::Planner;
+pub use registry_host::lock;
 pub use version::{canonical_constraints, parse_constraints, select_version};
 
 use wasm_bindgen::prelude::wasm_bindgen;

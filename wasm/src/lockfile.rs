@@ -28,14 +28,16 @@ struct ProviderLockJs {
     hashes: Vec<String>,
 }
 
+/// A lock set as JavaScript sees it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct LockJs {
+pub struct LockJs {
     flavor: Flavor,
     providers: Vec<ProviderLockJs>,
 }
 
-fn lock_js(locks: &Locks, flavor: Flavor) -> LockJs {
+/// `locks` as a [`LockJs`].
+pub fn lock_js(locks: &Locks, flavor: Flavor) -> LockJs {
     LockJs {
         flavor,
         providers: locks

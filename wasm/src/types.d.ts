@@ -122,6 +122,12 @@ export type ModuleFiles =
   | { name?: string; path?: string; content: string | Uint8Array }[]
   | Record<string, string | Uint8Array>;
 
+/** `loadModule` options. */
+export interface LoadModuleOptions extends FlavorOptions {
+  /** Local child modules' files by directory relative to the root (`modules/vpc`). */
+  modules?: Record<string, ModuleFiles>;
+}
+
 /** Where one part of the merged module came from. */
 export interface Provenance { block: string; path: string; file: string; range: Range; }
 
@@ -151,7 +157,8 @@ export interface LoadedModule {
   /** Loading and merging problems (bad configuration never throws). */
   diagnostics: Diagnostic[];
   provenance: Provenance[];
-  /** The module's provider requirements and the problems found collecting them. */
+  /** Provider requirements of the module and its local child modules, with every
+   *  diagnostic of the tree (the root's loading diagnostics included). */
   requirements: { providers: ProviderRequirement[]; diagnostics: Diagnostic[] };
 }
 
@@ -174,4 +181,73 @@ export interface VerifiedSums {
   /** Every line as a `zh:` hash: what the signature makes acceptable. */
   hashes: string[];
   files: { filename: string; sha256: string }[];
+}
+
+/** Settings of a planner run. */
+export interface PlannerOptions extends FlavorOptions {
+  /** Provider address (`hashicorp/aws` or fully qualified) → constraint string ("" = any). */
+  requirements: Record<string, string>;
+  /** The previous lock file (text or object); none when omitted. */
+  lock?: Lock | string | null;
+  /** Target platforms, `os_arch`. */
+  platforms: string[];
+  /** The command whose decisions to reproduce (default `providers-lock`). */
+  mode?: "providers-lock" | "init" | "init-upgrade";
+}
+
+/** One request from `Planner.next()`; `kind` decides which `PlannerAnswer` fits. */
+export interface PlannerRequest {
+  id: number;
+  kind: "versions" | "installedPackage" | "cachedPackage" | "packageMeta" | "package";
+  provider: string;
+  version: string | null;
+  platform: string | null;
+  /** For `package`: where the zip is. */
+  location: { kind: "url" | "localArchive" | "localDir"; value: string } | null;
+  /** For `package`: hashes it will be checked against. */
+  expect: string[];
+  /** For `package`: the `zh:` the source announced. */
+  knownZh: string | null;
+}
+
+/** Why a source could not answer (`kind` decides Terraform's wording). */
+export interface SourceFailure {
+  message: string;
+  kind?: "other" | "host_no_providers" | "provider_not_known" | "platform_not_supported";
+  hostname?: string;
+  mirrorUrl?: string;
+}
+
+/** The host's reply to a `PlannerRequest`, by kind. */
+export type PlannerAnswer =
+  | { error: SourceFailure }
+  /** versions */
+  | { versions: string[]; warnings?: string[] }
+  /** installedPackage / cachedPackage: the unpacked package's `h1:`, or null when absent */
+  | { h1: string | null }
+  /** packageMeta: the registry `download` body fetched from `url`, and the documents it names */
+  | { registry: { url: string; download: string | Uint8Array; sha256sums: string | Uint8Array; signature: Uint8Array } }
+  /** package: the zip */
+  | { bytes: Uint8Array | ArrayBuffer };
+
+/** What a finished run produces. */
+export interface PlanOutcome {
+  /** The lock file after the run, as text (Terraform's exact bytes). */
+  lockText: string;
+  lock: Lock & { flavor: Flavor };
+  /** Whether a host should write the lock file. */
+  writeLock: boolean;
+  changes: LockDiff;
+  diagnostics: Diagnostic[];
+  /** Progress and summary lines, with `[bold]`/`[reset]` markup. */
+  messages: string[];
+  providers: { provider: string; version: string | null; auth: { platform: string; result: string }[] }[];
+}
+
+/** `lock()` settings: a planner run plus the transport. */
+export interface LockOptions extends PlannerOptions {
+  /** Performs a GET (the global `fetch` works). */
+  fetch: (url: string) => Promise<{ status: number; statusText: string; url: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+  /** Service URLs per hostname, like a CLI config `host` block. */
+  hosts?: Record<string, Record<string, string>>;
 }

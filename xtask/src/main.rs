@@ -26,7 +26,7 @@ fn main() -> Result<()> {
         Some("bench") => bench(&args[1..]),
         Some("wasm") => wasm::build(),
         _ => {
-            eprintln!("usage: cargo xtask <test|setup|demo|bench [hash]>");
+            eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
             eprintln!("  test   install what is needed, then fmt, clippy, wasm check and every test");
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
@@ -117,7 +117,15 @@ fn bench(args: &[String]) -> Result<()> {
             "bench hash",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "hash"]),
         ),
-        other => bail!("unknown benchmark {other:?} (known: hash)"),
+        "lock" => step(
+            "bench lock",
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock"]),
+        ),
+        "merge" => step(
+            "bench merge",
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"]),
+        ),
+        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge)"),
     }
 }
 

@@ -37,7 +37,8 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     let flavor = parse_flavor(&args.flavor)?;
     let mut wanted = Vec::new();
     for s in &args.platforms {
-        wanted.push(Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?);
+        wanted
+            .push(Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?);
     }
     if wanted.is_empty() {
         wanted.push(Platform::current());
@@ -56,7 +57,8 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     for lock in locks.providers() {
         let per_platform = known.entry(lock.addr().clone()).or_default();
         for platform in &wanted {
-            let Ok(pkg) = sources.package_meta(lock.addr(), lock.version(), &platform.to_string()) else {
+            let Ok(pkg) = sources.package_meta(lock.addr(), lock.version(), &platform.to_string())
+            else {
                 continue;
             };
             learn(&pkg, &platform.to_string(), per_platform);
@@ -69,7 +71,9 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
                     .filter(|h| h.is_zh())
                     .filter_map(|zh| cache.get(zh))
                     .filter_map(|f| match f {
-                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => Some(hashes.h1),
+                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => {
+                            Some(hashes.h1)
+                        }
                         tflock_core::install::FetchedPackage::Dir { h1 } => Some(h1),
                     })
                     .collect();
@@ -108,7 +112,11 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
                 "{} {}: covers {} — {status}",
                 p.provider.for_display(flavor),
                 p.version,
-                if p.covered.is_empty() { "no wanted platform".to_string() } else { p.covered.join(", ") }
+                if p.covered.is_empty() {
+                    "no wanted platform".to_string()
+                } else {
+                    p.covered.join(", ")
+                }
             );
         }
     }
@@ -130,7 +138,9 @@ fn learn(pkg: &SourcePackage, platform: &str, out: &mut BTreeMap<String, Vec<Pac
         }
     };
     match pkg {
-        SourcePackage::Registry { meta, sha256sums, .. } => {
+        SourcePackage::Registry {
+            meta, sha256sums, ..
+        } => {
             for (p, entry) in &meta.packages {
                 for h in &entry.hashes {
                     add(p, h);
@@ -170,7 +180,13 @@ mod tests {
 
     #[test]
     fn release_file_names_name_their_platform() {
-        assert_eq!(platform_of("terraform-provider-aws_5.1.0_linux_amd64.zip").as_deref(), Some("linux_amd64"));
-        assert_eq!(platform_of("terraform-provider-aws_5.1.0_manifest.json"), None);
+        assert_eq!(
+            platform_of("terraform-provider-aws_5.1.0_linux_amd64.zip").as_deref(),
+            Some("linux_amd64")
+        );
+        assert_eq!(
+            platform_of("terraform-provider-aws_5.1.0_manifest.json"),
+            None
+        );
     }
 }

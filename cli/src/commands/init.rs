@@ -38,7 +38,8 @@ pub struct InitArgs {
 
 /// Parses a `-flavor` value.
 pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
-    Flavor::parse(s).ok_or_else(|| anyhow::anyhow!("invalid -flavor {s:?}: use terraform or opentofu"))
+    Flavor::parse(s)
+        .ok_or_else(|| anyhow::anyhow!("invalid -flavor {s:?}: use terraform or opentofu"))
 }
 
 /// Runs `tflock init`.
@@ -92,7 +93,11 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
     let mut options = PlanOptions::new(
         flavor,
-        if args.upgrade { Mode::InitUpgrade } else { Mode::Init },
+        if args.upgrade {
+            Mode::InitUpgrade
+        } else {
+            Mode::Init
+        },
         vec![Platform::current()],
     );
     options.readonly = readonly;
@@ -144,12 +149,21 @@ fn single(d: Diagnostic) -> Diagnostics {
 }
 
 /// Puts every accepted package in place.
-fn install_all(outcome: &Outcome, kept: &Kept, host: &Host<'_>, flavor: Flavor) -> Result<(), Diagnostic> {
+fn install_all(
+    outcome: &Outcome,
+    kept: &Kept,
+    host: &Host<'_>,
+    flavor: Flavor,
+) -> Result<(), Diagnostic> {
     let Some(target) = &host.installed else {
         return Ok(());
     };
     for inst in &outcome.installs {
-        let key = (inst.provider.clone(), inst.version.clone(), inst.platform.clone());
+        let key = (
+            inst.provider.clone(),
+            inst.version.clone(),
+            inst.platform.clone(),
+        );
         let result = if inst.from_cache {
             match &host.cache {
                 Some(cache) => {
@@ -160,14 +174,24 @@ fn install_all(outcome: &Outcome, kept: &Kept, host: &Host<'_>, flavor: Flavor) 
             }
         } else if let Some(fetched) = kept.get(&key) {
             match (&fetched.kept, &inst.location) {
-                (Some(tmp), _) => target.install_zip(tmp.path(), &inst.provider, &inst.version, &inst.platform),
-                (None, PackageLocation::LocalArchive(path)) => {
-                    target.install_zip(Path::new(path), &inst.provider, &inst.version, &inst.platform)
+                (Some(tmp), _) => {
+                    target.install_zip(tmp.path(), &inst.provider, &inst.version, &inst.platform)
                 }
-                (None, PackageLocation::LocalDir(path)) => {
-                    target.install_dir(Path::new(path), &inst.provider, &inst.version, &inst.platform)
+                (None, PackageLocation::LocalArchive(path)) => target.install_zip(
+                    Path::new(path),
+                    &inst.provider,
+                    &inst.version,
+                    &inst.platform,
+                ),
+                (None, PackageLocation::LocalDir(path)) => target.install_dir(
+                    Path::new(path),
+                    &inst.provider,
+                    &inst.version,
+                    &inst.platform,
+                ),
+                (None, PackageLocation::Url(_)) => {
+                    Err("the downloaded package was not kept".to_string())
                 }
-                (None, PackageLocation::Url(_)) => Err("the downloaded package was not kept".to_string()),
             }
         } else {
             Err("the package was not fetched".to_string())
@@ -184,8 +208,10 @@ fn install_all(outcome: &Outcome, kept: &Kept, host: &Host<'_>, flavor: Flavor) 
         }
         if let (Some(cache), false) = (&host.cache, inst.from_cache) {
             // Populate the shared cache so later runs (and other working directories) can
-            // install without the network.
+            // install without the network. Concurrent runs take turns (a file lock), so
+            // no run sees a half-replaced package directory.
             let dir = target.package_dir(&inst.provider, &inst.version, &inst.platform);
+            let _guard = cache.lock();
             let _ = cache.install_dir(&dir, &inst.provider, &inst.version, &inst.platform);
         }
     }

@@ -116,7 +116,11 @@ struct Prepared {
     previous: tflock_core::lockfile::Locks,
 }
 
-fn prepare(dir: &Path, common: &Common, provider_args: &[String]) -> anyhow::Result<Result<Prepared, Diagnostics>> {
+fn prepare(
+    dir: &Path,
+    common: &Common,
+    provider_args: &[String],
+) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = parse_flavor(&common.flavor)?;
     let mut diags = Diagnostics::new();
     let platforms = platforms(&common.platforms, &mut diags);
@@ -147,8 +151,11 @@ fn prepare(dir: &Path, common: &Common, provider_args: &[String]) -> anyhow::Res
 
 fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
     // Arguments naming existing directories are root modules; the rest are providers.
-    let (dirs, providers): (Vec<String>, Vec<String>) =
-        args.targets.iter().cloned().partition(|t| Path::new(t).is_dir());
+    let (dirs, providers): (Vec<String>, Vec<String>) = args
+        .targets
+        .iter()
+        .cloned()
+        .partition(|t| Path::new(t).is_dir());
     let dirs: Vec<PathBuf> = if dirs.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -166,11 +173,20 @@ fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
         }
         failed |= !lock_one(dir, &args, &providers, cache.as_ref())?;
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Locks one root module; returns whether it succeeded.
-fn lock_one(dir: &Path, args: &LockArgs, providers: &[String], cache: Option<&HashCache>) -> anyhow::Result<bool> {
+fn lock_one(
+    dir: &Path,
+    args: &LockArgs,
+    providers: &[String],
+    cache: Option<&HashCache>,
+) -> anyhow::Result<bool> {
     let p = match prepare(dir, &args.common, providers)? {
         Ok(p) => p,
         Err(diags) => {
@@ -255,7 +271,8 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let http = Http::new(Duration::from_secs(10), 2)?;
-    let sources = Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
+    let sources =
+        Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
     std::fs::create_dir_all(&args.target)?;
     let staging = tempfile::Builder::new()
         .prefix(".tflock-mirror-")
@@ -278,7 +295,10 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     // Group by provider and version, then write archives and the two index files.
-    let mut by_version: BTreeMap<(String, String, String, String), Vec<(String, String, Vec<String>)>> = BTreeMap::new();
+    let mut by_version: BTreeMap<
+        (String, String, String, String),
+        Vec<(String, String, Vec<String>)>,
+    > = BTreeMap::new();
     for ((provider, version, platform), fetched) in &kept {
         let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
             continue;
@@ -291,19 +311,35 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             .join(&provider.namespace)
             .join(&provider.r#type);
         std::fs::create_dir_all(&dir)?;
-        let filename = tflock_core::protocol::fs_mirror::packed_filename(&provider.r#type, &version.to_string(), &platform.to_string());
+        let filename = tflock_core::protocol::fs_mirror::packed_filename(
+            &provider.r#type,
+            &version.to_string(),
+            &platform.to_string(),
+        );
         std::fs::rename(tmp.path(), dir.join(&filename))?;
         by_version
-            .entry((host_dir, provider.namespace.clone(), provider.r#type.clone(), version.to_string()))
+            .entry((
+                host_dir,
+                provider.namespace.clone(),
+                provider.r#type.clone(),
+                version.to_string(),
+            ))
             .or_default()
-            .push((platform.to_string(), filename, vec![hashes.h1.to_string(), hashes.zh.to_string()]));
+            .push((
+                platform.to_string(),
+                filename,
+                vec![hashes.h1.to_string(), hashes.zh.to_string()],
+            ));
     }
     for ((host_dir, ns, ty, version), archives) in by_version {
         let dir = args.target.join(&host_dir).join(&ns).join(&ty);
         update_version_json(&dir.join(format!("{version}.json")), &archives)?;
         update_index_json(&dir.join("index.json"), &version)?;
         if !args.common.json {
-            println!("- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)", archives.len());
+            println!(
+                "- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)",
+                archives.len()
+            );
         }
     }
     print_diagnostics(&outcome.diagnostics);
@@ -319,7 +355,10 @@ fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
     }
 }
 
-fn update_version_json(path: &Path, archives: &[(String, String, Vec<String>)]) -> anyhow::Result<()> {
+fn update_version_json(
+    path: &Path,
+    archives: &[(String, String, Vec<String>)],
+) -> anyhow::Result<()> {
     let mut doc = read_json(path)?;
     let obj = doc
         .as_object_mut()

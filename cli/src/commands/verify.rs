@@ -41,7 +41,9 @@ struct Check {
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let flavor = parse_flavor(&args.flavor)?;
     let platform = match &args.platform {
-        Some(s) => Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?,
+        Some(s) => {
+            Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?
+        }
         None => Platform::current(),
     };
     let dir = Path::new(".");
@@ -50,7 +52,10 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         print_diagnostics(&diags);
         return Ok(ExitCode::FAILURE);
     }
-    let mut places = vec![("working directory", ProviderDir::new(dir.join(".terraform").join("providers")))];
+    let mut places = vec![(
+        "working directory",
+        ProviderDir::new(dir.join(".terraform").join("providers")),
+    )];
     if args.plugin_cache {
         let (cfg, _) = cliconfig::load(flavor)?;
         if let Some(cache) = cliconfig::plugin_cache_dir(&cfg) {
@@ -115,5 +120,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

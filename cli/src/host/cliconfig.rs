@@ -30,10 +30,14 @@ pub fn load(flavor: Flavor) -> anyhow::Result<(CliConfig, Diagnostics)> {
             CliConfig::parse(&text, &path.display().to_string(), flavor)
         }
     };
-    if let Some(dir) = std::env::var("TF_PLUGIN_CACHE_DIR").ok().filter(|d| !d.is_empty()) {
+    if let Some(dir) = std::env::var("TF_PLUGIN_CACHE_DIR")
+        .ok()
+        .filter(|d| !d.is_empty())
+    {
         cfg.plugin_cache_dir = Some(dir);
     }
-    if std::env::var("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE").is_ok_and(|v| !v.is_empty()) {
+    if std::env::var("TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE").is_ok_and(|v| !v.is_empty())
+    {
         cfg.plugin_cache_may_break_dependency_lock_file = true;
     }
     Ok((cfg, diags))

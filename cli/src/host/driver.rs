@@ -1,8 +1,8 @@
 //! Drives the core's sans-IO planner: performs its requests on a bounded pool of worker
 //! threads and feeds answers back as they complete, so downloads overlap.
 
-use super::package::{fetch, Fetched};
 use super::hash_cache::HashCache;
+use super::package::{fetch, Fetched};
 use super::provider_dir::ProviderDir;
 use super::sources::Sources;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -45,7 +45,11 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
     });
     let (job_tx, job_rx) = mpsc::channel::<Request>();
     let job_rx = Arc::new(Mutex::new(job_rx));
-    let (done_tx, done_rx) = mpsc::channel::<(NeedId, Answer, Option<(Provider, Version, Platform, Fetched)>)>();
+    let (done_tx, done_rx) = mpsc::channel::<(
+        NeedId,
+        Answer,
+        Option<(Provider, Version, Platform, Fetched)>,
+    )>();
     let mut kept = Kept::new();
 
     std::thread::scope(|scope| {
@@ -114,7 +118,12 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             version,
             platform,
         } => (
-            Answer::LocalPackage(local_h1(host.installed.as_ref(), provider, version, platform)),
+            Answer::LocalPackage(local_h1(
+                host.installed.as_ref(),
+                provider,
+                version,
+                platform,
+            )),
             None,
         ),
         Need::CachedPackage {
@@ -130,7 +139,11 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             version,
             platform,
         } => (
-            Answer::PackageMeta(host.sources.package_meta(provider, version, &platform.to_string())),
+            Answer::PackageMeta(host.sources.package_meta(
+                provider,
+                version,
+                &platform.to_string(),
+            )),
             None,
         ),
         Need::Package {
@@ -153,17 +166,27 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             }
             let bar = bars.add(ProgressBar::new(0));
             bar.set_style(
-                ProgressStyle::with_template("  {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "  {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
             );
             bar.set_message(format!("{provider} {version} {platform}"));
-            let result = fetch(host.sources.http(), location, host.keep_dir.as_deref(), &bar);
+            let result = fetch(
+                host.sources.http(),
+                location,
+                host.keep_dir.as_deref(),
+                &bar,
+            );
             bar.finish_and_clear();
             match result {
                 Ok(f) => {
                     let answer = Answer::Package(Ok(f.package.clone()));
-                    (answer, Some((provider.clone(), version.clone(), platform.clone(), f)))
+                    (
+                        answer,
+                        Some((provider.clone(), version.clone(), platform.clone(), f)),
+                    )
                 }
                 Err(e) => (
                     Answer::Package(Err(tflock_core::install::SourceError::other(e))),
@@ -174,7 +197,12 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
     }
 }
 
-fn local_h1(dir: Option<&ProviderDir>, p: &Provider, v: &Version, platform: &Platform) -> Option<PackageHash> {
+fn local_h1(
+    dir: Option<&ProviderDir>,
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+) -> Option<PackageHash> {
     let h = dir?.installed_h1(p, v, platform)?;
     PackageHash::parse(&h).ok()
 }

@@ -42,7 +42,10 @@ impl HashCache {
     fn path(&self, zh: &PackageHash) -> Option<PathBuf> {
         let value = zh.value();
         let valid = zh.is_zh() && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit());
-        valid.then(|| self.dir.join(format!("{}.json", value.to_ascii_lowercase())))
+        valid.then(|| {
+            self.dir
+                .join(format!("{}.json", value.to_ascii_lowercase()))
+        })
     }
 
     /// The cached hashes of the archive whose SHA-256 is `zh`, as a fetched package.

@@ -59,7 +59,12 @@ impl Http {
 
     /// GETs a small document. Credentials are sent only when `with_credentials` (registry
     /// and mirror JSON endpoints, never package downloads to third-party hosts).
-    pub fn get(&self, url: &Url, with_credentials: bool, timeout: Duration) -> Result<Document, String> {
+    pub fn get(
+        &self,
+        url: &Url,
+        with_credentials: bool,
+        timeout: Duration,
+    ) -> Result<Document, String> {
         let mut attempt = 0;
         loop {
             match self.get_once(url, with_credentials, timeout) {
@@ -73,7 +78,12 @@ impl Http {
         }
     }
 
-    fn get_once(&self, url: &Url, with_credentials: bool, timeout: Duration) -> Result<Document, String> {
+    fn get_once(
+        &self,
+        url: &Url,
+        with_credentials: bool,
+        timeout: Duration,
+    ) -> Result<Document, String> {
         let resp = self
             .request(url, with_credentials)
             .timeout(timeout)
@@ -111,10 +121,7 @@ impl Http {
         loop {
             let mut delivered = 0u64;
             let result = (|| -> Result<u64, String> {
-                let mut resp = self
-                    .request(url, false)
-                    .send()
-                    .map_err(|e| describe(&e))?;
+                let mut resp = self.request(url, false).send().map_err(|e| describe(&e))?;
                 if !resp.status().is_success() {
                     return Err(format!("unsuccessful request to {url}: {}", resp.status()));
                 }
@@ -191,7 +198,10 @@ fn tokens_from_env() -> BTreeMap<String, String> {
     std::env::vars()
         .filter_map(|(k, v)| {
             let enc = k.strip_prefix("TF_TOKEN_")?;
-            let host = enc.replace("__", "\u{0}").replace('_', ".").replace('\u{0}', "-");
+            let host = enc
+                .replace("__", "\u{0}")
+                .replace('_', ".")
+                .replace('\u{0}', "-");
             Some((host.to_ascii_lowercase(), v))
         })
         .collect()

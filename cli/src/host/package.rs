@@ -36,7 +36,9 @@ pub fn fetch(
                     tempfile::Builder::new()
                         .prefix(".tflock-download-")
                         .tempfile_in(dir)
-                        .map_err(|e| format!("failed to open temporary file to download from {u}: {e}"))?,
+                        .map_err(|e| {
+                            format!("failed to open temporary file to download from {u}: {e}")
+                        })?,
                 ),
                 None => None,
             };
@@ -64,7 +66,9 @@ pub fn fetch(
         }
         PackageLocation::LocalArchive(path) => {
             let hashes = hash_zip_file(Path::new(path), bar)?;
-            let size = std::fs::metadata(path).map(|m| m.len()).map_err(|e| e.to_string())?;
+            let size = std::fs::metadata(path)
+                .map(|m| m.len())
+                .map_err(|e| e.to_string())?;
             Ok(Fetched {
                 package: archive(hashes, size)?,
                 kept: None,
@@ -98,7 +102,9 @@ pub fn hash_zip_file(path: &Path, bar: &ProgressBar) -> Result<ZipHashes, String
     let mut hasher = ZipHasher::new();
     let mut buf = vec![0u8; 256 * 1024];
     loop {
-        let n = f.read(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
+        let n = f
+            .read(&mut buf)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if n == 0 {
             break;
         }
@@ -107,7 +113,9 @@ pub fn hash_zip_file(path: &Path, bar: &ProgressBar) -> Result<ZipHashes, String
             .map_err(|e| format!("{}: {e}", path.display()))?;
         bar.inc(n as u64);
     }
-    hasher.finish().map_err(|e| format!("{}: {e}", path.display()))
+    hasher
+        .finish()
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Go's `dirhash.HashDir(dir, "", Hash1)`: every regular file (and symlink, read through)
@@ -125,7 +133,9 @@ pub fn hash_dir(dir: &Path) -> Result<PackageHash, String> {
         let mut f = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut content = ContentHasher::new();
         loop {
-            let n = f.read(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
+            let n = f
+                .read(&mut buf)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             if n == 0 {
                 break;
             }
@@ -144,7 +154,9 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> Result<(),
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let path = e.path();
-        let ft = e.file_type().map_err(|err| format!("{}: {err}", path.display()))?;
+        let ft = e
+            .file_type()
+            .map_err(|err| format!("{}: {err}", path.display()))?;
         if ft.is_dir() {
             walk(root, &path, out)?;
         } else {

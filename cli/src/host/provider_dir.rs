@@ -30,6 +30,15 @@ impl ProviderDir {
             .join(platform.to_string())
     }
 
+    /// Takes the directory's cross-process lock (blocking) until the guard is dropped.
+    pub fn lock(&self) -> Option<std::fs::File> {
+        use fs2::FileExt;
+        fs::create_dir_all(&self.root).ok()?;
+        let f = File::create(self.root.join(".tflock.lock")).ok()?;
+        f.lock_exclusive().ok()?;
+        Some(f)
+    }
+
     /// The `h1:` of an installed package, `None` when it is not installed.
     pub fn installed_h1(&self, p: &Provider, v: &Version, platform: &Platform) -> Option<String> {
         let dir = self.package_dir(p, v, platform);
@@ -41,7 +50,13 @@ impl ProviderDir {
 
     /// Unpacks `zip` as `p` `v` `platform`, replacing what was there. Extraction goes to a
     /// staging directory first, so a failure leaves the previous package (or nothing).
-    pub fn install_zip(&self, zip: &Path, p: &Provider, v: &Version, platform: &Platform) -> Result<PathBuf, String> {
+    pub fn install_zip(
+        &self,
+        zip: &Path,
+        p: &Provider,
+        v: &Version,
+        platform: &Platform,
+    ) -> Result<PathBuf, String> {
         let target = self.package_dir(p, v, platform);
         let parent = target.parent().ok_or("package directory has no parent")?;
         fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -55,7 +70,13 @@ impl ProviderDir {
     }
 
     /// Copies an unpacked package directory into place (filesystem mirrors, plugin cache).
-    pub fn install_dir(&self, src: &Path, p: &Provider, v: &Version, platform: &Platform) -> Result<PathBuf, String> {
+    pub fn install_dir(
+        &self,
+        src: &Path,
+        p: &Provider,
+        v: &Version,
+        platform: &Platform,
+    ) -> Result<PathBuf, String> {
         let target = self.package_dir(p, v, platform);
         let parent = target.parent().ok_or("package directory has no parent")?;
         fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -90,11 +111,15 @@ pub fn extract(zip_path: &Path, dest: &Path) -> Result<(), String> {
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(|e| format!("zip: {e}"))?;
         let name = entry.name().map_err(|e| format!("zip: {e}"))?.to_string();
-        let rel = safe_relative(&name).ok_or_else(|| format!("zip entry {name:?} would be extracted outside the package directory"))?;
+        let rel = safe_relative(&name).ok_or_else(|| {
+            format!("zip entry {name:?} would be extracted outside the package directory")
+        })?;
         let out = dest.join(&rel);
         let mode = entry.unix_mode();
         if mode.is_some_and(|m| m & 0o170000 == 0o120000) {
-            return Err(format!("zip entry {name:?} is a symbolic link, which provider packages may not contain"));
+            return Err(format!(
+                "zip entry {name:?} is a symbolic link, which provider packages may not contain"
+            ));
         }
         if entry.is_dir() {
             fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -135,7 +160,10 @@ fn set_mode(path: &Path, mode: Option<u32>) {
 fn set_mode(_path: &Path, _mode: Option<u32>) {}
 
 fn copy_tree(src: &Path, dest: &Path) -> Result<(), String> {
-    for entry in fs::read_dir(src).map_err(|e| format!("{}: {e}", src.display()))?.flatten() {
+    for entry in fs::read_dir(src)
+        .map_err(|e| format!("{}: {e}", src.display()))?
+        .flatten()
+    {
         let from = entry.path();
         let to = dest.join(entry.file_name());
         let ft = entry.file_type().map_err(|e| e.to_string())?;

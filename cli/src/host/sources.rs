@@ -69,7 +69,10 @@ impl Sources {
     pub fn from_cli_config(cfg: &CliConfig, flavor: Flavor, http: Http) -> Result<Sources, String> {
         let entries = match cfg.sources(flavor) {
             Err(diags) => {
-                let text: Vec<String> = diags.iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect();
+                let text: Vec<String> = diags
+                    .iter()
+                    .map(|d| format!("{}: {}", d.summary, d.detail))
+                    .collect();
                 return Err(text.join("\n"));
             }
             Ok(None) => vec![Entry {
@@ -113,7 +116,12 @@ impl Sources {
         )
     }
 
-    fn with_entries(entries: Vec<Entry>, cli_config: CliConfig, flavor: Flavor, http: Http) -> Sources {
+    fn with_entries(
+        entries: Vec<Entry>,
+        cli_config: CliConfig,
+        flavor: Flavor,
+        http: Http,
+    ) -> Sources {
         Sources {
             entries,
             http,
@@ -142,7 +150,12 @@ impl Sources {
     }
 
     /// The versions source `i` offers for `p`, fetched once per run.
-    fn listed_versions(&self, i: usize, m: &Method, p: &Provider) -> Result<Option<AvailableVersions>, SourceError> {
+    fn listed_versions(
+        &self,
+        i: usize,
+        m: &Method,
+        p: &Provider,
+    ) -> Result<Option<AvailableVersions>, SourceError> {
         let key = (i, p.clone());
         if let Some(hit) = self.listed.lock().ok().and_then(|l| l.get(&key).cloned()) {
             return Ok(hit);
@@ -194,7 +207,12 @@ impl Sources {
     }
 
     /// Where to get `p` `v` for `platform`: the first handling source that has the version.
-    pub fn package_meta(&self, p: &Provider, v: &Version, platform: &str) -> Result<SourcePackage, SourceError> {
+    pub fn package_meta(
+        &self,
+        p: &Provider,
+        v: &Version,
+        platform: &str,
+    ) -> Result<SourcePackage, SourceError> {
         let mut last_err = None;
         for (i, method) in self.handling(p) {
             match self.listed_versions(i, method, p) {
@@ -212,7 +230,11 @@ impl Sources {
         }))
     }
 
-    fn method_versions(&self, m: &Method, p: &Provider) -> Result<Option<AvailableVersions>, SourceError> {
+    fn method_versions(
+        &self,
+        m: &Method,
+        p: &Provider,
+    ) -> Result<Option<AvailableVersions>, SourceError> {
         match m {
             Method::Registry => self.registry_versions(p).map(Some),
             Method::NetworkMirror { base, .. } => self.mirror_versions(base, p),
@@ -220,7 +242,13 @@ impl Sources {
         }
     }
 
-    fn method_package(&self, m: &Method, p: &Provider, v: &Version, platform: &str) -> Result<SourcePackage, SourceError> {
+    fn method_package(
+        &self,
+        m: &Method,
+        p: &Provider,
+        v: &Version,
+        platform: &str,
+    ) -> Result<SourcePackage, SourceError> {
         match m {
             Method::Registry => self.registry_package(p, v, platform),
             Method::NetworkMirror {
@@ -234,7 +262,12 @@ impl Sources {
     // --- registry -----------------------------------------------------------------------
 
     fn providers_base(&self, hostname: &str) -> Result<Url, SourceError> {
-        if let Some(done) = self.discovered.lock().ok().and_then(|m| m.get(hostname).cloned()) {
+        if let Some(done) = self
+            .discovered
+            .lock()
+            .ok()
+            .and_then(|m| m.get(hostname).cloned())
+        {
             return done.map_err(|m| host_error(hostname, m));
         }
         let result = self.discover(hostname);
@@ -270,12 +303,19 @@ impl Sources {
 
     fn registry_versions(&self, p: &Provider) -> Result<AvailableVersions, SourceError> {
         let base = self.providers_base(&p.hostname)?;
-        let url = resolve(&base, &versions_path(&p.namespace, &p.r#type)).map_err(SourceError::other)?;
+        let url =
+            resolve(&base, &versions_path(&p.namespace, &p.r#type)).map_err(SourceError::other)?;
         let addr = p.to_string();
         let doc = self
             .http
             .get(&url, true, DOCUMENT_TIMEOUT)
             .map_err(|e| SourceError::other(query_failed(&addr, e).0))?;
+        if doc.status == 404 {
+            return Err(SourceError {
+                kind: SourceErrorKind::ProviderNotKnown,
+                message: provider_not_known(&p.hostname, &addr),
+            });
+        }
         if let Some(err) = status_error(
             doc.status,
             &doc.status_text,
@@ -286,7 +326,8 @@ impl Sources {
         ) {
             return Err(SourceError::other(err.0));
         }
-        let parsed = VersionsResponse::parse(&doc.body, &addr).map_err(|e| SourceError::other(e.0))?;
+        let parsed =
+            VersionsResponse::parse(&doc.body, &addr).map_err(|e| SourceError::other(e.0))?;
         let versions = parsed
             .valid_versions()
             .filter(|e| protocols_compatible(&e.protocols))
@@ -298,11 +339,19 @@ impl Sources {
         })
     }
 
-    fn registry_package(&self, p: &Provider, v: &Version, platform: &str) -> Result<SourcePackage, SourceError> {
+    fn registry_package(
+        &self,
+        p: &Provider,
+        v: &Version,
+        platform: &str,
+    ) -> Result<SourcePackage, SourceError> {
         let (os, arch) = platform.split_once('_').unwrap_or((platform, ""));
         let base = self.providers_base(&p.hostname)?;
-        let url = resolve(&base, &download_path(&p.namespace, &p.r#type, &v.to_string(), os, arch))
-            .map_err(SourceError::other)?;
+        let url = resolve(
+            &base,
+            &download_path(&p.namespace, &p.r#type, &v.to_string(), os, arch),
+        )
+        .map_err(SourceError::other)?;
         let addr = p.to_string();
         let doc = self
             .http
@@ -314,7 +363,14 @@ impl Sources {
                 message: platform_not_supported(&addr, &v.to_string(), platform),
             });
         }
-        if let Some(err) = status_error(doc.status, &doc.status_text, &addr, &p.hostname, self.http.has_token(&p.hostname), String::new) {
+        if let Some(err) = status_error(
+            doc.status,
+            &doc.status_text,
+            &addr,
+            &p.hostname,
+            self.http.has_token(&p.hostname),
+            String::new,
+        ) {
             return Err(SourceError::other(err.0));
         }
         let meta = DownloadResponse::parse(&doc.body, &addr)
@@ -346,9 +402,14 @@ impl Sources {
 
     // --- network mirror -------------------------------------------------------------------
 
-    fn mirror_versions(&self, base: &Url, p: &Provider) -> Result<Option<AvailableVersions>, SourceError> {
+    fn mirror_versions(
+        &self,
+        base: &Url,
+        p: &Provider,
+    ) -> Result<Option<AvailableVersions>, SourceError> {
         let addr = p.to_string();
-        let url = index_url(base, &p.hostname, &p.namespace, &p.r#type).map_err(SourceError::other)?;
+        let url =
+            index_url(base, &p.hostname, &p.namespace, &p.r#type).map_err(SourceError::other)?;
         let doc = self
             .http
             .get(&url, true, DOCUMENT_TIMEOUT)
@@ -362,18 +423,32 @@ impl Sources {
                     url.host_str().unwrap_or("")
                 )))
             }
-            MirrorStatus::Failed(e) => return Err(SourceError::other(mirror_query_failed(base, &addr, e))),
+            MirrorStatus::Failed(e) => {
+                return Err(SourceError::other(mirror_query_failed(base, &addr, e)))
+            }
         }
         check_content_type(doc.content_type.as_deref())
             .map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
-        let index = MirrorIndex::parse(&doc.body).map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
+        let index = MirrorIndex::parse(&doc.body)
+            .map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
         Ok(Some(AvailableVersions {
-            versions: index.versions.iter().filter_map(|v| Version::parse(v).ok()).collect(),
+            versions: index
+                .versions
+                .iter()
+                .filter_map(|v| Version::parse(v).ok())
+                .collect(),
             warnings: Vec::new(),
         }))
     }
 
-    fn mirror_package(&self, base: &Url, trust_all: bool, p: &Provider, v: &Version, platform: &str) -> Result<SourcePackage, SourceError> {
+    fn mirror_package(
+        &self,
+        base: &Url,
+        trust_all: bool,
+        p: &Provider,
+        v: &Version,
+        platform: &str,
+    ) -> Result<SourcePackage, SourceError> {
         let addr = p.to_string();
         let url = version_url(base, &p.hostname, &p.namespace, &p.r#type, &v.to_string())
             .map_err(SourceError::other)?;
@@ -384,7 +459,10 @@ impl Sources {
         match index_status(doc.status) {
             MirrorStatus::Ok => {}
             MirrorStatus::NotFound => {
-                return Err(SourceError::other(version_index_missing(&addr, &v.to_string())))
+                return Err(SourceError::other(version_index_missing(
+                    &addr,
+                    &v.to_string(),
+                )))
             }
             MirrorStatus::Unauthorized => {
                 return Err(SourceError::other(format!(
@@ -392,11 +470,14 @@ impl Sources {
                     url.host_str().unwrap_or("")
                 )))
             }
-            MirrorStatus::Failed(e) => return Err(SourceError::other(mirror_query_failed(base, &addr, e))),
+            MirrorStatus::Failed(e) => {
+                return Err(SourceError::other(mirror_query_failed(base, &addr, e)))
+            }
         }
         check_content_type(doc.content_type.as_deref())
             .map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
-        let parsed = MirrorVersion::parse(&doc.body).map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
+        let parsed = MirrorVersion::parse(&doc.body)
+            .map_err(|e| SourceError::other(mirror_query_failed(base, &addr, e)))?;
         let not_found = || {
             tflock_core::protocol::mirror::platform_missing(base, &addr, &v.to_string(), platform)
         };
@@ -413,7 +494,9 @@ impl Sources {
                 },
                 message: msg,
             }),
-            Err(MirrorPackageError::Query(e)) => Err(SourceError::other(mirror_query_failed(base, &addr, e))),
+            Err(MirrorPackageError::Query(e)) => {
+                Err(SourceError::other(mirror_query_failed(base, &addr, e)))
+            }
         }
     }
 }
@@ -475,7 +558,14 @@ fn fs_entries(dir: &Path, p: &Provider, flavor: Flavor) -> Vec<(Version, String,
     out
 }
 
-fn consider(out: &mut Vec<(Version, String, Layout, PathBuf)>, rel: &str, path: PathBuf, is_dir: bool, p: &Provider, flavor: Flavor) {
+fn consider(
+    out: &mut Vec<(Version, String, Layout, PathBuf)>,
+    rel: &str,
+    path: PathBuf,
+    is_dir: bool,
+    p: &Provider,
+    flavor: Flavor,
+) {
     let is_dir = is_dir && path.is_dir();
     let Some(e) = parse_entry(rel, is_dir, flavor.default_registry_host()) else {
         return;
@@ -505,7 +595,13 @@ fn fs_versions(dir: &Path, p: &Provider, flavor: Flavor) -> Option<AvailableVers
     })
 }
 
-fn fs_package(dir: &Path, p: &Provider, v: &Version, platform: &str, flavor: Flavor) -> Result<SourcePackage, SourceError> {
+fn fs_package(
+    dir: &Path,
+    p: &Provider,
+    v: &Version,
+    platform: &str,
+    flavor: Flavor,
+) -> Result<SourcePackage, SourceError> {
     let entries = fs_entries(dir, p, flavor);
     // Unpacked directories win over archives of the same package, as in Terraform.
     let mut candidates: Vec<_> = entries

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use tflock_core::config::requirements::ProviderRequirements;
 use tflock_core::config::{load_tree, tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::install::Requirements;
-use tflock_core::lockfile::{load_locks, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME};
+use tflock_core::lockfile::{
+    load_locks, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
+};
 use tflock_core::{Diagnostics, Flavor};
 
 /// Files of one directory, as the core wants them.

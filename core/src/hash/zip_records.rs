@@ -246,20 +246,20 @@ pub(crate) fn read_end_record(
         dir_offset: u64::from(u32_at(b, 16)),
         end_offset: block_start + at as u64,
     };
-    if d.records == 0xffff || d.dir_size == 0xffff || d.dir_offset == 0xffff_ffff {
-        if at >= EOCD64_LOC_LEN {
-            let loc = &block[at - EOCD64_LOC_LEN..at];
-            if u32_at(loc, 0) == EOCD64_LOC_SIG && u32_at(loc, 4) == 0 && u32_at(loc, 16) == 1 {
-                let p = u64_at(loc, 8);
-                let rec = zip64_at(p)?;
-                if rec.len() < EOCD64_LEN || u32_at(&rec, 0) != EOCD64_SIG {
-                    return Err(HashError::format("bad zip64 end of central directory"));
-                }
-                d.records = u64_at(&rec, 32);
-                d.dir_size = u64_at(&rec, 40);
-                d.dir_offset = u64_at(&rec, 48);
-                d.end_offset = p;
+    // Go's test (including its comparison of the 32-bit size with 0xffff).
+    let maybe_zip64 = d.records == 0xffff || d.dir_size == 0xffff || d.dir_offset == 0xffff_ffff;
+    if maybe_zip64 && at >= EOCD64_LOC_LEN {
+        let loc = &block[at - EOCD64_LOC_LEN..at];
+        if u32_at(loc, 0) == EOCD64_LOC_SIG && u32_at(loc, 4) == 0 && u32_at(loc, 16) == 1 {
+            let p = u64_at(loc, 8);
+            let rec = zip64_at(p)?;
+            if rec.len() < EOCD64_LEN || u32_at(&rec, 0) != EOCD64_SIG {
+                return Err(HashError::format("bad zip64 end of central directory"));
             }
+            d.records = u64_at(&rec, 32);
+            d.dir_size = u64_at(&rec, 40);
+            d.dir_offset = u64_at(&rec, 48);
+            d.end_offset = p;
         }
     }
     Ok(d)

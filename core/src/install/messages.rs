@@ -34,7 +34,10 @@ pub fn built_in(p: &Provider, f: Flavor) -> String {
 
 /// `- Using <p> v<v> from the shared cache directory`.
 pub fn from_cache(p: &Provider, v: &Version, f: Flavor) -> String {
-    format!("- Using {} v{v} from the shared cache directory", p.for_display(f))
+    format!(
+        "- Using {} v{v} from the shared cache directory",
+        p.for_display(f)
+    )
 }
 
 /// `- Installing <p> v<v>...`.
@@ -71,7 +74,10 @@ pub fn fetching(p: &Provider, v: &Version, platform: &Platform, f: Flavor) -> St
 
 /// `- Retrieved <p> <v> for <platform> (<auth>)` (providers lock).
 pub fn retrieved(p: &Provider, v: &Version, platform: &Platform, auth: &str, f: Flavor) -> String {
-    format!("- Retrieved {} {v} for {platform} ({auth})", p.for_display(f))
+    format!(
+        "- Retrieved {} {v} for {platform} ({auth})",
+        p.for_display(f)
+    )
 }
 
 /// What `providers lock` reports per provider and platform.
@@ -81,7 +87,10 @@ pub fn obtained(p: &Provider, platform: &Platform, change: LockChange, f: Flavor
         LockChange::NewHashes => "Additional checksums for this platform are now tracked in the lock file",
         LockChange::NoChange => "All checksums for this platform were already tracked in the lock file",
     };
-    format!("- Obtained {} checksums for {platform}; {tail}", p.for_display(f))
+    format!(
+        "- Obtained {} checksums for {platform}; {tail}",
+        p.for_display(f)
+    )
 }
 
 /// `providersLockCalculateChangeType`.

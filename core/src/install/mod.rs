@@ -16,8 +16,8 @@ mod targets;
 
 pub use coverage::{lock_coverage, Coverage, KnownHashes, ProviderCoverage};
 pub use exchange::{
-    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request,
-    SourceError, SourceErrorKind, SourcePackage,
+    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
+    SourceErrorKind, SourcePackage,
 };
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};

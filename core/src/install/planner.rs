@@ -2,8 +2,8 @@
 //! `providers lock` commands around it) with every IO step turned into a request.
 
 use super::exchange::{
-    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request,
-    SourceError, SourceErrorKind, SourcePackage,
+    Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
+    SourceErrorKind, SourcePackage,
 };
 use super::messages::{self, LockChange};
 use super::options::{Mode, PlanOptions, Requirements};
@@ -204,7 +204,8 @@ impl Planner {
         }
         if !self.lock_mode() {
             // `providers lock` reports only fetches, not queries.
-            let line = messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
+            let line =
+                messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
             self.say(line.clone());
             work.query_lines.push(line);
         }
@@ -255,8 +256,11 @@ impl Planner {
             Err(err) => self.fail_query(&provider, &mut work, &err),
             Ok(available) => {
                 if !available.warnings.is_empty() {
-                    let list: Vec<String> =
-                        available.warnings.iter().map(|w| format!("- {w}")).collect();
+                    let list: Vec<String> = available
+                        .warnings
+                        .iter()
+                        .map(|w| format!("- {w}"))
+                        .collect();
                     work.query_diags.push(Diagnostic::warning(
                         "Additional provider information from registry",
                         format!(
@@ -272,14 +276,18 @@ impl Planner {
                         .find(|v| *v == locked)
                         .cloned()
                         .ok_or_else(|| {
-                            format!("the previously-selected version {locked} is no longer available")
+                            format!(
+                                "the previously-selected version {locked} is no longer available"
+                            )
                         }),
-                    None => select_newest(&work.constraints, &available.versions).ok_or_else(|| {
-                        format!(
-                            "no available releases match the given constraints {}",
-                            work.constraints.canonical()
-                        )
-                    }),
+                    None => {
+                        select_newest(&work.constraints, &available.versions).ok_or_else(|| {
+                            format!(
+                                "no available releases match the given constraints {}",
+                                work.constraints.canonical()
+                            )
+                        })
+                    }
                 };
                 match chosen {
                     Err(err) => self.fail_query(&provider, &mut work, &SourceError::other(err)),
@@ -307,7 +315,13 @@ impl Planner {
 
     /// Records a failure to choose a version; `early` puts the diagnostic with the
     /// step-one ones (the locked/constraint conflict, found before any query).
-    fn record_query_failure(&mut self, provider: &Provider, work: &mut Work, err: &SourceError, early: bool) {
+    fn record_query_failure(
+        &mut self,
+        provider: &Provider,
+        work: &mut Work,
+        err: &SourceError,
+        early: bool,
+    ) {
         let flavor = self.flavor();
         work.failed = true;
         if self.lock_mode() {
@@ -350,7 +364,13 @@ impl Planner {
     }
 
     // Step 3, per platform: reuse what is installed, else the cache, else fetch.
-    fn start_platform(&mut self, provider: &Provider, work: &mut Work, version: &Version, i: usize) {
+    fn start_platform(
+        &mut self,
+        provider: &Provider,
+        work: &mut Work,
+        version: &Version,
+        i: usize,
+    ) {
         let platform = self.opts.platforms[i].clone();
         if !self.lock_mode() && !work.preferred.is_empty() {
             self.ask(
@@ -366,7 +386,13 @@ impl Planner {
         self.after_installed_check(provider, work, version, i);
     }
 
-    fn after_installed_check(&mut self, provider: &Provider, work: &mut Work, version: &Version, i: usize) {
+    fn after_installed_check(
+        &mut self,
+        provider: &Provider,
+        work: &mut Work,
+        version: &Version,
+        i: usize,
+    ) {
         let platform = self.opts.platforms[i].clone();
         if self.opts.plugin_cache {
             self.ask(
@@ -475,7 +501,12 @@ impl Planner {
         self.work.insert(provider, work);
     }
 
-    fn on_meta(&mut self, provider: Provider, i: usize, result: Result<SourcePackage, SourceError>) {
+    fn on_meta(
+        &mut self,
+        provider: Provider,
+        i: usize,
+        result: Result<SourcePackage, SourceError>,
+    ) {
         let flavor = self.flavor();
         let Some(mut work) = self.work.remove(&provider) else {
             return;
@@ -519,7 +550,14 @@ impl Planner {
         self.work.insert(provider, work);
     }
 
-    fn fail_install(&mut self, provider: &Provider, version: &Version, work: &mut Work, i: usize, err: &SourceError) {
+    fn fail_install(
+        &mut self,
+        provider: &Provider,
+        version: &Version,
+        work: &mut Work,
+        i: usize,
+        err: &SourceError,
+    ) {
         let flavor = self.flavor();
         work.failed = true;
         if self.lock_mode() {
@@ -548,7 +586,12 @@ impl Planner {
         work.install_diags.push(diag);
     }
 
-    fn on_package(&mut self, provider: Provider, i: usize, result: Result<FetchedPackage, SourceError>) {
+    fn on_package(
+        &mut self,
+        provider: Provider,
+        i: usize,
+        result: Result<FetchedPackage, SourceError>,
+    ) {
         let Some(mut work) = self.work.remove(&provider) else {
             return;
         };
@@ -590,7 +633,9 @@ impl Planner {
                 hashes.h1.clone(),
                 PackageOrigin::Download,
             ),
-            FetchedPackage::Dir { h1 } => (vec![h1.clone()], h1.clone(), PackageOrigin::LocalDirectory),
+            FetchedPackage::Dir { h1 } => {
+                (vec![h1.clone()], h1.clone(), PackageOrigin::LocalDirectory)
+            }
         };
 
         let mut signed: Vec<PackageHash> = Vec::new();
@@ -612,7 +657,20 @@ impl Planner {
             };
             signed.extend(vouched.iter().filter_map(|h| PackageHash::parse(h).ok()));
         }
-        signed.extend(extra_vouched.iter().filter_map(|h| PackageHash::parse(h).ok()));
+        signed.extend(
+            extra_vouched
+                .iter()
+                .filter_map(|h| PackageHash::parse(h).ok()),
+        );
+
+        // OpenTofu also records every hash verified locally against the package (its
+        // installer's `localHashes`, e.g. a mirror's matching `zh:`); Terraform does not.
+        let mut recorded = signed.clone();
+        if flavor == Flavor::OpenTofu {
+            if let Some(auth) = &auth {
+                recorded.extend(auth.local_hashes().filter_map(|h| PackageHash::parse(h).ok()));
+            }
+        }
 
         let lock = if self.lock_mode() {
             // `providers lock` installs with InstallNewProvidersForce: no check against
@@ -623,7 +681,7 @@ impl Planner {
                 Some(work.constraints.clone()),
                 std::iter::once(installed_h1.clone())
                     .chain(work.preferred.iter().cloned())
-                    .chain(signed.iter().cloned()),
+                    .chain(recorded.iter().cloned()),
             )
         } else {
             let prior = self
@@ -636,18 +694,27 @@ impl Planner {
                 constraints: Some(work.constraints.clone()),
                 package_hashes: computed,
                 installed_h1: installed_h1.clone(),
-                signed_hashes: signed.clone(),
+                signed_hashes: recorded,
                 origin,
             };
             record_install(prior, &pkg, flavor).map_err(|m| {
                 // The diagnostic already says "Error while installing ...: <err>"; keep
                 // only the error so fail_install can wrap it once.
-                let prefix = format!("Error while installing {} v{version}: ", provider.for_display(flavor));
-                m.diagnostic.detail.strip_prefix(&prefix).unwrap_or(&m.diagnostic.detail).to_string()
+                let prefix = format!(
+                    "Error while installing {} v{version}: ",
+                    provider.for_display(flavor)
+                );
+                m.diagnostic
+                    .detail
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&m.diagnostic.detail)
+                    .to_string()
             })?
         };
 
-        let auth_text = auth.as_ref().map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
+        let auth_text = auth
+            .as_ref()
+            .map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
         let auth_line = auth
             .as_ref()
             .map_or_else(|| "unauthenticated".to_string(), messages::auth_in_line);
@@ -693,7 +760,12 @@ impl Planner {
                 sha256sums,
                 signature,
             } => {
-                let FetchedPackage::Archive { hashes, sha256, size } = fetched else {
+                let FetchedPackage::Archive {
+                    hashes,
+                    sha256,
+                    size,
+                } = fetched
+                else {
                     return Err("registry package is not an archive".to_string());
                 };
                 let input = RegistryAuthInput {
@@ -739,10 +811,7 @@ impl Planner {
                         zh: None,
                     },
                 };
-                let platform = hashes
-                    .first()
-                    .map(|(p, _)| p.clone())
-                    .unwrap_or_default();
+                let platform = hashes.first().map(|(p, _)| p.clone()).unwrap_or_default();
                 authenticate_by_hashes(flavor, &platform, hashes, &local, *trust_all_hashes)
                     .map(|a| (Some(a), Vec::new()))
                     .map_err(|e| e.to_string())
@@ -833,7 +902,12 @@ impl Planner {
                 }
             } else {
                 if !incomplete.is_empty() {
-                    let platform = self.opts.platforms.first().map(ToString::to_string).unwrap_or_default();
+                    let platform = self
+                        .opts
+                        .platforms
+                        .first()
+                        .map(ToString::to_string)
+                        .unwrap_or_default();
                     diags.push(incomplete_lock_warning(&incomplete, &platform, flavor));
                 }
                 lines.push(lock_written_message(&self.previous, flavor));
@@ -893,7 +967,12 @@ impl Planner {
                     Some(_) => LockChange::NewHashes,
                 };
                 changed |= change != LockChange::NoChange;
-                lines.push(messages::obtained(provider, &self.opts.platforms[i], change, flavor));
+                lines.push(messages::obtained(
+                    provider,
+                    &self.opts.platforms[i],
+                    change,
+                    flavor,
+                ));
             }
             if let Some(version) = version {
                 new.set_provider(provider.clone(), version, constraints, hashes);
@@ -983,7 +1062,12 @@ fn push_unique(v: &mut Vec<String>, s: String) {
 }
 
 /// `Failed to install provider` / `Error while installing <p> v<v>: <err>`.
-fn install_failure(provider: &Provider, version: &Version, err: &str, flavor: Flavor) -> Diagnostic {
+fn install_failure(
+    provider: &Provider,
+    version: &Version,
+    err: &str,
+    flavor: Flavor,
+) -> Diagnostic {
     Diagnostic::error(
         "Failed to install provider",
         format!(

@@ -8,6 +8,7 @@ mod levenshtein;
 pub mod merge;
 pub mod messages;
 mod model;
+pub mod nesting;
 pub mod read;
 mod source;
 mod static_value;

@@ -3,6 +3,7 @@
 
 use super::content::{content, open_brace, AttrSchema, BlockSchema, Schema};
 use super::model::{Locks, ProviderLock};
+use super::nesting::{too_deep_at, MAX_NESTING};
 use super::source::Source;
 use super::static_value::{decode_string, span_of, start_span};
 use crate::addrs::Provider;
@@ -92,6 +93,16 @@ pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
     };
     let mut locks = Locks::new();
     let mut diags = Diagnostics::new();
+    if let Some(at) = too_deep_at(text) {
+        diags.push(
+            Diagnostic::error(
+                "Invalid HCL syntax",
+                format!("Brackets are nested more than {MAX_NESTING} levels deep here; a dependency lock file never nests that deeply."),
+            )
+            .with_range(src.range(at..at + 1)),
+        );
+        return (locks, diags);
+    }
     let body = match hcl_edit::parser::parse_body(text) {
         Ok(body) => body,
         Err(err) => {

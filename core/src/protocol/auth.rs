@@ -6,6 +6,7 @@
 //! where needed, its `h1:`), then hands those values in with the `SHA256SUMS` document and
 //! its signature. Every hash the checks vouch for comes back with its provenance.
 
+use crate::version::goquote::quote;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -78,6 +79,13 @@ pub struct HashRecord {
     /// Reported by a network mirror marked `trust_all_hashes` (OpenTofu).
     #[serde(default)]
     pub reported_by_trusted_mirror: bool,
+}
+
+impl HashRecord {
+    /// The hash as the crate's hash type.
+    pub fn package_hash(&self) -> Option<crate::hash::PackageHash> {
+        crate::hash::PackageHash::parse(&self.hash).ok()
+    }
 }
 
 /// A successful authentication.
@@ -337,8 +345,8 @@ fn check_packages(input: &RegistryAuthInput<'_>, result: &mut AuthResult) -> Res
     }
     let Some(entry) = meta.packages.get(&meta.platform) else {
         return Err(AuthError(format!(
-            "registry response missing package with platform {:?}",
-            meta.platform
+            "registry response missing package with platform {}",
+            quote(&meta.platform)
         )));
     };
     if entry.package_size <= 0 {
@@ -359,7 +367,7 @@ fn check_packages(input: &RegistryAuthInput<'_>, result: &mut AuthResult) -> Res
         if let Some(value) = h.strip_prefix("zh:") {
             if value != shasum {
                 return Err(AuthError(format!(
-                    "registry response expected sha256sum is {shasum:?}, which does not match the platform's value of {value:?}"
+                    "registry response expected sha256sum is {}, which does not match the platform's value of {}", quote(&shasum), quote(value)
                 )));
             }
             found = true;
@@ -454,8 +462,8 @@ pub fn authenticate_by_hashes(
     if result.hashes.is_empty() {
         return Err(AuthError(if required.len() == 1 {
             format!(
-                "provider package doesn't match the expected checksum {:?}",
-                required[0]
+                "provider package doesn't match the expected checksum {}",
+                quote(&required[0])
             )
         } else {
             "provider package doesn't match the any of the expected checksums".to_string()

@@ -7,6 +7,7 @@
 //! are written in in practice) with `hcl-edit` and reproduce those texts. Unknown arguments
 //! are ignored, as HCL 1's decoder ignores them.
 
+use crate::version::goquote::quote;
 use std::collections::BTreeMap;
 
 use hcl_edit::expr::{Expression, ObjectKey};
@@ -274,7 +275,10 @@ impl CliConfig {
         for host in cfg.hosts.keys() {
             if let Err(e) = hostname_for_comparison(host) {
                 diags.push(Diagnostic::error(
-                    format!("The host {host:?} block has an invalid hostname: {e}"),
+                    format!(
+                        "The host {} block has an invalid hostname: {e}",
+                        quote(host)
+                    ),
                     "",
                 ));
             }
@@ -615,7 +619,10 @@ fn read_provider_installation(
         };
         diags.push(sourceless(
             "Invalid provider_installation method block",
-            format!("Unknown provider installation method {kind:?} at {method_at}."),
+            format!(
+                "Unknown provider installation method {} at {method_at}.",
+                quote(kind)
+            ),
         ));
     }
     Some(pi)

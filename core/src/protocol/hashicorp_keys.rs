@@ -131,8 +131,10 @@ GCHx/5nGBdDwoxEsXqpI3IUqPb6FDg==
 -----END PGP PUBLIC KEY BLOCK-----
 ";
 
-/// The HashiCorp Partners key: it makes the trust signatures (`trust_signature`) on
-/// partner providers' signing keys. Its fingerprint is pinned by a unit test.
+/// HashiCorp Security (Terraform Partner Signing) <security+terraform@hashicorp.com>: the
+/// key that makes the trust signatures (`trust_signature`) on partner providers' signing
+/// keys. Primary key fingerprint `5189 0657 C5AC DB4B 8230 8656 7D72 D426 8E46 60FC`
+/// (as `gpg --show-keys` prints it for this block); pinned by a unit test.
 pub const HASHICORP_PARTNERS_KEY: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----
 
 mQINBF5vdGkBEADKi3Nm83oqMcar+YSDFKBup7+/Ty7m+SldtDH4/RWT0vgVHuQ1

@@ -5,6 +5,7 @@
 //! bodies are read as untyped JSON and looked up the same way (`"Archives"`, `"HASHES"` and
 //! `"Url"` all work in Terraform).
 
+use crate::version::goquote::quote;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -20,14 +21,18 @@ pub fn mirror_base_url(raw: &str) -> Result<Url, Box<Diagnostic>> {
     let url = Url::parse(raw).map_err(|e| {
         Box::new(Diagnostic::error(
             "Invalid URL for provider installation source",
-            format!("Cannot parse {raw:?} as a URL for a network provider mirror: {e}."),
+            format!(
+                "Cannot parse {} as a URL for a network provider mirror: {e}.",
+                quote(raw)
+            ),
         ))
     })?;
     if url.scheme() != "https" || url.host_str().is_none_or(str::is_empty) {
         return Err(Box::new(Diagnostic::error(
             "Invalid URL for provider installation source",
             format!(
-                "Cannot use {raw:?} as a URL for a network provider mirror: the mirror must be at an https: URL."
+                "Cannot use {} as a URL for a network provider mirror: the mirror must be at an https: URL.",
+                quote(raw)
             ),
         )));
     }
@@ -301,8 +306,8 @@ impl MirrorVersion {
         };
         let url = resolve(response_url, &archive.url).map_err(|e| {
             MirrorPackageError::Query(format!(
-                "provider mirror returned invalid URL {:?}: {e}",
-                archive.url
+                "provider mirror returned invalid URL {}: {e}",
+                quote(&archive.url)
             ))
         })?;
         let filename = url
@@ -317,7 +322,8 @@ impl MirrorVersion {
                 for h in &a.hashes {
                     check_hash_str(h).map_err(|e| {
                         MirrorPackageError::Query(format!(
-                            "provider mirror returned invalid provider hash {h:?}: {e}"
+                            "provider mirror returned invalid provider hash {}: {e}",
+                            quote(h)
                         ))
                     })?;
                     hashes.push((p.clone(), h.clone()));

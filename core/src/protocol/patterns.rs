@@ -2,6 +2,7 @@
 //! (`ParseMultiSourceMatchingPatterns` / `MultiSourceSelector.CanHandleProvider`).
 
 use super::names::{hostname_for_comparison, normalize_provider_part};
+use crate::version::goquote::quote;
 
 /// One pattern: each field is a literal (normalised) or `*`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -33,10 +34,11 @@ impl ProviderPattern {
     /// registry host. Error texts are Terraform's (including its quirk of naming the type
     /// segment in the namespace error).
     pub fn parse(s: &str, default_host: &str) -> Result<ProviderPattern, String> {
+        let qs = quote(s);
         let parts: Vec<&str> = s.split('/').collect();
         if parts.len() < 2 || parts.len() > 3 {
             return Err(format!(
-                "invalid provider matching pattern {s:?}: must have either two or three slash-separated segments"
+                "invalid provider matching pattern {qs}: must have either two or three slash-separated segments"
             ));
         }
         let (hostname, rest) = if parts.len() == 3 {
@@ -44,7 +46,7 @@ impl ProviderPattern {
                 WILDCARD.to_string()
             } else {
                 hostname_for_comparison(parts[0]).map_err(|e| {
-                    format!("invalid hostname in provider matching pattern {s:?}: {e}")
+                    format!("invalid hostname in provider matching pattern {qs}: {e}")
                 })?
             };
             (h, &parts[1..])
@@ -53,24 +55,24 @@ impl ProviderPattern {
         };
         let type_ = part_or_wildcard(rest[1]).ok_or_else(|| {
             format!(
-                "invalid provider type {:?} in provider matching pattern {s:?}: must either be the wildcard * or a provider type name",
-                rest[1]
+                "invalid provider type {} in provider matching pattern {qs}: must either be the wildcard * or a provider type name",
+                quote(rest[1])
             )
         })?;
         let namespace = part_or_wildcard(rest[0]).ok_or_else(|| {
             format!(
-                "invalid registry namespace {:?} in provider matching pattern {s:?}: must either be the wildcard * or a literal namespace",
-                rest[1]
+                "invalid registry namespace {} in provider matching pattern {qs}: must either be the wildcard * or a literal namespace",
+                quote(rest[1])
             )
         })?;
         if hostname == WILDCARD && (namespace != WILDCARD || type_ != WILDCARD) {
             return Err(format!(
-                "invalid provider matching pattern {s:?}: hostname can be a wildcard only if both namespace and provider type are also wildcards"
+                "invalid provider matching pattern {qs}: hostname can be a wildcard only if both namespace and provider type are also wildcards"
             ));
         }
         if namespace == WILDCARD && type_ != WILDCARD {
             return Err(format!(
-                "invalid provider matching pattern {s:?}: namespace can be a wildcard only if the provider type is also a wildcard"
+                "invalid provider matching pattern {qs}: namespace can be a wildcard only if the provider type is also a wildcard"
             ));
         }
         Ok(ProviderPattern {
@@ -167,6 +169,15 @@ mod tests {
         assert_eq!(
             ProviderPattern::parse("a/b/c/d", TF).unwrap_err(),
             "invalid provider matching pattern \"a/b/c/d\": must have either two or three slash-separated segments"
+        );
+    }
+
+    #[test]
+    fn patterns_are_quoted_like_go_in_errors() {
+        // Go's %q writes a zero-width space as \u200b (Rust's {:?} would write \u{200b}).
+        assert_eq!(
+            ProviderPattern::parse("a\u{200b}b", TF).unwrap_err(),
+            "invalid provider matching pattern \"a\\u200bb\": must have either two or three slash-separated segments"
         );
     }
 

@@ -4,6 +4,7 @@
 //! Validation follows `registry_client.go` step by step so the first error reported is the
 //! one Terraform/OpenTofu would report, with the same text.
 
+use crate::version::goquote::quote;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -258,7 +259,10 @@ impl DownloadResponse {
                 Err(e) => {
                     return Err(query_failed(
                         provider,
-                        format!("registry response includes invalid version string {p:?}: {e}"),
+                        format!(
+                            "registry response includes invalid version string {}: {e}",
+                            quote(p)
+                        ),
                     ))
                 }
             }
@@ -289,7 +293,8 @@ impl DownloadResponse {
                     return Err(query_failed(
                         provider,
                         format!(
-                            "registry response includes invalid package platform {platform:?}: {e}"
+                            "registry response includes invalid package platform {}: {e}",
+                            quote(platform)
                         ),
                     ));
                 }
@@ -297,7 +302,10 @@ impl DownloadResponse {
                     if let Err(e) = check_hash_str(h) {
                         return Err(query_failed(
                             provider,
-                            format!("registry response includes invalid package hash {h:?}: {e}"),
+                            format!(
+                                "registry response includes invalid package hash {}: {e}",
+                                quote(h)
+                            ),
                         ));
                     }
                 }
@@ -307,12 +315,16 @@ impl DownloadResponse {
 
         let mut sha256 = [0u8; 32];
         if self.shasum.len() != 64 {
-            // Go formats a nil error here as `%!w(<nil>)`.
+            // Both products format a nil error here: Terraform with `%s`, OpenTofu with `%w`.
+            let nil = match flavor {
+                Flavor::Terraform => "%!s(<nil>)",
+                Flavor::OpenTofu => "%!w(<nil>)",
+            };
             return Err(query_failed(
                 provider,
                 format!(
-                    "registry response includes invalid SHA256 hash {:?}: %!w(<nil>)",
-                    self.shasum
+                    "registry response includes invalid SHA256 hash {}: {nil}",
+                    quote(&self.shasum)
                 ),
             ));
         }
@@ -325,8 +337,8 @@ impl DownloadResponse {
             return Err(query_failed(
                 provider,
                 format!(
-                    "registry response includes invalid SHA256 hash {:?}: encoding/hex: invalid byte: U+{:04X} {bad:?}",
-                    self.shasum, bad as u32
+                    "registry response includes invalid SHA256 hash {}: encoding/hex: invalid byte: U+{:04X} {bad:?}",
+                    quote(&self.shasum), bad as u32
                 ),
             ));
         }
@@ -473,7 +485,7 @@ mod tests {
             .validate(Flavor::Terraform, "r.example/a/p", "1.0.0", "linux", "amd64", &base)
             .unwrap_err()
             .0
-            .starts_with("could not query provider registry for r.example/a/p: registry response includes invalid SHA256 hash \"abc\""));
+            .starts_with("could not query provider registry for r.example/a/p: registry response includes invalid SHA256 hash \"abc\": %!s(<nil>)"));
     }
 
     #[test]

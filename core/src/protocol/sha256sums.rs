@@ -4,6 +4,7 @@
 //! blank line when collecting the signed `zh:` hashes. We parse strictly: every line must be
 //! `<64 hex digits><whitespace><filename>`, and any other line is an error naming it.
 
+use crate::version::goquote::quote;
 use std::fmt;
 
 /// One `<sha256>  <filename>` line.
@@ -153,14 +154,15 @@ pub fn check_listed_checksum(
     }
     let Some(checksum) = found else {
         return Err(format!(
-            "checksum list has no SHA-256 hash for {filename:?}"
+            "checksum list has no SHA-256 hash for {}",
+            quote(filename)
         ));
     };
     let mut got = [0u8; 32];
     if let Err(e) = decode_hex_like_go(checksum, &mut got) {
         return Err(format!(
-            "checksum list has invalid SHA256 hash {:?}: {e}",
-            String::from_utf8_lossy(checksum)
+            "checksum list has invalid SHA256 hash {}: {e}",
+            quote(&String::from_utf8_lossy(checksum))
         ));
     }
     if &got != want {

@@ -1,0 +1,302 @@
+//! `cargo xtask bench lock`: `tflock providers lock` for 5 providers × 4 platforms of ~50 MB
+//! zips served from loopback, against two baselines measured in the same run:
+//! - the pure parallel transfer of the same files (curl, 8 at a time, to /dev/null), the
+//!   floor for anything that must see every byte;
+//! - sequential download-then-extract-then-hash, what `terraform providers lock` does.
+//!
+//! Sizes can be scaled with `TFLOCK_BENCH_MB` (per zip, default 50).
+
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use tflock_tests::fake_registry::TestKey;
+use tflock_tests::http_server::StaticServer;
+
+const HOST: &str = "registry.bench.example";
+const PROVIDERS: [&str; 5] = ["alpha", "bravo", "charlie", "delta", "echo"];
+const PLATFORMS: [&str; 4] = [
+    "linux_amd64",
+    "linux_arm64",
+    "darwin_arm64",
+    "windows_amd64",
+];
+const VERSION: &str = "1.0.0";
+
+fn main() {
+    let mb: usize = std::env::var("TFLOCK_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    let root = tflock_tests::target_dir().join("bench-lock");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    eprintln!(
+        "generating {} zips of ~{mb} MB (cached under {})...",
+        PROVIDERS.len() * PLATFORMS.len(),
+        root.display()
+    );
+    let zips = generate(&root, mb);
+    let key = TestKey::generate(11, "Bench Signer <bench@example.com>");
+    let server = StaticServer::start(tree(&zips, &key));
+    let base = server.base_url();
+    let total: u64 = zips.values().map(|b| b.len() as u64).sum();
+
+    let bin = release_tflock();
+    let work = tempfile::tempdir().expect("tempdir");
+    let mut main_tf = String::from("terraform {\n  required_providers {\n");
+    for p in PROVIDERS {
+        main_tf.push_str(&format!("    {p} = {{\n      source  = \"{HOST}/bench/{p}\"\n      version = \"{VERSION}\"\n    }}\n"));
+    }
+    main_tf.push_str("  }\n}\n");
+    std::fs::write(work.path().join("main.tf"), main_tf).expect("write main.tf");
+    let cfg = work.path().join("cli.tfrc");
+    std::fs::write(&cfg, format!("host \"{HOST}\" {{\n  services = {{\n    \"providers.v1\" = \"{base}/v1/providers/\"\n  }}\n}}\n")).expect("cli config");
+
+    // 1. tflock.
+    let mut args: Vec<String> = vec![
+        "providers".into(),
+        "lock".into(),
+        "-no-hash-cache".into(),
+        "-parallelism=8".into(),
+    ];
+    args.extend(PLATFORMS.iter().map(|p| format!("-platform={p}")));
+    let started = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg(&bin)
+        .args(&args)
+        .current_dir(work.path())
+        .env("TF_CLI_CONFIG_FILE", &cfg)
+        .env("HOME", work.path())
+        .stdout(Stdio::null())
+        .output()
+        .expect("run tflock");
+    let tflock_time = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "tflock failed: {stderr}");
+    let rss_kb: u64 = stderr
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+
+    // 2. Pure parallel transfer.
+    let urls: Vec<String> = zips.keys().map(|path| format!("{base}{path}")).collect();
+    let started = Instant::now();
+    let mut child = Command::new("xargs")
+        .args(["-P", "8", "-n", "1", "curl", "-s", "-o", "/dev/null"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("xargs curl");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(urls.join("\n").as_bytes())
+        .expect("feed urls");
+    assert!(child.wait().expect("wait").success());
+    let transfer_time = started.elapsed();
+
+    // 3. Sequential download, extract, hash the directory (Terraform's way).
+    let started = Instant::now();
+    for url in &urls {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let zip_path = tmp.path().join("p.zip");
+        let ok = Command::new("curl")
+            .args(["-s", "-o"])
+            .arg(&zip_path)
+            .arg(url)
+            .status()
+            .expect("curl");
+        assert!(ok.success());
+        let dir = tmp.path().join("x");
+        extract(&zip_path, &dir);
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(&dir).expect("read").flatten() {
+            let mut content = Vec::new();
+            std::fs::File::open(e.path())
+                .expect("open")
+                .read_to_end(&mut content)
+                .expect("read");
+            files.push((e.file_name().to_string_lossy().to_string(), content));
+        }
+        let refs: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, c)| (n.as_str(), c.as_slice()))
+            .collect();
+        tflock_core::hash::hash_files(refs).expect("hash");
+    }
+    let sequential_time = started.elapsed();
+
+    let secs = |d: Duration| d.as_secs_f64();
+    println!(
+        "providers lock: {} providers x {} platforms, {:.0} MB total",
+        PROVIDERS.len(),
+        PLATFORMS.len(),
+        total as f64 / 1e6
+    );
+    println!("{:<44} {:>9}", "measurement", "seconds");
+    println!(
+        "{:<44} {:>9.2}",
+        "tflock providers lock (-parallelism=8)",
+        secs(tflock_time)
+    );
+    println!(
+        "{:<44} {:>9.2}",
+        "pure parallel transfer (curl x8 > /dev/null)",
+        secs(transfer_time)
+    );
+    println!(
+        "{:<44} {:>9.2}",
+        "sequential download+extract+hash (Terraform)",
+        secs(sequential_time)
+    );
+    println!(
+        "ratio tflock / pure transfer: {:.2} (goal <= 1.2)",
+        secs(tflock_time) / secs(transfer_time)
+    );
+    println!(
+        "speed-up over sequential download-then-hash: {:.2}x",
+        secs(sequential_time) / secs(tflock_time)
+    );
+    println!("tflock peak RSS: {:.1} MiB", rss_kb as f64 / 1024.0);
+}
+
+fn release_tflock() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "-p", "tflock"])
+        .current_dir(tflock_tests::workspace_root())
+        .status()
+        .expect("cargo build --release");
+    assert!(status.success());
+    tflock_tests::target_dir().join("release").join("tflock")
+}
+
+fn zip_path(provider: &str, platform: &str) -> String {
+    format!("/files/{provider}/terraform-provider-{provider}_{VERSION}_{platform}.zip")
+}
+
+/// Provider-shaped zips: one large, partly compressible binary plus LICENSE and README.
+fn generate(root: &Path, mb: usize) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for provider in PROVIDERS {
+        for platform in PLATFORMS {
+            let file = root.join(format!("{provider}_{platform}_{mb}.zip"));
+            if !file.exists() {
+                let seed = Sha256::digest(format!("{provider}{platform}").as_bytes());
+                let binary = binary_like(mb << 20, &seed);
+                let mut buf = std::io::Cursor::new(Vec::new());
+                {
+                    let mut z = zip::ZipWriter::new(&mut buf);
+                    let opts = zip::write::SimpleFileOptions::default()
+                        .compression_method(zip::CompressionMethod::Deflated)
+                        .compression_level(Some(1))
+                        .unix_permissions(0o755);
+                    z.start_file(format!("terraform-provider-{provider}_v{VERSION}"), opts)
+                        .expect("entry");
+                    z.write_all(&binary).expect("write");
+                    z.start_file("LICENSE", opts).expect("entry");
+                    z.write_all(b"Mozilla Public License Version 2.0\n")
+                        .expect("write");
+                    z.start_file("README.md", opts).expect("entry");
+                    z.write_all(b"# bench provider\n").expect("write");
+                    z.finish().expect("finish");
+                }
+                std::fs::write(&file, buf.into_inner()).expect("write zip");
+            }
+            out.insert(
+                zip_path(provider, platform),
+                std::fs::read(&file).expect("read zip"),
+            );
+        }
+    }
+    out
+}
+
+/// Bytes that deflate roughly 2:1, like a compiled Go binary.
+fn binary_like(len: usize, seed: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len);
+    let mut block: Vec<u8> = seed.to_vec();
+    let mut i = 0u64;
+    while out.len() < len {
+        block = Sha256::digest(&block).to_vec();
+        out.extend_from_slice(&block);
+        // Runs of structure (tables, padding) between random-looking code.
+        out.extend(std::iter::repeat_n((i % 251) as u8, 32));
+        i += 1;
+    }
+    out.truncate(len);
+    out
+}
+
+fn extract(zip_path: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let mut archive =
+        zip::ZipArchive::new(std::fs::File::open(zip_path).expect("open")).expect("zip");
+    for i in 0..archive.len() {
+        let mut e = archive.by_index(i).expect("entry");
+        let name = e.name().expect("name").to_string();
+        let mut f = std::fs::File::create(dir.join(name)).expect("create");
+        std::io::copy(&mut e, &mut f).expect("copy");
+    }
+}
+
+/// The registry tree: versions, download answers, signed SHA256SUMS, zips.
+fn tree(zips: &BTreeMap<String, Vec<u8>>, key: &TestKey) -> BTreeMap<String, (Vec<u8>, String)> {
+    let json = |v: serde_json::Value| {
+        (
+            serde_json::to_vec(&v).expect("json"),
+            "application/json".to_string(),
+        )
+    };
+    let mut out = BTreeMap::new();
+    for provider in PROVIDERS {
+        let platforms: Vec<serde_json::Value> = PLATFORMS
+            .iter()
+            .map(|p| {
+                let (os, arch) = p.split_once('_').expect("os_arch");
+                serde_json::json!({"os": os, "arch": arch})
+            })
+            .collect();
+        out.insert(
+            format!("/v1/providers/bench/{provider}/versions"),
+            json(serde_json::json!({"versions": [{"version": VERSION, "protocols": ["5.0"], "platforms": platforms}]})),
+        );
+        let mut sums = String::new();
+        for platform in PLATFORMS {
+            let zip = &zips[&zip_path(provider, platform)];
+            sums.push_str(&format!(
+                "{}  terraform-provider-{provider}_{VERSION}_{platform}.zip\n",
+                hex::encode(Sha256::digest(zip))
+            ));
+        }
+        let sums_path =
+            format!("/files/{provider}/terraform-provider-{provider}_{VERSION}_SHA256SUMS");
+        out.insert(
+            format!("{sums_path}.sig"),
+            (key.sign(sums.as_bytes()), "application/octet-stream".into()),
+        );
+        out.insert(sums_path.clone(), (sums.into_bytes(), "text/plain".into()));
+        for platform in PLATFORMS {
+            let (os, arch) = platform.split_once('_').expect("os_arch");
+            let zp = zip_path(provider, platform);
+            out.insert(
+                format!("/v1/providers/bench/{provider}/{VERSION}/download/{os}/{arch}"),
+                json(serde_json::json!({
+                    "protocols": ["5.0"], "os": os, "arch": arch,
+                    "filename": format!("terraform-provider-{provider}_{VERSION}_{platform}.zip"),
+                    "download_url": zp,
+                    "shasum": hex::encode(Sha256::digest(&zips[&zp])),
+                    "shasums_url": sums_path,
+                    "shasums_signature_url": format!("{sums_path}.sig"),
+                    "signing_keys": {"gpg_public_keys": [{"key_id": key.key_id, "ascii_armor": key.armored_public}]},
+                })),
+            );
+            out.insert(zp.clone(), (zips[&zp].clone(), "application/zip".into()));
+        }
+    }
+    out
+}

@@ -1,0 +1,373 @@
+//! The sans-IO install planner as a JavaScript class: `next()` hands out requests,
+//! `answer(id, answer)` takes the host's findings, `finish()` returns the outcome.
+
+use crate::config::{diagnostics, DiagnosticJs};
+use crate::convert::{
+    bytes, camel_value, entries, flavor, get, opt_string, string, strings, to_js,
+};
+use crate::error::{error, invalid_argument, JsResult};
+use crate::lockfile::{lock_arg, lock_js, LockJs};
+use serde::Serialize;
+use std::collections::HashMap;
+use tflock_core::addrs::{Platform, Provider};
+use tflock_core::hash::{hash_zip, PackageHash};
+use tflock_core::install::{
+    self, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome, PlanOptions,
+    Requirements, SourceError, SourceErrorKind, SourcePackage,
+};
+use tflock_core::lockfile::{write_locks, Locks};
+use tflock_core::protocol::registry::DownloadResponse;
+use tflock_core::version::{Constraints, Version};
+use tflock_core::Flavor;
+use wasm_bindgen::prelude::*;
+
+/// A request as JavaScript sees it; `kind` says which answer fits.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestJs {
+    id: u32,
+    kind: &'static str,
+    provider: String,
+    version: Option<String>,
+    platform: Option<String>,
+    location: Option<serde_json::Value>,
+    expect: Vec<String>,
+    known_zh: Option<String>,
+}
+
+fn request_js(id: NeedId, need: &Need) -> JsResult<RequestJs> {
+    let mut r = RequestJs {
+        id: id.0,
+        kind: "versions",
+        provider: String::new(),
+        version: None,
+        platform: None,
+        location: None,
+        expect: Vec::new(),
+        known_zh: None,
+    };
+    let (provider, version, platform) = match need {
+        Need::Versions { provider } => (provider, None, None),
+        Need::InstalledPackage {
+            provider,
+            version,
+            platform,
+        } => {
+            r.kind = "installedPackage";
+            (provider, Some(version), Some(platform))
+        }
+        Need::CachedPackage {
+            provider,
+            version,
+            platform,
+        } => {
+            r.kind = "cachedPackage";
+            (provider, Some(version), Some(platform))
+        }
+        Need::PackageMeta {
+            provider,
+            version,
+            platform,
+        } => {
+            r.kind = "packageMeta";
+            (provider, Some(version), Some(platform))
+        }
+        Need::Package {
+            provider,
+            version,
+            platform,
+            location,
+            expect,
+            known_zh,
+        } => {
+            r.kind = "package";
+            r.location = Some(camel_value(location)?);
+            r.expect = expect.iter().map(ToString::to_string).collect();
+            r.known_zh = known_zh.as_ref().map(ToString::to_string);
+            (provider, Some(version), Some(platform))
+        }
+    };
+    r.provider = provider.to_string();
+    r.version = version.map(ToString::to_string);
+    r.platform = platform.map(ToString::to_string);
+    Ok(r)
+}
+
+/// `{ error: { message, kind?, hostname?, mirrorUrl? } }` as the core's `SourceError`.
+fn source_error(e: &JsValue) -> JsResult<SourceError> {
+    let message = string(e, "message")?;
+    let kind = match opt_string(e, "kind")?.as_deref() {
+        None | Some("other") => SourceErrorKind::Other,
+        Some("host_no_providers" | "hostNoProviders") => SourceErrorKind::HostNoProviders {
+            hostname: string(e, "hostname")?,
+        },
+        Some("provider_not_known" | "providerNotKnown") => SourceErrorKind::ProviderNotKnown,
+        Some("platform_not_supported" | "platformNotSupported") => {
+            SourceErrorKind::PlatformNotSupported {
+                mirror_url: opt_string(e, "mirrorUrl")?,
+            }
+        }
+        Some(other) => return Err(invalid_argument(format!("unknown error kind {other:?}"))),
+    };
+    Ok(SourceError { kind, message })
+}
+
+/// A downloaded zip as the planner wants it: every hash, the digest and the size.
+pub fn fetched_zip(zip: &[u8]) -> Result<FetchedPackage, SourceError> {
+    let hashes = hash_zip(zip).map_err(|e| SourceError::other(e.to_string()))?;
+    let mut sha256 = [0u8; 32];
+    hex::decode_to_slice(hashes.zh.value(), &mut sha256)
+        .map_err(|e| SourceError::other(e.to_string()))?;
+    Ok(FetchedPackage::Archive {
+        hashes,
+        sha256,
+        size: zip.len() as u64,
+    })
+}
+
+/// A registry `download` answer fetched from `url`, validated for the request, with the
+/// `SHA256SUMS` document and signature the host fetched from the URLs it names.
+pub fn registry_package(
+    flavor: Flavor,
+    provider: &Provider,
+    version: &Version,
+    platform: &Platform,
+    body: &[u8],
+    url: &url::Url,
+) -> Result<tflock_core::protocol::PackageMeta, SourceError> {
+    let addr = provider.to_string();
+    DownloadResponse::parse(body, &addr)
+        .and_then(|d| {
+            d.validate(
+                flavor,
+                &addr,
+                &version.to_string(),
+                &platform.os,
+                &platform.arch,
+                url,
+            )
+        })
+        .map_err(|e| SourceError::other(e.0))
+}
+
+/// Converts the host's answer to the request `need` (see the `Answer` TypeScript type).
+fn answer_for(flavor: Flavor, need: &Need, a: &JsValue) -> JsResult<Answer> {
+    let err = get(a, "error");
+    let failed = !(err.is_undefined() || err.is_null());
+    Ok(match need {
+        Need::Versions { .. } if failed => Answer::Versions(Err(source_error(&err)?)),
+        Need::Versions { .. } => {
+            let versions = strings(&get(a, "versions"), "versions")?
+                .iter()
+                .filter_map(|v| Version::parse_flavored(v, flavor).ok())
+                .collect();
+            let w = get(a, "warnings");
+            let warnings = if w.is_undefined() || w.is_null() {
+                Vec::new()
+            } else {
+                strings(&w, "warnings")?
+            };
+            Answer::Versions(Ok(AvailableVersions { versions, warnings }))
+        }
+        Need::InstalledPackage { .. } | Need::CachedPackage { .. } => {
+            let h1 = opt_string(a, "h1")?
+                .map(|h| {
+                    PackageHash::parse(&h)
+                        .map_err(|_| error("Invalid provider hash string", format!("{h:?}")))
+                })
+                .transpose()?;
+            Answer::LocalPackage(h1)
+        }
+        Need::PackageMeta { .. } if failed => Answer::PackageMeta(Err(source_error(&err)?)),
+        Need::PackageMeta {
+            provider,
+            version,
+            platform,
+        } => {
+            let reg = get(a, "registry");
+            let url = string(&reg, "url")?;
+            let url = url::Url::parse(&url)
+                .map_err(|e| invalid_argument(format!("registry.url {url:?}: {e}")))?;
+            let body = bytes(&get(&reg, "download"), "registry.download")?;
+            let sums = bytes(&get(&reg, "sha256sums"), "registry.sha256sums")?;
+            let signature = bytes(&get(&reg, "signature"), "registry.signature")?;
+            Answer::PackageMeta(
+                registry_package(flavor, provider, version, platform, &body, &url).map(|meta| {
+                    SourcePackage::Registry {
+                        meta: Box::new(meta),
+                        sha256sums: sums,
+                        signature,
+                    }
+                }),
+            )
+        }
+        Need::Package { .. } if failed => Answer::Package(Err(source_error(&err)?)),
+        Need::Package { .. } => Answer::Package(fetched_zip(&bytes(&get(a, "bytes"), "bytes")?)),
+    })
+}
+
+/// The planner's settings from `{ requirements, lock?, platforms, flavor?, mode? }`.
+pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOptions)> {
+    let flavor = flavor(options)?;
+    let mut reqs = Requirements::new();
+    for (addr, c) in entries(&get(options, "requirements"), "requirements")? {
+        let provider = Provider::parse(&addr, flavor)
+            .map_err(|e| error("Invalid provider source address", format!("{addr:?}: {e}")))?;
+        let text = c.as_string().unwrap_or_default();
+        let parsed = Constraints::parse(&text, flavor)
+            .map_err(|e| error("Invalid version constraint", e.message()))?;
+        reqs.insert(provider, parsed);
+    }
+    let lock = get(options, "lock");
+    let locks = if lock.is_undefined() || lock.is_null() {
+        Locks::new()
+    } else {
+        lock_arg(&lock, Some(flavor))?.0
+    };
+    let platforms = strings(&get(options, "platforms"), "platforms")?
+        .iter()
+        .map(|p| Platform::parse(p).map_err(|e| error("Invalid target platform", e.to_string())))
+        .collect::<JsResult<Vec<_>>>()?;
+    let mode = match opt_string(options, "mode")? {
+        None => Mode::ProvidersLock,
+        Some(m) => {
+            serde_json::from_value::<Mode>(serde_json::Value::String(m.clone())).map_err(|_| {
+                invalid_argument(format!(
+                    "unknown mode {m:?}: expected \"providers-lock\", \"init\" or \"init-upgrade\""
+                ))
+            })?
+        }
+    };
+    Ok((reqs, locks, PlanOptions::new(flavor, mode, platforms)))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProviderResultJs {
+    provider: String,
+    version: Option<String>,
+    auth: Vec<AuthJs>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AuthJs {
+    platform: String,
+    result: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OutcomeJs {
+    lock_text: String,
+    lock: LockJs,
+    write_lock: bool,
+    changes: serde_json::Value,
+    diagnostics: Vec<DiagnosticJs>,
+    messages: Vec<String>,
+    providers: Vec<ProviderResultJs>,
+}
+
+/// The outcome as JavaScript sees it: the new lock file's text and object, what changed,
+/// diagnostics and the product's messages.
+pub fn outcome_js(o: &Outcome, flavor: Flavor) -> JsResult<JsValue> {
+    to_js(&OutcomeJs {
+        lock_text: write_locks(&o.new_lock, flavor),
+        lock: lock_js(&o.new_lock, flavor),
+        write_lock: o.write_lock,
+        changes: camel_value(&o.changes)?,
+        diagnostics: diagnostics(&o.diagnostics),
+        messages: o.messages.clone(),
+        providers: o
+            .providers
+            .iter()
+            .map(|p| ProviderResultJs {
+                provider: p.provider.to_string(),
+                version: p.version.as_ref().map(ToString::to_string),
+                auth: p
+                    .auth
+                    .iter()
+                    .map(|(pl, r)| AuthJs {
+                        platform: pl.to_string(),
+                        result: r.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    })
+}
+
+/// The planner behind `init` and `providers lock`, driven from JavaScript.
+#[wasm_bindgen]
+pub struct Planner {
+    inner: Option<install::Planner>,
+    flavor: Flavor,
+    pending: HashMap<u32, Need>,
+}
+
+#[wasm_bindgen]
+impl Planner {
+    /// `new Planner({ requirements, lock?, platforms, flavor?, mode? })`; `mode` defaults to
+    /// `"providers-lock"`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "PlannerOptions")] options: JsValue,
+    ) -> JsResult<Planner> {
+        let (reqs, locks, opts) = plan_args(&options)?;
+        Ok(Planner {
+            flavor: opts.flavor,
+            inner: Some(install::Planner::new(reqs, locks, opts)),
+            pending: HashMap::new(),
+        })
+    }
+
+    /// The next request to perform, or `null` when every request that can be made now has
+    /// been handed out (answer the outstanding ones, then ask again).
+    #[wasm_bindgen(unchecked_return_type = "PlannerRequest | null")]
+    #[allow(clippy::should_implement_trait)] // JS protocol name; not an iterator of values.
+    pub fn next(&mut self) -> JsResult<JsValue> {
+        let inner = self.inner.as_mut().ok_or_else(finished)?;
+        match inner.next() {
+            None => Ok(JsValue::NULL),
+            Some(req) => {
+                let js = request_js(req.id, &req.need)?;
+                self.pending.insert(req.id.0, req.need);
+                to_js(&js)
+            }
+        }
+    }
+
+    /// Feeds the host's answer to request `id` back.
+    pub fn answer(
+        &mut self,
+        id: u32,
+        #[wasm_bindgen(unchecked_param_type = "PlannerAnswer")] answer: JsValue,
+    ) -> JsResult<()> {
+        let need = self
+            .pending
+            .get(&id)
+            .ok_or_else(|| invalid_argument(format!("no outstanding request with id {id}")))?;
+        let a = answer_for(self.flavor, need, &answer)?;
+        let inner = self.inner.as_mut().ok_or_else(finished)?;
+        inner.answer(NeedId(id), a).map_err(invalid_argument)?;
+        self.pending.remove(&id);
+        Ok(())
+    }
+
+    /// True when nothing is queued or outstanding: call `finish()`.
+    #[wasm_bindgen(js_name = isDone)]
+    pub fn is_done(&self) -> bool {
+        self.inner.as_ref().is_some_and(|p| p.is_done())
+    }
+
+    /// Ends the run (outstanding requests count as failures) and returns the outcome.
+    #[wasm_bindgen(unchecked_return_type = "PlanOutcome")]
+    pub fn finish(&mut self) -> JsResult<JsValue> {
+        let inner = self.inner.take().ok_or_else(finished)?;
+        outcome_js(&inner.finish(), self.flavor)
+    }
+}
+
+fn finished() -> JsValue {
+    invalid_argument("this Planner has already finished; create a new one")
+}

@@ -1,0 +1,155 @@
+// The planner from JavaScript: `lock()` with the global fetch against a loopback registry,
+// compared byte for byte with `tflock providers lock` against the same server; and the
+// `Planner` class driven by hand.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { loadPackage, runCli, cli } from "./helpers.mjs";
+
+const run = promisify(execFile);
+import { startRegistry } from "./registry.mjs";
+
+const tf = await loadPackage();
+const HOST = "registry.example.com";
+const platforms = ["linux_amd64", "darwin_arm64"];
+let reg;
+
+before(async () => {
+  reg = await startRegistry({ versions: ["1.0.0", "1.2.0", "2.0.0"], platforms: [...platforms, "windows_amd64"] });
+});
+after(async () => {
+  await reg.close();
+  rmSync(reg.dir, { recursive: true, force: true });
+});
+
+// Async: the registry is served from this process, so the event loop must keep running.
+async function cliLock(constraint, previous) {
+  const home = mkdtempSync(join(tmpdir(), "tflock-wasm-cli-"));
+  const work = join(home, "work");
+  try {
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(home, "cli.tfrc"), `host "${HOST}" {\n  services = {\n    "providers.v1" = "${reg.providersUrl}"\n  }\n}\n`);
+    writeFileSync(
+      join(work, "main.tf"),
+      `terraform {\n  required_providers {\n    demo = {\n      source  = "${HOST}/acme/demo"\n      version = "${constraint}"\n    }\n  }\n}\n`,
+    );
+    if (previous) writeFileSync(join(work, ".terraform.lock.hcl"), previous);
+    const env = { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: join(home, "cli.tfrc"), TFLOCK_CACHE_DIR: join(home, "cache") };
+    delete env.TF_PLUGIN_CACHE_DIR;
+    delete env.TFLOCK_FLAVOR;
+    const args = ["providers", "lock", ...platforms.map((p) => `-platform=${p}`)];
+    const r = await run(cli, args, { cwd: work, env }).catch((e) => e);
+    assert.equal(r.code ?? 0, 0, `${r.stdout}${r.stderr}`);
+    return readFileSync(join(work, ".terraform.lock.hcl"), "utf8");
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+
+const options = (constraint, lock) => ({
+  requirements: { [`${HOST}/acme/demo`]: constraint },
+  lock,
+  platforms,
+  fetch,
+  hosts: { [HOST]: { "providers.v1": reg.providersUrl } },
+});
+
+test("lock() with the global fetch writes the lock file `tflock providers lock` writes", async () => {
+  for (const constraint of ["~> 1.0", ">= 1.0, < 2.0.0", "2.0.0"]) {
+    const out = await tf.lock(options(constraint));
+    assert.deepEqual(out.diagnostics.filter((d) => d.severity === "error"), [], constraint);
+    assert.equal(out.lockText, await cliLock(constraint), constraint);
+    assert.equal(out.lock.providers[0].version, tf.selectVersion(constraint, ["1.0.0", "1.2.0", "2.0.0"]).version);
+  }
+});
+
+test("lock() records the h1: that `tflock hash` computes for each platform's zip", async () => {
+  const out = await tf.lock(options("1.2.0"));
+  assert.equal(out.lock.providers.length, 1, JSON.stringify(out.diagnostics));
+  const hashes = out.lock.providers[0].hashes;
+  const dir = mkdtempSync(join(tmpdir(), "tflock-wasm-zips-"));
+  try {
+    for (const p of platforms) {
+      const name = `terraform-provider-demo_1.2.0_${p}.zip`;
+      writeFileSync(join(dir, name), reg.zips.get(name));
+      const r = runCli(["hash", join(dir, name)]);
+      const [h1, zh] = r.stdout.trim().split("\n");
+      assert.ok(hashes.includes(h1), `${p} ${h1}`);
+      assert.ok(hashes.includes(zh), `${p} ${zh}`);
+    }
+    // Unrequested platforms are covered only by their signed zh: line.
+    assert.equal(hashes.filter((h) => h.startsWith("h1:")).length, 2);
+    assert.equal(hashes.filter((h) => h.startsWith("zh:")).length, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("lock() keeps a locked version and reports unchanged, like the CLI", async () => {
+  const first = await tf.lock(options("~> 1.0"));
+  const again = await tf.lock(options("~> 1.0", first.lockText));
+  assert.equal(again.lockText, first.lockText);
+  assert.equal(again.lockText, await cliLock("~> 1.0", first.lockText));
+  assert.deepEqual(again.changes.providers, []);
+});
+
+test("lock() reports an unknown provider and an unreachable host as diagnostics", async () => {
+  const missing = await tf.lock({ ...options(""), requirements: { [`${HOST}/acme/nope`]: "" } });
+  const err = missing.diagnostics.find((d) => d.severity === "error");
+  assert.ok(err, JSON.stringify(missing.diagnostics));
+  assert.match(err.detail, /does not have a provider named registry\.example\.com\/acme\/nope/);
+  const down = await tf.lock({ ...options(""), hosts: { [HOST]: { "providers.v1": "http://127.0.0.1:9/v1/providers/" } } });
+  assert.ok(down.diagnostics.some((d) => d.severity === "error"));
+  await assert.rejects(tf.lock({ ...options(""), fetch: 42 }), (e) => e.summary === "Invalid argument");
+});
+
+test("the Planner class driven by hand gives the same lock as lock()", async () => {
+  const planner = new tf.Planner({ requirements: { [`${HOST}/acme/demo`]: "~> 1.0" }, platforms });
+  const get = async (path) => {
+    const r = await fetch(reg.base + path);
+    return { status: r.status, url: r.url, bytes: new Uint8Array(await r.arrayBuffer()) };
+  };
+  const kinds = new Set();
+  for (let req = planner.next(); req; req = planner.next()) {
+    kinds.add(req.kind);
+    const [, ns, type] = req.provider.split("/");
+    if (req.kind === "versions") {
+      const r = await get(`/v1/providers/${ns}/${type}/versions`);
+      planner.answer(req.id, { versions: JSON.parse(new TextDecoder().decode(r.bytes)).versions.map((v) => v.version) });
+    } else if (req.kind === "packageMeta") {
+      const [os, arch] = req.platform.split("_");
+      const r = await get(`/v1/providers/${ns}/${type}/${req.version}/download/${os}/${arch}`);
+      const meta = JSON.parse(new TextDecoder().decode(r.bytes));
+      const sums = await get(new URL(meta.shasums_url).pathname);
+      const sig = await get(new URL(meta.shasums_signature_url).pathname);
+      planner.answer(req.id, { registry: { url: r.url, download: r.bytes, sha256sums: sums.bytes, signature: sig.bytes } });
+    } else if (req.kind === "package") {
+      const r = await get(new URL(req.location.value).pathname);
+      planner.answer(req.id, { bytes: r.bytes });
+    } else {
+      planner.answer(req.id, { h1: null });
+    }
+  }
+  assert.ok(planner.isDone());
+  assert.deepEqual([...kinds].sort(), ["package", "packageMeta", "versions"]);
+  const out = planner.finish();
+  assert.equal(out.lockText, (await tf.lock(options("~> 1.0"))).lockText);
+  assert.throws(() => planner.next(), (e) => e.summary === "Invalid argument");
+});
+
+test("Planner answers of the wrong shape throw and leave the request outstanding", () => {
+  const planner = new tf.Planner({ requirements: { [`${HOST}/acme/demo`]: "" }, platforms });
+  const req = planner.next();
+  assert.equal(req.kind, "versions");
+  assert.throws(() => planner.answer(req.id, { versions: "1.0.0" }), (e) => e.summary === "Invalid argument");
+  assert.throws(() => planner.answer(999, { versions: [] }), (e) => /no outstanding request/.test(e.detail));
+  planner.answer(req.id, { error: { message: "boom" } });
+  const out = planner.finish();
+  assert.ok(out.diagnostics.some((d) => d.severity === "error" && /boom/.test(d.detail)));
+  assert.throws(() => new tf.Planner({ requirements: {}, platforms: ["nope"] }), (e) => e.summary === "Invalid target platform");
+});
