@@ -4,7 +4,8 @@
 //! and from the file as the CLI reads it), Go's `dirhash.HashZip` time (the oracle's timing mode; Go computes only the
 //! archive-form `h1:`), and the one-core limit measured on the same bytes: raw inflate of
 //! every entry alone plus SHA-256 alone over the uncompressed and the archive bytes (what
-//! `h1:` and `zh:` must hash at least). Best of several runs each.
+//! `h1:` and `zh:` must hash at least). The measurements run in interleaved rounds (so
+//! load from other processes hits them alike) and each figure is its best round.
 
 #[path = "../tests/hash_common/mod.rs"]
 mod hash_common;
@@ -20,7 +21,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use tflock_core::hash::{ZipHasher, ZipHashes};
 
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 const READ_BUF: usize = 256 * 1024;
 /// Uncompressed size of the big entry; deflates to roughly 250 MB with this content mix.
 const BINARY_BYTES: usize = 600 << 20;
@@ -113,18 +114,6 @@ fn bench_zip() -> PathBuf {
     w.finish().unwrap().flush().unwrap();
     std::fs::rename(&tmp, &path).unwrap();
     path
-}
-
-fn best<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = Duration::MAX;
-    let mut last = None;
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        let v = f();
-        best = best.min(t.elapsed());
-        last = Some(v);
-    }
-    (best, last.unwrap())
 }
 
 /// tflock: the CLI's path (streamed through `ZipHasher` with a fixed buffer).
@@ -220,26 +209,43 @@ fn main() {
     read_only(&path);
 
     let data = std::fs::read(&path).unwrap();
-    let (t_tflock, hashes) = best(|| tflock_memory(&data));
-    let (t_tflock_file, file_hashes) = best(|| tflock_stream(&path));
-    assert_eq!(hashes, file_hashes);
-    let go_out = Command::new(&go)
+    // Rounds interleave every measurement so that load from other processes hits them
+    // alike; each figure is the best of its rounds.
+    let mut go_proc = Command::new(&go)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .and_then(|mut c| {
-            writeln!(c.stdin.take().unwrap(), "time\t{}\t{RUNS}", path.display())?;
-            c.wait_with_output()
-        })
         .expect("run Go oracle");
-    let go_ns: u64 = String::from_utf8_lossy(&go_out.stdout)
-        .trim()
-        .parse()
-        .expect("Go timing");
-    let t_go = Duration::from_nanos(go_ns);
-    let (t_inflate, uncompressed) = best(|| inflate_only(&data, &ranges));
-    drop(data);
-    let (t_sha, _) = best(|| sha_only(uncompressed + size));
+    let mut go_in = go_proc.stdin.take().unwrap();
+    let mut go_out = std::io::BufReader::new(go_proc.stdout.take().unwrap());
+    let mut go_time = || {
+        use std::io::BufRead;
+        writeln!(go_in, "time\t{}\t1", path.display()).unwrap();
+        let mut line = String::new();
+        go_out.read_line(&mut line).unwrap();
+        Duration::from_nanos(line.trim().parse().expect("Go timing"))
+    };
+    let timed = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
+    let (mut t_tflock, mut t_tflock_file, mut t_go, mut t_inflate, mut t_sha) =
+        [Duration::MAX; 5].into();
+    let mut hashes = None;
+    let mut uncompressed = 0;
+    for _ in 0..RUNS {
+        t_tflock = t_tflock.min(timed(&mut || hashes = Some(tflock_memory(&data))));
+        let mut from_file = None;
+        t_tflock_file = t_tflock_file.min(timed(&mut || from_file = Some(tflock_stream(&path))));
+        assert_eq!(from_file, hashes);
+        t_go = t_go.min(go_time());
+        t_inflate = t_inflate.min(timed(&mut || uncompressed = inflate_only(&data, &ranges)));
+        t_sha = t_sha.min(timed(&mut || {
+            sha_only(uncompressed + size);
+        }));
+    }
+    let hashes = hashes.unwrap();
     let limit = t_inflate + t_sha;
 
     let mb = |b: u64| b as f64 / 1e6;

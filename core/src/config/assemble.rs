@@ -3,7 +3,7 @@
 
 use crate::config::load::ParsedFile;
 use crate::config::model::{Block, Item};
-use crate::config::module::{block_key, provider_alias, Index, Module};
+use crate::config::module::{block_key, provider_alias, Module};
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use std::collections::HashMap;
@@ -18,22 +18,22 @@ pub struct Backends {
 }
 
 /// Appends every primary file in order and reports duplicates.
-pub fn append_primaries(files: &[ParsedFile], flavor: Flavor, diags: &mut Diagnostics) -> Module {
+pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diagnostics) -> Module {
     let mut module = Module::default();
     let mut seen: HashMap<String, (usize, Range)> = HashMap::new();
     let mut locals: HashMap<String, Range> = HashMap::new();
     let mut imports: HashMap<String, Range> = HashMap::new();
     let mut provider_metas: HashMap<String, Range> = HashMap::new();
     let mut backends = Backends::default();
-    check_required_providers(files, diags);
+    check_required_providers(&files, diags);
 
     for file in files {
-        for item in &file.body.items {
+        for item in file.body.items {
             let Item::Block(b) = item else { continue };
             match b.kind.as_str() {
                 "terraform" => {
-                    terraform_block(b, flavor, &mut backends, &mut provider_metas, diags);
-                    module.blocks.push(b.clone());
+                    terraform_block(&b, flavor, &mut backends, &mut provider_metas, diags);
+                    module.blocks.push(b);
                 }
                 "locals" => {
                     for a in b.body.attributes() {
@@ -48,7 +48,7 @@ pub fn append_primaries(files: &[ParsedFile], flavor: Flavor, diags: &mut Diagno
                         }
                         locals.insert(a.name.clone(), a.origin.decl.clone());
                     }
-                    module.blocks.push(b.clone());
+                    module.blocks.push(b);
                 }
                 "import" => {
                     if let Some(to) = b.body.attribute("to").and_then(import_target) {
@@ -64,22 +64,22 @@ pub fn append_primaries(files: &[ParsedFile], flavor: Flavor, diags: &mut Diagno
                             imports.insert(to, b.origin.decl.clone());
                         }
                     }
-                    module.blocks.push(b.clone());
+                    module.blocks.push(b);
                 }
-                _ => match block_key(b) {
+                _ => match block_key(&b) {
                     Some(key) => match seen.get(&key) {
                         Some((idx, prev)) => {
-                            diags.push(duplicate(b, prev, flavor));
+                            diags.push(duplicate(&b, prev, flavor));
                             if matches!(b.kind.as_str(), "variable" | "output" | "module") {
                                 // Terraform keeps the later declaration of these.
                                 let idx = *idx;
-                                module.blocks[idx] = b.clone();
                                 seen.insert(key, (idx, b.origin.decl.clone()));
+                                module.blocks[idx] = b;
                             }
                         }
                         None => {
                             seen.insert(key, (module.blocks.len(), b.origin.decl.clone()));
-                            module.blocks.push(b.clone());
+                            module.blocks.push(b);
                         }
                     },
                     None => module.blocks.push(b.clone()),
@@ -88,7 +88,6 @@ pub fn append_primaries(files: &[ParsedFile], flavor: Flavor, diags: &mut Diagno
         }
         conflict_check(&backends, flavor, diags);
     }
-    let _ = Index::build(&module);
     module
 }
 

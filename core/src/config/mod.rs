@@ -53,12 +53,11 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
 ) -> LoadedModule {
     let flavor = opts.flavor;
     let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
-    let bytes_of = |name: &str| {
-        files
-            .iter()
-            .find(|(n, _)| n.as_ref() == name)
-            .map(|(_, b)| b.as_ref())
-    };
+    let by_name: std::collections::HashMap<&str, &[u8]> = files
+        .iter()
+        .map(|(n, b)| (n.as_ref(), b.as_ref()))
+        .collect();
+    let bytes_of = |name: &str| by_name.get(name).copied();
     let mut diags = Diagnostics::new();
     let parse = |names: &[String], diags: &mut Diagnostics| {
         names
@@ -68,7 +67,7 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
     };
     let primaries = parse(&set.primary, &mut diags);
     let overrides = parse(&set.overrides, &mut diags);
-    let mut module = assemble::append_primaries(&primaries, flavor, &mut diags);
+    let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
     for file in &overrides {
         merge::merge_file(&mut module, &mut ix, file, flavor, &mut diags);

@@ -1,0 +1,89 @@
+// Benchmark (not a test): h1:/zh: throughput of the wasm package under Node vs the native
+// `tflock hash` (release build) on the same generated deflate zip, in one run.
+//
+//   node wasm/bench/h1.mjs [MiB=250]      (after `cargo xtask wasm` and `cargo build --release -p tflock`)
+import { writeFileSync, readFileSync, createReadStream, rmSync, mkdtempSync, existsSync } from "node:fs";
+import { deflateRawSync, crc32 } from "node:zlib";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const native = root + "target/release/tflock";
+if (!existsSync(native)) throw new Error("build the native CLI first: cargo build --release -p tflock");
+const tf = await import(new URL("../pkg/node.js", import.meta.url).href);
+const mib = Number(process.argv[2] ?? 250);
+
+// Provider-like content: a big binary made of pseudo-random runs (compresses ~2:1) + small files.
+function content(size, seed) {
+  const out = Buffer.alloc(size);
+  let x = seed >>> 0;
+  for (let i = 0; i < size; i += 4) {
+    x = (x * 1664525 + 1013904223) >>> 0;
+    out.writeUInt32LE((i >> 6) % 3 === 0 ? x : 0x90909090, i);
+  }
+  return out;
+}
+
+function deflateZip(entries) {
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, data] of entries) {
+    const n = Buffer.from(name);
+    const comp = deflateRawSync(data, { level: 6 });
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(8, 8);
+    h.writeUInt32LE(crc32(data), 14); h.writeUInt32LE(comp.length, 18); h.writeUInt32LE(data.length, 22);
+    h.writeUInt16LE(n.length, 26);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(8, 10);
+    c.writeUInt32LE(crc32(data), 16); c.writeUInt32LE(comp.length, 20); c.writeUInt32LE(data.length, 24);
+    c.writeUInt16LE(n.length, 28); c.writeUInt32LE(offset, 42);
+    parts.push(h, n, comp);
+    central.push(c, n);
+    offset += 30 + n.length + comp.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, end]);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "tflock-bench-"));
+const zipPath = join(dir, "terraform-provider-bench_1.0.0_linux_amd64.zip");
+const big = content(mib * 1024 * 1024, 42);
+writeFileSync(zipPath, deflateZip([["terraform-provider-bench_v1.0.0", big], ["LICENSE", Buffer.from("MPL-2.0\n")], ["README.md", content(4096, 7)]]));
+const zipBytes = readFileSync(zipPath);
+const uncompressed = big.length + 8 + 4096;
+console.log(`zip: ${(zipBytes.length / 2 ** 20).toFixed(1)} MiB compressed, ${(uncompressed / 2 ** 20).toFixed(1)} MiB uncompressed`);
+
+function time(label, f) {
+  const t = process.hrtime.bigint();
+  const r = f();
+  const s = Number(process.hrtime.bigint() - t) / 1e9;
+  return { label, s, r };
+}
+
+const runs = [];
+for (let i = 0; i < 3; i++) {
+  runs.push(time("native tflock hash", () => execFileSync(native, ["hash", zipPath], { encoding: "utf8" }).trim().split("\n")[0]));
+  runs.push(time("wasm hashZip (whole buffer)", () => tf.hashZip(zipBytes).h1));
+  const t = process.hrtime.bigint();
+  const hasher = new tf.ZipHasher();
+  for await (const chunk of createReadStream(zipPath, { highWaterMark: 256 * 1024 })) hasher.update(chunk);
+  const h1 = hasher.finish().h1;
+  runs.push({ label: "wasm ZipHasher (256 KiB chunks)", s: Number(process.hrtime.bigint() - t) / 1e9, r: h1 });
+}
+const h1s = new Set(runs.map((r) => r.r));
+if (h1s.size !== 1) throw new Error(`hashes differ: ${[...h1s]}`);
+const best = {};
+for (const r of runs) best[r.label] = Math.min(best[r.label] ?? Infinity, r.s);
+const nat = best["native tflock hash"];
+for (const [label, s] of Object.entries(best)) {
+  console.log(`${label.padEnd(34)} best of 3: ${s.toFixed(2)} s, ${(uncompressed / 2 ** 20 / s).toFixed(0)} MiB/s (uncompressed), ${(nat / s).toFixed(2)}x native`);
+}
+console.log(`h1 (all agree): ${[...h1s][0]}`);
+rmSync(dir, { recursive: true, force: true });
