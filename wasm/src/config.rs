@@ -101,8 +101,9 @@ fn tree_diagnostics(tree: &ModuleTree, out: &mut Diagnostics) {
 #[wasm_bindgen(js_name = loadModule, unchecked_return_type = "LoadedModule")]
 pub fn load_module(
     #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "LoadModuleOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "LoadModuleOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let flavor = flavor(&options)?;
     let mut dirs = BTreeMap::new();
     dirs.insert(String::new(), files_arg(&files)?);

@@ -29,7 +29,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Runs once when the module is instantiated: routes Rust panics (bugs, never bad input)
 /// to `console.error` with a message instead of an opaque `unreachable` trap.
-#[wasm_bindgen(start)]
-pub fn start() {
+#[wasm_bindgen(start, skip_typescript)]
+fn start() {
     console_error_panic_hook::set_once();
 }

@@ -65,8 +65,9 @@ fn load(text: &str, options: &JsValue) -> JsResult<(Locks, Diagnostics, Flavor)>
 #[wasm_bindgen(js_name = parseLock, unchecked_return_type = "ParsedLock")]
 pub fn parse_lock(
     text: &str,
-    #[wasm_bindgen(unchecked_param_type = "ParseLockOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ParseLockOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let (locks, diags, flavor) = load(text, &options)?;
     #[derive(Serialize)]
     struct Parsed {
@@ -134,8 +135,9 @@ pub fn lock_arg(v: &JsValue, flavor: Option<Flavor>) -> JsResult<(Locks, Flavor)
 #[wasm_bindgen(js_name = formatLock)]
 pub fn format_lock(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] lock: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FlavorOptions")] options: Option<JsValue>,
 ) -> JsResult<String> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let (locks, flavor) = lock_arg(&lock, opt_flavor(&options)?)?;
     // Re-inserting through `set_provider` normalizes text input the same way.
     let mut normalized = Locks::new();
@@ -150,15 +152,15 @@ pub fn format_lock(
     Ok(write_locks(&normalized, flavor))
 }
 
-/// `diffLock(old, new)`: the reviewer's view (`tflock lockfile diff --json`).
+/// `diffLock(before, after)`: the reviewer's view (`tflock lockfile diff --json`).
 #[wasm_bindgen(js_name = diffLock, unchecked_return_type = "LockDiff")]
 pub fn diff_lock(
-    #[wasm_bindgen(unchecked_param_type = "Lock | string")] old: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Lock | string")] new: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lock | string")] before: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Lock | string")] after: JsValue,
 ) -> JsResult<JsValue> {
-    let (old, _) = lock_arg(&old, None)?;
-    let (new, _) = lock_arg(&new, None)?;
-    to_js_camel(&diff_locks(&old, &new))
+    let (before, _) = lock_arg(&before, None)?;
+    let (after, _) = lock_arg(&after, None)?;
+    to_js_camel(&diff_locks(&before, &after))
 }
 
 /// `mergeLock(base, ours, theirs, { flavor? })`: the three-way merge a git merge driver
@@ -168,8 +170,9 @@ pub fn merge_lock(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] base: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] ours: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] theirs: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FlavorOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let given = opt_flavor(&options)?;
     let (base, _) = lock_arg(&base, given)?;
     let (ours, flavor) = lock_arg(&ours, given)?;

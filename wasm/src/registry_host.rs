@@ -264,7 +264,7 @@ impl Host {
 /// arrayBuffer() }`), and resolves to the outcome: the new lock file text, the change, the
 /// diagnostics and the product's messages. `hosts` maps a hostname to its service URLs,
 /// like a CLI config `host` block (`{ "example.com": { "providers.v1": "http://…/" } }`).
-#[wasm_bindgen(js_name = lock, unchecked_return_type = "Promise<PlanOutcome>")]
+#[wasm_bindgen(js_name = lock, unchecked_return_type = "PlanOutcome")]
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
 ) -> JsResult<JsValue> {

@@ -25,8 +25,9 @@ struct ParsedJs {
 #[wasm_bindgen(js_name = parseConstraints, unchecked_return_type = "ParsedConstraints")]
 pub fn parse_constraints(
     text: &str,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FlavorOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let c = parse(text, flavor(&options)?)?;
     to_js(&ParsedJs {
         canonical: c.canonical(),
@@ -38,8 +39,9 @@ pub fn parse_constraints(
 #[wasm_bindgen(js_name = canonicalConstraints)]
 pub fn canonical_constraints(
     text: &str,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FlavorOptions")] options: Option<JsValue>,
 ) -> JsResult<String> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     Ok(parse(text, flavor(&options)?)?.canonical())
 }
 
@@ -67,8 +69,9 @@ struct SelectedJs {
 pub fn select_version(
     constraints: &str,
     #[wasm_bindgen(unchecked_param_type = "string[]")] versions: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "FlavorOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "FlavorOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     let flavor = flavor(&options)?;
     let c = parse(constraints, flavor)?;
     let mut available = Vec::new();

@@ -24,6 +24,7 @@ fn main() -> Result<()> {
         Some("setup") => setup(),
         Some("demo") => demo(),
         Some("bench") => bench(&args[1..]),
+        Some("wasm") if args.get(1).map(String::as_str) == Some("--test") => wasm::test(),
         Some("wasm") => wasm::build(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
@@ -31,7 +32,7 @@ fn main() -> Result<()> {
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
             eprintln!("  bench  run benchmarks (prints ratios against baselines)");
-            eprintln!("  wasm   build the npm package into wasm/pkg/");
+            eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it)");
             std::process::exit(2)
         }
     }
@@ -125,7 +126,8 @@ fn bench(args: &[String]) -> Result<()> {
             "bench merge",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"]),
         ),
-        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge)"),
+        "wasm" => step("bench wasm", wasm::bench(args.get(1).map(String::as_str))),
+        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge, wasm)"),
     }
 }
 

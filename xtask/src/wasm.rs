@@ -62,6 +62,17 @@ pub fn build() -> Result<()> {
 /// Builds the package and the native CLI (the tests compare with its output), then runs
 /// `node --test` on `wasm/tests/`.
 pub fn test() -> Result<()> {
+    super::cargo(&[
+        "clippy",
+        "-p",
+        CRATE,
+        "--no-deps",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
     if !super::which("node") {
@@ -75,6 +86,17 @@ pub fn test() -> Result<()> {
         .collect();
     tests.sort();
     super::run(Command::new("node").arg("--test").args(&tests))
+}
+
+/// wasm (Node) vs native `h1:` throughput on a generated zip of `mib` MiB (default 250).
+pub fn bench(mib: Option<&str>) -> Result<()> {
+    build()?;
+    super::cargo(&["build", "--release", "-p", "tflock"])?;
+    super::run(
+        Command::new("node")
+            .arg("wasm/bench/h1.mjs")
+            .arg(mib.unwrap_or("250")),
+    )
 }
 
 /// The `wasm-bindgen` crate version Cargo.lock resolves.

@@ -22,7 +22,10 @@ use tflock_core::{Diagnostic, Diagnostics, Flavor};
 #[derive(Debug, clap::Args)]
 pub struct ProvidersArgs {
     #[command(subcommand)]
-    command: ProvidersCommand,
+    command: Option<ProvidersCommand>,
+    /// Whose behaviour to follow (for the requirement tree): terraform or opentofu.
+    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
+    flavor: String,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -82,9 +85,24 @@ struct MirrorArgs {
 /// Runs `tflock providers ...`.
 pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        ProvidersCommand::Lock(a) => lock(a),
-        ProvidersCommand::Mirror(a) => mirror(a),
+        Some(ProvidersCommand::Lock(a)) => lock(a),
+        Some(ProvidersCommand::Mirror(a)) => mirror(a),
+        None => tree(&args.flavor),
     }
+}
+
+/// `tflock providers`: the requirement tree, like `terraform providers`.
+fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
+    let flavor = parse_flavor(flavor)?;
+    let tree = workdir::load_configuration(Path::new("."), flavor)?;
+    let diags = workdir::tree_diagnostics(&tree);
+    if diags.has_errors() {
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
+    println!("\nProviders required by configuration:");
+    print!("{}", tflock_core::config::requirements::render_tree(&tree, flavor));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn platforms(raw: &[String], diags: &mut Diagnostics) -> Vec<Platform> {

@@ -27,6 +27,8 @@ pub(crate) fn too_deep_at(text: &str) -> Option<usize> {
         if in_string {
             match c {
                 b'\\' => i += 1,
+                // `$${` and `%%{` are escapes for a literal `${` / `%{`, not interpolations.
+                b'$' | b'%' if b.get(i + 1) == Some(&c) && b.get(i + 2) == Some(&b'{') => i += 2,
                 b'"' | b'\n' => {
                     stack.pop();
                 }
@@ -73,6 +75,12 @@ fn line_end(b: &[u8], from: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escaped_template_markers_are_not_interpolations() {
+        let text = "x = [\"$${{{{{{{{{{\", \"%%{{{{{{{{{{\"]\n";
+        assert_eq!(too_deep_at(text), None);
+    }
 
     #[test]
     fn counts_brackets_outside_strings_and_comments() {
