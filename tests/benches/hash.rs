@@ -231,9 +231,10 @@ fn main() {
         .expect("run Go oracle");
     let mut go_in = go_proc.stdin.take().unwrap();
     let mut go_out = std::io::BufReader::new(go_proc.stdout.take().unwrap());
+    let go_path = path.display().to_string();
     let mut go_time = move || {
         use std::io::BufRead;
-        writeln!(go_in, "time\t{}\t1", path.display()).unwrap();
+        writeln!(go_in, "time\t{go_path}\t1").unwrap();
         let mut line = String::new();
         go_out.read_line(&mut line).unwrap();
         Duration::from_nanos(line.trim().parse().expect("Go timing"))
