@@ -15,7 +15,10 @@ pub fn tests_dir() -> PathBuf {
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
-    tests_dir().parent().expect("tests/ has a parent").to_path_buf()
+    tests_dir()
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
 }
 
 /// `tests/fixtures/<area>`.
@@ -27,7 +30,13 @@ pub fn fixtures(area: &str) -> PathBuf {
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|p| if p.is_absolute() { p } else { workspace_root().join(p) })
+        .map(|p| {
+            if p.is_absolute() {
+                p
+            } else {
+                workspace_root().join(p)
+            }
+        })
         .unwrap_or_else(|| workspace_root().join("target"))
 }
 

@@ -28,7 +28,9 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::build(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
-            eprintln!("  test   install what is needed, then fmt, clippy, wasm check and every test");
+            eprintln!(
+                "  test   install what is needed, then fmt, clippy, wasm check and every test"
+            );
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
             eprintln!("  bench  run benchmarks (prints ratios against baselines)");
@@ -51,11 +53,24 @@ fn test() -> Result<()> {
     step("rustfmt", cargo(&["fmt", "--all", "--", "--check"]))?;
     step(
         "clippy",
-        cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+        cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
     )?;
     step(
         "core builds for wasm32",
-        cargo(&["check", "-p", "tflock-core", "--target", "wasm32-unknown-unknown"]),
+        cargo(&[
+            "check",
+            "-p",
+            "tflock-core",
+            "--target",
+            "wasm32-unknown-unknown",
+        ]),
     )?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
     step("wasm", wasm::test())?;

@@ -101,7 +101,10 @@ fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!("\nProviders required by configuration:");
-    print!("{}", tflock_core::config::requirements::render_tree(&tree, flavor));
+    print!(
+        "{}",
+        tflock_core::config::requirements::render_tree(&tree, flavor)
+    );
     Ok(ExitCode::SUCCESS)
 }
 

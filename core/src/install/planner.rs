@@ -668,7 +668,10 @@ impl Planner {
         let mut recorded = signed.clone();
         if flavor == Flavor::OpenTofu {
             if let Some(auth) = &auth {
-                recorded.extend(auth.local_hashes().filter_map(|h| PackageHash::parse(h).ok()));
+                recorded.extend(
+                    auth.local_hashes()
+                        .filter_map(|h| PackageHash::parse(h).ok()),
+                );
             }
         }
 
