@@ -70,11 +70,9 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
                     .iter()
                     .filter(|h| h.is_zh())
                     .filter_map(|zh| cache.get(zh))
-                    .filter_map(|f| match f {
-                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => {
-                            Some(hashes.h1)
-                        }
-                        tflock_core::install::FetchedPackage::Dir { h1 } => Some(h1),
+                    .map(|f| match f {
+                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => hashes.h1,
+                        tflock_core::install::FetchedPackage::Dir { h1 } => h1,
                     })
                     .collect();
                 for h in extra {

@@ -123,7 +123,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let mut outcome = planner.finish();
     if !outcome.has_errors() {
         if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
-            outcome.diagnostics.push(d);
+            outcome.diagnostics.push(*d);
         }
     }
     if outcome.write_lock && !outcome.has_errors() {
@@ -154,7 +154,7 @@ fn install_all(
     kept: &Kept,
     host: &Host<'_>,
     flavor: Flavor,
-) -> Result<(), Diagnostic> {
+) -> Result<(), Box<Diagnostic>> {
     let Some(target) = &host.installed else {
         return Ok(());
     };
@@ -197,14 +197,14 @@ fn install_all(
             Err("the package was not fetched".to_string())
         };
         if let Err(e) = result {
-            return Err(Diagnostic::error(
+            return Err(Box::new(Diagnostic::error(
                 "Failed to install provider",
                 format!(
                     "Error while installing {} v{}: {e}",
                     inst.provider.for_display(flavor),
                     inst.version
                 ),
-            ));
+            )));
         }
         if let (Some(cache), false) = (&host.cache, inst.from_cache) {
             // Populate the shared cache so later runs (and other working directories) can

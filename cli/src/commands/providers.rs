@@ -316,10 +316,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     // Group by provider and version, then write archives and the two index files.
-    let mut by_version: BTreeMap<
-        (String, String, String, String),
-        Vec<(String, String, Vec<String>)>,
-    > = BTreeMap::new();
+    let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
     for ((provider, version, platform), fetched) in &kept {
         let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
             continue;
@@ -366,6 +363,11 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     print_diagnostics(&outcome.diagnostics);
     Ok(ExitCode::SUCCESS)
 }
+
+/// (host, namespace, type, version) of a mirrored release.
+type MirrorKey = (String, String, String, String);
+/// (platform, archive file name, hashes) of one mirrored package.
+type MirrorArchive = (String, String, Vec<String>);
 
 fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
     match std::fs::read(path) {
