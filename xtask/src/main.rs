@@ -13,6 +13,9 @@ const GO_PACKAGES: &[&str] = &[
     "golang-github-hashicorp-hcl-v2-dev",
     // x/net/idna for tests/oracles/provideraddr (also pulled in by hcl-v2 via x/crypto).
     "golang-golang-x-net-dev",
+    // The npm package's checksum tests sign SHA256SUMS with GnuPG; git drives the merge-driver test.
+    "gpg",
+    "git",
 ];
 
 fn main() -> Result<()> {
