@@ -443,3 +443,60 @@ fn twenty_parallel_inits_share_one_plugin_cache_without_corruption() {
             .expected_h1(&w.id("1.2.0", &Platform::current().to_string()))
     );
 }
+
+#[test]
+fn a_warm_plugin_cache_installs_the_locked_version_while_the_registry_is_down() {
+    let w = world(&["1.2.0"], |_| {});
+    w.config("1.2.0");
+    let plugin_cache = w.home.path().join("plugin-cache");
+    std::fs::create_dir_all(&plugin_cache).expect("mkdir");
+    let init = |dir: &Path| {
+        Command::new(tflock_bin())
+            .arg("init")
+            .current_dir(dir)
+            .env("HOME", w.home.path())
+            .env("TF_CLI_CONFIG_FILE", w.home.path().join("cli.tfrc"))
+            .env("TF_PLUGIN_CACHE_DIR", &plugin_cache)
+            .env("TFLOCK_CACHE_DIR", &w.cache)
+            .output()
+            .expect("run tflock")
+    };
+    let first = init(&w.work);
+    assert!(first.status.success(), "{}", text(&first));
+
+    // A second checkout with the committed lock file, while every registry request fails.
+    let other = w.home.path().join("checkout2");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    for f in ["main.tf", ".terraform.lock.hcl"] {
+        std::fs::copy(w.work.join(f), other.join(f)).expect("copy");
+    }
+    for path in w.server.requests() {
+        w.server.set_fault(&path, Fault::Status(503));
+    }
+    let requests_before = w.server.requests().len();
+    let second = init(&other);
+    assert!(second.status.success(), "{}", text(&second));
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "- Using {HOST}/acme/demo v1.2.0 from the shared cache directory"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        w.server.requests().len(),
+        requests_before,
+        "the registry was contacted"
+    );
+    assert_eq!(
+        std::fs::read_to_string(other.join(".terraform.lock.hcl")).expect("lock"),
+        w.lock()
+    );
+    let verify = Command::new(tflock_bin())
+        .arg("verify")
+        .current_dir(&other)
+        .env("HOME", w.home.path())
+        .output()
+        .expect("verify");
+    assert!(verify.status.success(), "{}", text(&verify));
+}

@@ -56,6 +56,12 @@ struct Work {
     /// selected one.
     preferred: Vec<PackageHash>,
     failed: bool,
+    /// The locked package is looked for locally before the source is asked (the OpenTofu
+    /// RFC's "registry is down, but the cache is valid"): the source is only queried if
+    /// neither the installed copy nor the plugin cache matches the lock.
+    local_first: bool,
+    /// The installed copy and the cache were already checked for this version.
+    local_checked: bool,
     platforms: Vec<PlatformWork>,
     first_lines: Vec<String>,
     first_diags: Vec<Diagnostic>,
@@ -208,6 +214,24 @@ impl Planner {
                 messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
             self.say(line.clone());
             work.query_lines.push(line);
+        }
+        if let Some(locked) = work.locked.clone() {
+            let preferred = self
+                .previous
+                .provider(&provider)
+                .map(ProviderLock::preferred_hashes)
+                .unwrap_or_default();
+            if self.opts.mode == Mode::Init
+                && !preferred.is_empty()
+                && self.opts.platforms.len() == 1
+            {
+                work.local_first = true;
+                work.preferred = preferred;
+                work.version = Some(locked.clone());
+                self.start_platform(&provider, &mut work, &locked, 0);
+                self.work.insert(provider, work);
+                return;
+            }
         }
         self.work.insert(provider.clone(), work);
         self.ask(
@@ -372,6 +396,10 @@ impl Planner {
         i: usize,
     ) {
         let platform = self.opts.platforms[i].clone();
+        if work.local_checked {
+            self.ask_meta(provider, version, i);
+            return;
+        }
         if !self.lock_mode() && !work.preferred.is_empty() {
             self.ask(
                 Need::InstalledPackage {
@@ -405,12 +433,40 @@ impl Planner {
             );
             return;
         }
-        let _ = work;
+        let _ = platform;
+        self.no_local_match(provider, work, version, i);
+    }
+
+    /// Neither the installed copy nor the cache matched: fetch from the source. When the
+    /// local copies were checked first, the source's versions have not been asked yet.
+    fn no_local_match(
+        &mut self,
+        provider: &Provider,
+        work: &mut Work,
+        version: &Version,
+        i: usize,
+    ) {
+        if work.local_first {
+            work.local_first = false;
+            work.local_checked = true;
+            work.version = None;
+            self.ask(
+                Need::Versions {
+                    provider: provider.clone(),
+                },
+                Pending::Versions(provider.clone()),
+            );
+            return;
+        }
+        self.ask_meta(provider, version, i);
+    }
+
+    fn ask_meta(&mut self, provider: &Provider, version: &Version, i: usize) {
         self.ask(
             Need::PackageMeta {
                 provider: provider.clone(),
                 version: version.clone(),
-                platform,
+                platform: self.opts.platforms[i].clone(),
             },
             Pending::Meta(provider.clone(), i),
         );
@@ -490,14 +546,8 @@ impl Planner {
                 return;
             }
         }
-        self.ask(
-            Need::PackageMeta {
-                provider: provider.clone(),
-                version,
-                platform,
-            },
-            Pending::Meta(provider.clone(), i),
-        );
+        let _ = platform;
+        self.no_local_match(&provider, &mut work, &version, i);
         self.work.insert(provider, work);
     }
 
