@@ -7,6 +7,13 @@ export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const pkgDir = new URL("../pkg/", import.meta.url);
 export const fixtures = root + "tests/fixtures/";
 
+/** Cargo's target directory (CARGO_TARGET_DIR, relative to the workspace, or `target`). */
+const targetDir = (() => {
+  const t = process.env.CARGO_TARGET_DIR;
+  if (!t) return root + "target/";
+  return (t.startsWith("/") ? t : root + t).replace(/\/?$/, "/");
+})();
+
 /** The package's Node entry, resolved as `import "tflock"` would resolve it in Node. */
 export async function loadPackage() {
   const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"));
@@ -15,7 +22,7 @@ export async function loadPackage() {
 }
 
 /** The native CLI built by `cargo build -p tflock`. */
-export const cli = root + "target/debug/tflock";
+export const cli = targetDir + "debug/tflock";
 
 /** Runs the CLI; returns { status, stdout, stderr } without throwing on a non-zero exit. */
 export function runCli(args, opts = {}) {
@@ -37,7 +44,7 @@ export function camelKeys(v) {
 
 /** The go-versions oracle binary (built by the Rust differential tests, or here). */
 export function goVersionsOracle() {
-  const bin = root + "target/oracles/goversions";
+  const bin = targetDir + "oracles/goversions";
   if (!existsSync(bin)) {
     execFileSync("go", ["build", "-o", bin, "."], {
       cwd: root + "tests/oracles/goversions",

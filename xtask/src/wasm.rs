@@ -28,7 +28,10 @@ pub fn build() -> Result<()> {
         "--profile",
         PROFILE,
     ]))?;
-    let wasm = format!("target/wasm32-unknown-unknown/{PROFILE}/tflock_wasm.wasm");
+    // Respect CARGO_TARGET_DIR (relative paths are relative to the workspace root, where
+    // xtask runs).
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
+    let wasm = format!("{target}/wasm32-unknown-unknown/{PROFILE}/tflock_wasm.wasm");
     let pkg = Path::new(PKG);
     if pkg.exists() {
         std::fs::remove_dir_all(pkg).with_context(|| format!("removing {PKG}"))?;
