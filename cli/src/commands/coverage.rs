@@ -61,7 +61,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
             else {
                 continue;
             };
-            learn(&pkg, &platform.to_string(), per_platform);
+            learn(&pkg, per_platform);
         }
         // The verified hash cache maps a platform's zh: to its h1:.
         if let Some(cache) = &cache {
@@ -126,7 +126,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Collects per-platform hashes from one source answer.
-fn learn(pkg: &SourcePackage, platform: &str, out: &mut BTreeMap<String, Vec<PackageHash>>) {
+fn learn(pkg: &SourcePackage, out: &mut BTreeMap<String, Vec<PackageHash>>) {
     let mut add = |p: &str, h: &str| {
         if let Ok(h) = PackageHash::parse(h) {
             let list = out.entry(p.to_string()).or_default();
@@ -158,9 +158,8 @@ fn learn(pkg: &SourcePackage, platform: &str, out: &mut BTreeMap<String, Vec<Pac
                 add(p, h);
             }
         }
-        SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {
-            let _ = platform;
-        }
+        // Filesystem packages carry no source-reported hashes.
+        SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {}
     }
 }
 

@@ -73,11 +73,9 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
 
         let mut outstanding = 0usize;
         loop {
-            for line in planner.drain_progress() {
-                if host.show_progress {
-                    let _ = bars.println(&line);
-                }
-            }
+            // The commands print the planner's messages in their final order; live output
+            // is the progress bars only, so no line appears twice on a terminal.
+            planner.drain_progress();
             for req in planner.take_requests() {
                 outstanding += 1;
                 if job_tx.send(req).is_err() {
@@ -100,11 +98,6 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
         }
         drop(job_tx);
     });
-    for line in planner.drain_progress() {
-        if host.show_progress {
-            eprintln!("{line}");
-        }
-    }
     kept
 }
 

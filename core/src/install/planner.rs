@@ -421,19 +421,17 @@ impl Planner {
         version: &Version,
         i: usize,
     ) {
-        let platform = self.opts.platforms[i].clone();
         if self.opts.plugin_cache {
             self.ask(
                 Need::CachedPackage {
                     provider: provider.clone(),
                     version: version.clone(),
-                    platform,
+                    platform: self.opts.platforms[i].clone(),
                 },
                 Pending::Cached(provider.clone(), i),
             );
             return;
         }
-        let _ = platform;
         self.no_local_match(provider, work, version, i);
     }
 
@@ -546,7 +544,6 @@ impl Planner {
                 return;
             }
         }
-        let _ = platform;
         self.no_local_match(&provider, &mut work, &version, i);
         self.work.insert(provider, work);
     }
