@@ -10,6 +10,7 @@ pub mod hash;
 pub mod install;
 pub mod lockfile;
 pub mod protocol;
+pub mod source;
 pub mod version;
 
 pub use diag::{Diagnostic, Diagnostics, Pos, Range, Severity};

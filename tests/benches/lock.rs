@@ -4,7 +4,10 @@
 //!   floor for anything that must see every byte;
 //! - sequential download-then-extract-then-hash, what `terraform providers lock` does.
 //!
-//! Sizes can be scaled with `TFLOCK_BENCH_MB` (per zip, default 50).
+//! Sizes can be scaled with `TFLOCK_BENCH_MB` (per zip, default 50). Each is measured twice:
+//! over raw loopback (where hashing on this machine's cores is the floor, printed too) and
+//! through a relay pacing all responses through one shared link of `TFLOCK_BENCH_LINK_MBPS`
+//! (default 800 Mbit/s, a fast CI runner's download).
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -44,6 +47,44 @@ fn main() {
     let total: u64 = zips.values().map(|b| b.len() as u64).sum();
 
     let bin = release_tflock();
+    let urls: Vec<String> = zips.keys().map(|path| format!("{base}{path}")).collect();
+
+    println!(
+        "providers lock: {} providers x {} platforms, {:.0} MB total",
+        PROVIDERS.len(),
+        PLATFORMS.len(),
+        total as f64 / 1e6
+    );
+    let floor = cpu_floor(&zips);
+    println!(
+        "CPU floor: hashing every zip in memory on {} threads: {:.2} s",
+        threads(),
+        floor.as_secs_f64()
+    );
+
+    // Loopback is faster than any registry link: there hashing, not transfer, is the floor.
+    scenario("loopback, unlimited", &bin, &base, &urls);
+
+    // A real link: every byte crosses a shared pipe of fixed bandwidth, as from a CDN.
+    let mbps: f64 = std::env::var("TFLOCK_BENCH_LINK_MBPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(800.0);
+    let link = Link::start(&base, mbps * 1e6 / 8.0);
+    let link_urls: Vec<String> = zips
+        .keys()
+        .map(|path| format!("{}{path}", link.base_url()))
+        .collect();
+    scenario(
+        &format!("shared link of {mbps:.0} Mbit/s"),
+        &bin,
+        &link.base_url(),
+        &link_urls,
+    );
+}
+
+/// One measured run of tflock against both baselines over the same server.
+fn scenario(name: &str, bin: &Path, base: &str, urls: &[String]) {
     let work = tempfile::tempdir().expect("tempdir");
     let mut main_tf = String::from("terraform {\n  required_providers {\n");
     for p in PROVIDERS {
@@ -65,8 +106,8 @@ fn main() {
     let started = Instant::now();
     let out = Command::new("/usr/bin/time")
         .arg("-f")
-        .arg("%M")
-        .arg(&bin)
+        .arg("%M %U %S")
+        .arg(bin)
         .args(&args)
         .current_dir(work.path())
         .env("TF_CLI_CONFIG_FILE", &cfg)
@@ -77,14 +118,19 @@ fn main() {
     let tflock_time = started.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "tflock failed: {stderr}");
-    let rss_kb: u64 = stderr
+    let usage: Vec<f64> = stderr
         .lines()
         .last()
-        .and_then(|l| l.trim().parse().ok())
-        .unwrap_or(0);
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|f| f.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let rss_kb = usage.first().copied().unwrap_or(0.0);
+    let cpu_secs = usage.get(1).copied().unwrap_or(0.0) + usage.get(2).copied().unwrap_or(0.0);
 
     // 2. Pure parallel transfer.
-    let urls: Vec<String> = zips.keys().map(|path| format!("{base}{path}")).collect();
     let started = Instant::now();
     let mut child = Command::new("xargs")
         .args(["-P", "8", "-n", "1", "curl", "-s", "-o", "/dev/null"])
@@ -102,7 +148,7 @@ fn main() {
 
     // 3. Sequential download, extract, hash the directory (Terraform's way).
     let started = Instant::now();
-    for url in &urls {
+    for url in urls {
         let tmp = tempfile::tempdir().expect("tempdir");
         let zip_path = tmp.path().join("p.zip");
         let ok = Command::new("curl")
@@ -132,12 +178,8 @@ fn main() {
     let sequential_time = started.elapsed();
 
     let secs = |d: Duration| d.as_secs_f64();
-    println!(
-        "providers lock: {} providers x {} platforms, {:.0} MB total",
-        PROVIDERS.len(),
-        PLATFORMS.len(),
-        total as f64 / 1e6
-    );
+    println!();
+    println!("== {name}");
     println!("{:<44} {:>9}", "measurement", "seconds");
     println!(
         "{:<44} {:>9.2}",
@@ -162,7 +204,107 @@ fn main() {
         "speed-up over sequential download-then-hash: {:.2}x",
         secs(sequential_time) / secs(tflock_time)
     );
-    println!("tflock peak RSS: {:.1} MiB", rss_kb as f64 / 1024.0);
+    println!("tflock peak RSS: {:.1} MiB", rss_kb / 1024.0);
+    println!("tflock CPU time (user+sys): {cpu_secs:.2} s");
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Hashes every zip from memory on all cores: no transfer at all, so no download can
+/// finish faster than this on this machine.
+fn cpu_floor(zips: &BTreeMap<String, Vec<u8>>) -> Duration {
+    let all: Vec<&Vec<u8>> = zips.values().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads() {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(zip) = all.get(i) else { break };
+                tflock_core::hash::hash_zip(zip).expect("hash");
+            });
+        }
+    });
+    started.elapsed()
+}
+
+/// A TCP relay in front of the server that paces every response byte through one shared
+/// budget, like a download link of fixed bandwidth.
+struct Link {
+    port: u16,
+}
+
+impl Link {
+    fn start(upstream: &str, bytes_per_sec: f64) -> Link {
+        let upstream = upstream
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let pace = std::sync::Arc::new(Pacer {
+            bytes_per_sec,
+            next: std::sync::Mutex::new(Instant::now()),
+        });
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = std::net::TcpStream::connect(&upstream) else {
+                    continue;
+                };
+                let (Ok(mut c_read), Ok(mut s_write)) = (client.try_clone(), server.try_clone())
+                else {
+                    continue;
+                };
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c_read, &mut s_write);
+                    let _ = s_write.shutdown(std::net::Shutdown::Write);
+                });
+                let pace = pace.clone();
+                std::thread::spawn(move || relay_paced(server, client, &pace));
+            }
+        });
+        Link { port }
+    }
+
+    fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+/// The shared bandwidth budget: the instant the link is free again.
+struct Pacer {
+    bytes_per_sec: f64,
+    next: std::sync::Mutex<Instant>,
+}
+
+impl Pacer {
+    /// Waits until `n` more bytes fit through the link.
+    fn take(&self, n: usize) {
+        let until = {
+            let mut next = self.next.lock().expect("pacer");
+            let start = (*next).max(Instant::now());
+            *next = start + Duration::from_secs_f64(n as f64 / self.bytes_per_sec);
+            *next
+        };
+        std::thread::sleep(until.saturating_duration_since(Instant::now()));
+    }
+}
+
+fn relay_paced(mut from: std::net::TcpStream, mut to: std::net::TcpStream, pace: &Pacer) {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        pace.take(n);
+        if to.write_all(&buf[..n]).is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown(std::net::Shutdown::Write);
 }
 
 fn release_tflock() -> PathBuf {

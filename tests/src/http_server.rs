@@ -1,13 +1,15 @@
 //! A tiny static HTTP/1.1 server on 127.0.0.1 for end-to-end tests: serves an in-memory
-//! file tree, counts requests, and can be told to fail or stall on chosen paths.
+//! file tree over plain HTTP or TLS (a CA and a certificate for `127.0.0.1`/`localhost`
+//! generated per server), records every request with its headers, and can be told to fail,
+//! stall or hang on chosen paths.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How the server misbehaves for one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,14 +20,41 @@ pub enum Fault {
     FailTimes(usize),
     /// Close the connection after sending half the body.
     Truncate,
+    /// Send the status line and headers (with the full `Content-Length`), then nothing.
+    Stall,
+    /// Read the request and never answer.
+    Hang,
+}
+
+/// One request as the server saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The path, without the query string.
+    pub path: String,
+    /// Header names (lower-case) and values, in order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Request {
+    /// The first value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 #[derive(Default)]
 struct State {
     files: BTreeMap<String, (Vec<u8>, String)>,
     faults: BTreeMap<String, Fault>,
-    requests: Vec<String>,
+    log: Vec<Request>,
 }
+
+/// The longest a stalled or hanging answer holds its connection.
+const HOLD_LIMIT: Duration = Duration::from_secs(60);
 
 /// A running server; stops when dropped.
 pub struct StaticServer {
@@ -33,11 +62,71 @@ pub struct StaticServer {
     state: Arc<Mutex<State>>,
     stop: Arc<AtomicBool>,
     hits: Arc<AtomicUsize>,
+    ca_pem: Option<String>,
+}
+
+/// The certificate material of a TLS server.
+struct Tls {
+    config: Arc<rustls::ServerConfig>,
+    ca_pem: String,
+}
+
+fn make_tls() -> Tls {
+    use rcgen::{
+        BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair,
+        KeyUsagePurpose, SanType,
+    };
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "tflock test CA");
+    ca_params.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::CrlSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().expect("CA key"))
+        .expect("CA certificate");
+    let mut leaf = CertificateParams::new(vec!["localhost".to_string()]).expect("leaf params");
+    leaf.subject_alt_names
+        .push(SanType::IpAddress(std::net::IpAddr::V4(
+            std::net::Ipv4Addr::LOCALHOST,
+        )));
+    leaf.distinguished_name
+        .push(DnType::CommonName, "127.0.0.1");
+    let leaf_key = KeyPair::generate().expect("leaf key");
+    let leaf_cert = leaf.signed_by(&leaf_key, &ca).expect("leaf certificate");
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(rustls::pki_types::PrivatePkcs8KeyDer::from(
+        leaf_key.serialize_der(),
+    ));
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("protocol versions")
+    .with_no_client_auth()
+    .with_single_cert(vec![leaf_cert.der().clone(), ca.der().clone()], key)
+    .expect("server certificate");
+    Tls {
+        config: Arc::new(config),
+        ca_pem: ca.pem(),
+    }
 }
 
 impl StaticServer {
-    /// Starts serving `files` (path → (body, content type)).
+    /// Starts serving `files` (path → (body, content type)) over plain HTTP.
     pub fn start(files: BTreeMap<String, (Vec<u8>, String)>) -> StaticServer {
+        StaticServer::launch(files, None)
+    }
+
+    /// Starts serving `files` over HTTPS with a freshly generated CA; clients must trust
+    /// [`StaticServer::ca_pem`] (e.g. through `SSL_CERT_FILE`).
+    pub fn start_tls(files: BTreeMap<String, (Vec<u8>, String)>) -> StaticServer {
+        StaticServer::launch(files, Some(make_tls()))
+    }
+
+    fn launch(files: BTreeMap<String, (Vec<u8>, String)>, tls: Option<Tls>) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().expect("local addr").port();
         listener.set_nonblocking(true).expect("nonblocking");
@@ -47,15 +136,19 @@ impl StaticServer {
         }));
         let stop = Arc::new(AtomicBool::new(false));
         let hits = Arc::new(AtomicUsize::new(0));
+        let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
+        let tls_config = tls.map(|t| t.config);
         let (st, sp, h) = (state.clone(), stop.clone(), hits.clone());
         thread::spawn(move || {
             while !sp.load(Ordering::Relaxed) {
                 match listener.accept() {
                     Ok((stream, _)) => {
                         let st = st.clone();
+                        let sp = sp.clone();
+                        let tls_config = tls_config.clone();
                         h.fetch_add(1, Ordering::Relaxed);
                         thread::spawn(move || {
-                            let _ = serve(stream, &st);
+                            let _ = accept(stream, tls_config, &st, &sp);
                         });
                     }
                     Err(_) => thread::sleep(Duration::from_millis(5)),
@@ -67,12 +160,28 @@ impl StaticServer {
             state,
             stop,
             hits,
+            ca_pem,
         }
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>` (or `https://` for a TLS server).
     pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        let scheme = if self.ca_pem.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://127.0.0.1:{}", self.port)
+    }
+
+    /// `127.0.0.1:<port>`.
+    pub fn authority(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// The PEM certificate of the CA that issued a TLS server's certificate.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
     }
 
     /// Makes `path` misbehave.
@@ -92,10 +201,12 @@ impl StaticServer {
 
     /// Every request path served so far, in order.
     pub fn requests(&self) -> Vec<String> {
-        self.state
-            .lock()
-            .map(|s| s.requests.clone())
-            .unwrap_or_default()
+        self.request_log().into_iter().map(|r| r.path).collect()
+    }
+
+    /// Every request so far with its headers, in order.
+    pub fn request_log(&self) -> Vec<Request> {
+        self.state.lock().map(|s| s.log.clone()).unwrap_or_default()
     }
 
     /// Number of connections accepted.
@@ -110,23 +221,55 @@ impl Drop for StaticServer {
     }
 }
 
-fn serve(mut stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
+fn accept(
+    stream: TcpStream,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    state: &Mutex<State>,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    match tls {
+        None => serve(stream, state, stop),
+        Some(config) => {
+            let conn = rustls::ServerConnection::new(config).map_err(std::io::Error::other)?;
+            serve(rustls::StreamOwned::new(conn, stream), state, stop)
+        }
+    }
+}
+
+/// Holds a connection open without answering until the server stops or the limit passes.
+fn hold(stop: &AtomicBool) {
+    let start = Instant::now();
+    while !stop.load(Ordering::Relaxed) && start.elapsed() < HOLD_LIMIT {
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn serve<S: Read + Write>(
+    stream: S,
+    state: &Mutex<State>,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream);
     loop {
-        let mut reader = BufReader::new(stream.try_clone()?);
         let mut request_line = String::new();
         if reader.read_line(&mut request_line)? == 0 {
             return Ok(());
         }
         let mut keep_alive = true;
+        let mut headers = Vec::new();
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
                 break;
             }
-            if header.to_ascii_lowercase().starts_with("connection: close") {
-                keep_alive = false;
+            if let Some((k, v)) = header.split_once(':') {
+                let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_string());
+                if k == "connection" && v.eq_ignore_ascii_case("close") {
+                    keep_alive = false;
+                }
+                headers.push((k, v));
             }
         }
         let path = request_line
@@ -137,24 +280,31 @@ fn serve(mut stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             .next()
             .unwrap_or("/")
             .to_string();
-        let (status, body, ctype, truncate) = {
+        let (status, body, ctype, fault) = {
             let mut s = state
                 .lock()
                 .map_err(|_| std::io::Error::other("poisoned"))?;
-            s.requests.push(path.clone());
+            s.log.push(Request {
+                path: path.clone(),
+                headers,
+            });
             let fault = s.faults.get(&path).cloned();
             match fault {
-                Some(Fault::Status(code)) => (code, Vec::new(), "text/plain".to_string(), false),
+                Some(Fault::Status(code)) => (code, Vec::new(), "text/plain".to_string(), None),
                 Some(Fault::FailTimes(n)) if n > 0 => {
                     s.faults.insert(path.clone(), Fault::FailTimes(n - 1));
-                    (503, Vec::new(), "text/plain".to_string(), false)
+                    (503, Vec::new(), "text/plain".to_string(), None)
                 }
                 other => match s.files.get(&path) {
-                    Some((b, t)) => (200, b.clone(), t.clone(), other == Some(Fault::Truncate)),
-                    None => (404, b"not found".to_vec(), "text/plain".to_string(), false),
+                    Some((b, t)) => (200, b.clone(), t.clone(), other),
+                    None => (404, b"not found".to_vec(), "text/plain".to_string(), None),
                 },
             }
         };
+        if fault == Some(Fault::Hang) {
+            hold(stop);
+            return Ok(());
+        }
         let reason = match status {
             200 => "OK",
             404 => "Not Found",
@@ -164,14 +314,24 @@ fn serve(mut stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             503 => "Service Unavailable",
             _ => "Status",
         };
+        let stream = reader.get_mut();
         write!(
             stream,
             "HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
             body.len()
         )?;
-        if truncate {
-            stream.write_all(&body[..body.len() / 2])?;
-            return Ok(());
+        match fault {
+            Some(Fault::Stall) => {
+                stream.flush()?;
+                hold(stop);
+                return Ok(());
+            }
+            Some(Fault::Truncate) => {
+                stream.write_all(&body[..body.len() / 2])?;
+                stream.flush()?;
+                return Ok(());
+            }
+            _ => {}
         }
         stream.write_all(&body)?;
         stream.flush()?;

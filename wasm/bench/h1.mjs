@@ -4,13 +4,19 @@
 //   node wasm/bench/h1.mjs [MiB=250]      (after `cargo xtask wasm` and `cargo build --release -p tflock`)
 import { writeFileSync, readFileSync, createReadStream, rmSync, mkdtempSync, existsSync } from "node:fs";
 import { deflateRawSync, crc32 } from "node:zlib";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const native = root + "target/release/tflock";
+// Cargo's target directory (CARGO_TARGET_DIR, relative to the workspace, or `target`).
+const targetDir = (() => {
+  const t = process.env.CARGO_TARGET_DIR;
+  if (!t) return root + "target/";
+  return (t.startsWith("/") ? t : root + t).replace(/\/?$/, "/");
+})();
+const native = targetDir + "release/tflock";
 if (!existsSync(native)) throw new Error("build the native CLI first: cargo build --release -p tflock");
 const tf = await import(new URL("../pkg/node.js", import.meta.url).href);
 const mib = Number(process.argv[2] ?? 250);
@@ -60,30 +66,52 @@ const zipBytes = readFileSync(zipPath);
 const uncompressed = big.length + 8 + 4096;
 console.log(`zip: ${(zipBytes.length / 2 ** 20).toFixed(1)} MiB compressed, ${(uncompressed / 2 ** 20).toFixed(1)} MiB uncompressed`);
 
-function time(label, f) {
+// Wall time and CPU time (user + system): on a busy machine the CPU-time ratio is the
+// steadier one. Native CPU time comes from /usr/bin/time when it is installed.
+const gnuTime = existsSync("/usr/bin/time");
+function cpuNow() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+async function time(label, f) {
   const t = process.hrtime.bigint();
-  const r = f();
-  const s = Number(process.hrtime.bigint() - t) / 1e9;
-  return { label, s, r };
+  const c = cpuNow();
+  const { r, cpu } = await f();
+  return { label, s: Number(process.hrtime.bigint() - t) / 1e9, cpu: cpu ?? cpuNow() - c, r };
+}
+function nativeHash() {
+  if (!gnuTime) return { r: execFileSync(native, ["hash", zipPath], { encoding: "utf8" }).trim().split("\n")[0] };
+  const out = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", native, "hash", zipPath], { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(out.stderr);
+  const [, u, sys] = out.stderr.trim().split("\n").pop().split(" ");
+  return { r: out.stdout.trim().split("\n")[0], cpu: Number(u) + Number(sys) };
+}
+async function streamed(chunk) {
+  const hasher = new tf.ZipHasher();
+  for await (const c of createReadStream(zipPath, { highWaterMark: chunk })) hasher.update(c);
+  return { r: hasher.finish().h1 };
 }
 
 const runs = [];
 for (let i = 0; i < 3; i++) {
-  runs.push(time("native tflock hash", () => execFileSync(native, ["hash", zipPath], { encoding: "utf8" }).trim().split("\n")[0]));
-  runs.push(time("wasm hashZip (whole buffer)", () => tf.hashZip(zipBytes).h1));
-  const t = process.hrtime.bigint();
-  const hasher = new tf.ZipHasher();
-  for await (const chunk of createReadStream(zipPath, { highWaterMark: 256 * 1024 })) hasher.update(chunk);
-  const h1 = hasher.finish().h1;
-  runs.push({ label: "wasm ZipHasher (256 KiB chunks)", s: Number(process.hrtime.bigint() - t) / 1e9, r: h1 });
+  runs.push(await time("native tflock hash", async () => nativeHash()));
+  runs.push(await time("wasm hashZip (whole buffer)", async () => ({ r: tf.hashZip(zipBytes).h1 })));
+  runs.push(await time("wasm ZipHasher (64 KiB chunks)", () => streamed(64 * 1024)));
+  runs.push(await time("wasm ZipHasher (1 MiB chunks)", () => streamed(1024 * 1024)));
 }
 const h1s = new Set(runs.map((r) => r.r));
 if (h1s.size !== 1) throw new Error(`hashes differ: ${[...h1s]}`);
 const best = {};
-for (const r of runs) best[r.label] = Math.min(best[r.label] ?? Infinity, r.s);
+const bestCpu = {};
+for (const r of runs) {
+  best[r.label] = Math.min(best[r.label] ?? Infinity, r.s);
+  bestCpu[r.label] = Math.min(bestCpu[r.label] ?? Infinity, r.cpu);
+}
 const nat = best["native tflock hash"];
+const natCpu = bestCpu["native tflock hash"];
 for (const [label, s] of Object.entries(best)) {
-  console.log(`${label.padEnd(34)} best of 3: ${s.toFixed(2)} s, ${(uncompressed / 2 ** 20 / s).toFixed(0)} MiB/s (uncompressed), ${(nat / s).toFixed(2)}x native`);
+  const cpu = gnuTime ? `; cpu ${bestCpu[label].toFixed(2)} s, ${(natCpu / bestCpu[label]).toFixed(2)}x native` : "";
+  console.log(`${label.padEnd(32)} best of 3: wall ${s.toFixed(2)} s, ${(uncompressed / 2 ** 20 / s).toFixed(0)} MiB/s (uncompressed), ${(nat / s).toFixed(2)}x native${cpu}`);
 }
 console.log(`h1 (all agree): ${[...h1s][0]}`);
 rmSync(dir, { recursive: true, force: true });

@@ -1,42 +1,25 @@
 //! `lock(options)`: one call from requirements to a lock file, driving the planner against
-//! provider registries through a caller-supplied `fetch`.
+//! provider registries and network mirrors through a caller-supplied `fetch`.
 //!
-//! This is the host loop the CLI runs (`cli/src/host/sources.rs`), reduced to the origin
-//! registry protocol: service discovery (or a `hosts` override, like a CLI config `host`
-//! block), `versions`, `download`, `SHA256SUMS` and its signature, and the zips, which are
-//! hashed as they arrive. Every document is validated and every message worded by
-//! `tflock_core::protocol`; nothing is installed and there is no local package cache.
+//! A thin async host over `tflock_core::source`, the layer the CLI drives too: the core
+//! decides which sources handle a provider (a CLI config's `provider_installation`, or one
+//! network mirror), asks for service discovery, registry and mirror documents, validates
+//! them and words every message; this file only performs each `GET` with `fetch` and hashes
+//! the zips as they arrive. Nothing is installed and there is no local package cache;
+//! filesystem mirrors cannot be read from here.
 
-use crate::convert::{entries, get};
-use crate::error::{error, JsResult};
-use crate::planner::{fetched_zip, outcome_js, plan_args, registry_package};
+use crate::convert::{entries, get, opt_string};
+use crate::error::{diagnostic_error, error, JsResult};
+use crate::planner::{fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
-use std::collections::{BTreeMap, HashMap};
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::install::{
-    self, Answer, AvailableVersions, FetchedPackage, Need, PackageLocation, SourceError,
-    SourceErrorKind, SourcePackage,
-};
-use tflock_core::protocol::discovery::{discovery_url, Discovery};
-use tflock_core::protocol::registry::{
-    download_path, platform_not_supported, provider_not_known, query_failed, status_error,
-    versions_path, VersionsResponse,
-};
-use tflock_core::protocol::urls::resolve;
-use tflock_core::version::Version;
+use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, SourceError};
+use tflock_core::protocol::cliconfig::CliConfig;
+use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
 use tflock_core::Flavor;
 use url::Url;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// One HTTP answer.
-struct Doc {
-    status: u16,
-    status_text: String,
-    final_url: Url,
-    body: Vec<u8>,
-}
 
 fn js_message(v: JsValue) -> String {
     v.dyn_ref::<js_sys::Error>()
@@ -45,16 +28,25 @@ fn js_message(v: JsValue) -> String {
         .unwrap_or_else(|| "fetch failed".to_string())
 }
 
-/// The registry host state: the caller's `fetch`, `hosts` overrides and discovered bases.
+/// The `Content-Type` of a `Response`-like object (`headers.get("content-type")`).
+fn content_type(resp: &JsValue) -> Option<String> {
+    let headers = get(resp, "headers");
+    let lookup: Function = get(&headers, "get").dyn_into().ok()?;
+    lookup
+        .call1(&headers, &JsValue::from_str("content-type"))
+        .ok()?
+        .as_string()
+}
+
+/// The caller's `fetch` and the sources' state.
 struct Host {
-    flavor: Flavor,
     fetch: Function,
-    overrides: BTreeMap<String, BTreeMap<String, String>>,
-    discovered: HashMap<String, Result<Url, String>>,
+    sources: SourceSet,
 }
 
 impl Host {
-    async fn get(&self, url: &Url) -> Result<Doc, String> {
+    /// `fetch(url)`, read whole.
+    async fn get(&self, url: &Url) -> Result<HttpResponse, String> {
         let call = self
             .fetch
             .call1(&JsValue::NULL, &JsValue::from_str(url.as_str()))
@@ -68,6 +60,7 @@ impl Host {
             .as_string()
             .and_then(|u| Url::parse(&u).ok())
             .unwrap_or_else(|| url.clone());
+        let content_type = content_type(&resp);
         let read: Function = get(&resp, "arrayBuffer")
             .dyn_into()
             .map_err(|_| "fetch must resolve to a Response".to_string())?;
@@ -75,159 +68,23 @@ impl Host {
         let buf = JsFuture::from(Promise::resolve(&buf))
             .await
             .map_err(js_message)?;
-        Ok(Doc {
+        Ok(HttpResponse {
             status,
             status_text: format!("{status} {status_text}").trim_end().to_string(),
+            content_type,
             final_url,
             body: Uint8Array::new(&buf).to_vec(),
+            had_credentials: false,
         })
     }
 
-    async fn discover(&self, hostname: &str) -> Result<Url, String> {
-        let discovery = match self.overrides.get(hostname) {
-            Some(services) => Discovery::from_host_override(hostname, services.clone())?,
-            None => {
-                let url = discovery_url(hostname)?;
-                let doc = self
-                    .get(&url)
-                    .await
-                    .map_err(|e| format!("could not connect to {hostname}: {e}"))?;
-                match doc.status {
-                    200 => Discovery::parse(&doc.body, &doc.final_url)?,
-                    404 => Discovery::parse(b"{}", &doc.final_url)?,
-                    _ => {
-                        return Err(format!(
-                            "failed to request discovery document: {}",
-                            doc.status_text
-                        ))
-                    }
-                }
-            }
-        };
-        discovery.providers_v1(hostname, self.flavor)
-    }
-
-    async fn base(&mut self, hostname: &str) -> Result<Url, SourceError> {
-        if !self.discovered.contains_key(hostname) {
-            let result = self.discover(hostname).await;
-            self.discovered.insert(hostname.to_string(), result);
+    async fn perform(&self, req: &SourceRequest) -> SourceResponse {
+        match req {
+            SourceRequest::Get { url, .. } => SourceResponse::Http(self.get(url).await),
+            SourceRequest::ListDir { path } => SourceResponse::Listing(Err(format!(
+                "{path}: filesystem mirrors are not available to lock()"
+            ))),
         }
-        let result = self.discovered[hostname].clone();
-        result.map_err(|message| SourceError {
-            kind: if message.contains("does not offer") {
-                SourceErrorKind::HostNoProviders {
-                    hostname: hostname.to_string(),
-                }
-            } else {
-                SourceErrorKind::Other
-            },
-            message,
-        })
-    }
-
-    async fn versions(&mut self, p: &Provider) -> Result<AvailableVersions, SourceError> {
-        let base = self.base(&p.hostname).await?;
-        let url =
-            resolve(&base, &versions_path(&p.namespace, &p.r#type)).map_err(SourceError::other)?;
-        let addr = p.to_string();
-        let doc = self
-            .get(&url)
-            .await
-            .map_err(|e| SourceError::other(query_failed(&addr, e).0))?;
-        if let Some(err) = status_error(
-            doc.status,
-            &doc.status_text,
-            &addr,
-            &p.hostname,
-            false,
-            || provider_not_known(&p.hostname, &addr),
-        ) {
-            let kind = if doc.status == 404 {
-                SourceErrorKind::ProviderNotKnown
-            } else {
-                SourceErrorKind::Other
-            };
-            return Err(SourceError {
-                kind,
-                message: err.0,
-            });
-        }
-        let parsed =
-            VersionsResponse::parse(&doc.body, &addr).map_err(|e| SourceError::other(e.0))?;
-        let versions = parsed
-            .valid_versions()
-            .filter(|e| {
-                // Plugin protocols 5 and 6 only, as the CLI host filters.
-                e.protocols.is_empty()
-                    || e.protocols.iter().any(|p| {
-                        let major = p.split('.').next().unwrap_or("");
-                        major == "5" || major == "6"
-                    })
-            })
-            .filter_map(|e| Version::parse_flavored(&e.version, self.flavor).ok())
-            .collect();
-        Ok(AvailableVersions {
-            versions,
-            warnings: parsed.warnings.clone(),
-        })
-    }
-
-    async fn small(&self, url: &Url) -> Result<Vec<u8>, SourceError> {
-        let doc = self.get(url).await.map_err(SourceError::other)?;
-        if doc.status != 200 {
-            return Err(SourceError::other(format!(
-                "{} returned from {}",
-                doc.status_text,
-                url.host_str().unwrap_or("")
-            )));
-        }
-        Ok(doc.body)
-    }
-
-    async fn package_meta(
-        &mut self,
-        p: &Provider,
-        v: &Version,
-        platform: &Platform,
-    ) -> Result<SourcePackage, SourceError> {
-        let base = self.base(&p.hostname).await?;
-        let path = download_path(
-            &p.namespace,
-            &p.r#type,
-            &v.to_string(),
-            &platform.os,
-            &platform.arch,
-        );
-        let url = resolve(&base, &path).map_err(SourceError::other)?;
-        let addr = p.to_string();
-        let doc = self
-            .get(&url)
-            .await
-            .map_err(|e| SourceError::other(query_failed(&addr, e).0))?;
-        if doc.status == 404 {
-            return Err(SourceError {
-                kind: SourceErrorKind::PlatformNotSupported { mirror_url: None },
-                message: platform_not_supported(&addr, &v.to_string(), &platform.to_string()),
-            });
-        }
-        if let Some(err) = status_error(
-            doc.status,
-            &doc.status_text,
-            &addr,
-            &p.hostname,
-            false,
-            String::new,
-        ) {
-            return Err(SourceError::other(err.0));
-        }
-        let meta = registry_package(self.flavor, p, v, platform, &doc.body, &doc.final_url)?;
-        let sha256sums = self.small(&meta.shasums_url).await?;
-        let signature = self.small(&meta.shasums_signature_url).await?;
-        Ok(SourcePackage::Registry {
-            meta: Box::new(meta),
-            sha256sums,
-            signature,
-        })
     }
 
     async fn package(&self, location: &PackageLocation) -> Result<FetchedPackage, SourceError> {
@@ -237,33 +94,99 @@ impl Host {
             ));
         };
         let url = Url::parse(u).map_err(|e| SourceError::other(e.to_string()))?;
-        let zip = self.small(&url).await?;
-        fetched_zip(&zip)
+        let doc = self.get(&url).await.map_err(SourceError::other)?;
+        if doc.status != 200 {
+            return Err(SourceError::other(format!(
+                "{} returned from {}",
+                doc.status_text,
+                url.host_str().unwrap_or("")
+            )));
+        }
+        fetched_zip(&doc.body)
     }
 
     async fn answer(&mut self, need: &Need) -> Answer {
-        match need {
-            Need::Versions { provider } => Answer::Versions(self.versions(provider).await),
-            // No working directory and no plugin cache in a JS host.
-            Need::InstalledPackage { .. } | Need::CachedPackage { .. } => {
-                Answer::LocalPackage(None)
+        if let Some(mut conv) = self.sources.conversation(need) {
+            loop {
+                match conv.poll(&mut self.sources) {
+                    Step::Answer(a) => return a,
+                    Step::Request(req) => {
+                        let resp = self.perform(&req).await;
+                        if let Err(e) = conv.receive(resp) {
+                            return match need {
+                                Need::Versions { .. } => {
+                                    Answer::Versions(Err(SourceError::other(e)))
+                                }
+                                _ => Answer::PackageMeta(Err(SourceError::other(e))),
+                            };
+                        }
+                    }
+                }
             }
-            Need::PackageMeta {
-                provider,
-                version,
-                platform,
-            } => Answer::PackageMeta(self.package_meta(provider, version, platform).await),
+        }
+        match need {
             Need::Package { location, .. } => Answer::Package(self.package(location).await),
+            // No working directory and no plugin cache in a JS host.
+            _ => Answer::LocalPackage(None),
         }
     }
 }
 
-/// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts? })`: runs the planner
-/// (`providers lock` by default) against the origin registries, performing every request with
-/// `fetch(url)` (anything returning a `Response`-like `{ status, statusText, url,
-/// arrayBuffer() }`), and resolves to the outcome: the new lock file text, the change, the
-/// diagnostics and the product's messages. `hosts` maps a hostname to its service URLs,
-/// like a CLI config `host` block (`{ "example.com": { "providers.v1": "http://…/" } }`).
+/// The sources `lock()` uses: `networkMirror` alone (like `providers lock -net-mirror`),
+/// else the `cliConfig` text's `provider_installation` (direct registry access without
+/// one); `hosts` adds `host` blocks.
+fn sources(options: &JsValue, flavor: Flavor) -> JsResult<SourceSet> {
+    let mut cfg = match opt_string(options, "cliConfig")? {
+        None => CliConfig::default(),
+        Some(text) => {
+            let (cfg, diags) = CliConfig::parse(&text, "cliConfig", flavor);
+            if let Some(d) = diags
+                .iter()
+                .find(|d| d.severity == tflock_core::Severity::Error)
+            {
+                return Err(diagnostic_error(d));
+            }
+            cfg
+        }
+    };
+    let hosts = get(options, "hosts");
+    if !(hosts.is_undefined() || hosts.is_null()) {
+        for (host, services) in entries(&hosts, "hosts")? {
+            let mut map = std::collections::BTreeMap::new();
+            for (id, url) in entries(&services, "host services")? {
+                map.insert(id, url.as_string().unwrap_or_default());
+            }
+            cfg.hosts.insert(host, map);
+        }
+    }
+    match opt_string(options, "networkMirror")? {
+        Some(raw) => match Url::parse(&raw) {
+            Ok(base) if base.scheme() == "https" => Ok(SourceSet::single(
+                Method::NetworkMirror {
+                    base,
+                    trust_all_hashes: false,
+                },
+                &cfg,
+                flavor,
+            )),
+            _ => Err(error(
+                "Invalid network mirror URL",
+                "The networkMirror option requires a valid https: URL as the mirror base URL.",
+            )),
+        },
+        None => SourceSet::from_cli_config(&cfg, flavor)
+            .map_err(|e| error("Invalid provider installation settings", e)),
+    }
+}
+
+/// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
+/// networkMirror? })`: runs the planner (`providers lock` by default) against the origin
+/// registries, the `cliConfig`'s `provider_installation` methods, or one `networkMirror`,
+/// performing every request with `fetch(url)` (anything returning a `Response`-like
+/// `{ status, statusText, url, headers?, arrayBuffer() }`), and resolves to the outcome:
+/// the new lock file text, the change, the diagnostics and the product's messages. `hosts`
+/// maps a hostname to its service URLs, like a CLI config `host` block
+/// (`{ "example.com": { "providers.v1": "http://…/" } }`).
 #[wasm_bindgen(js_name = lock, unchecked_return_type = "PlanOutcome")]
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
@@ -272,23 +195,10 @@ pub async fn lock(
     let fetch: Function = get(&options, "fetch")
         .dyn_into()
         .map_err(|_| error("Invalid argument", "\"fetch\" must be a function"))?;
-    let mut overrides = BTreeMap::new();
-    let hosts = get(&options, "hosts");
-    if !(hosts.is_undefined() || hosts.is_null()) {
-        for (host, services) in entries(&hosts, "hosts")? {
-            let mut map = BTreeMap::new();
-            for (id, url) in entries(&services, "host services")? {
-                map.insert(id, url.as_string().unwrap_or_default());
-            }
-            overrides.insert(host, map);
-        }
-    }
     let flavor = opts.flavor;
     let mut host = Host {
-        flavor,
         fetch,
-        overrides,
-        discovered: HashMap::new(),
+        sources: sources(&options, flavor)?,
     };
     let mut planner = install::Planner::new(reqs, locks, opts);
     loop {

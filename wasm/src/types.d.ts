@@ -244,10 +244,32 @@ export interface PlanOutcome {
   providers: { provider: string; version: string | null; auth: { platform: string; result: string }[] }[];
 }
 
-/** `lock()` settings: a planner run plus the transport. */
+/** `lock()` settings: a planner run plus the transport and the installation sources. */
 export interface LockOptions extends PlannerOptions {
-  /** Performs a GET (the global `fetch` works). */
-  fetch: (url: string) => Promise<{ status: number; statusText: string; url: string; arrayBuffer(): Promise<ArrayBuffer> }>;
-  /** Service URLs per hostname, like a CLI config `host` block. */
+  /**
+   * Performs a GET (the global `fetch` works). `url` is the final URL after redirects
+   * (relative URLs in documents resolve against it); network mirrors need
+   * `headers.get("content-type")` to be `application/json`.
+   */
+  fetch: (url: string) => Promise<{
+    status: number;
+    statusText: string;
+    url: string;
+    headers?: { get(name: string): string | null };
+    arrayBuffer(): Promise<ArrayBuffer>;
+  }>;
+  /** Service URLs per hostname, like a CLI config `host` block (added to `cliConfig`'s). */
   hosts?: Record<string, Record<string, string>>;
+  /**
+   * CLI config text (`.terraformrc` / `.tofurc` syntax): its `provider_installation`
+   * block (`direct`, `network_mirror`, `include`/`exclude`, OpenTofu `trust_all_hashes`)
+   * picks the sources and its `host` blocks replace service discovery. Filesystem mirrors
+   * cannot be read from JavaScript and count as empty. Default: the origin registries.
+   */
+  cliConfig?: string;
+  /**
+   * One network mirror (an `https:` base URL) for every provider, ignoring
+   * `cliConfig`'s `provider_installation`, like `providers lock -net-mirror=URL`.
+   */
+  networkMirror?: string;
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod wasm;
+mod wasm_imports;
 
 const GO_PACKAGES: &[&str] = &[
     "golang-go",
@@ -28,6 +29,7 @@ fn main() -> Result<()> {
         Some("demo") => demo(),
         Some("bench") => bench(&args[1..]),
         Some("wasm") if args.get(1).map(String::as_str) == Some("--test") => wasm::test(),
+        Some("wasm") if args.get(1).map(String::as_str) == Some("--hosts") => wasm::hosts(),
         Some("wasm") => wasm::build(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
@@ -37,7 +39,8 @@ fn main() -> Result<()> {
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
             eprintln!("  bench  run benchmarks (prints ratios against baselines)");
-            eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it)");
+            eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it,");
+            eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
             std::process::exit(2)
         }
     }

@@ -49,8 +49,12 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let (cfg, _) = cliconfig::load(flavor)?;
-    let sources = Sources::from_cli_config(&cfg, flavor, Http::new(Duration::from_secs(10), 2)?)
-        .map_err(anyhow::Error::msg)?;
+    let sources = Sources::from_cli_config(
+        &cfg,
+        flavor,
+        Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cfg),
+    )
+    .map_err(anyhow::Error::msg)?;
     let cache = HashCache::default_location();
 
     let mut known: KnownHashes = BTreeMap::new();

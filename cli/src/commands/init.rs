@@ -88,7 +88,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
 
-    let http = Http::new(Duration::from_secs(10), 2)?;
+    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cli_cfg);
     let sources = Sources::from_cli_config(&cli_cfg, flavor, http).map_err(anyhow::Error::msg)?;
     let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
     let mut options = PlanOptions::new(

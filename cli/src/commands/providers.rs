@@ -215,7 +215,7 @@ fn lock_one(
             return Ok(false);
         }
     };
-    let http = Http::new(Duration::from_secs(10), 2)?;
+    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
     // Like Terraform, ignore the CLI config's installation methods: upstream registries by
     // default, or exactly the mirror given.
     let method = if let Some(dir) = &args.fs_mirror {
@@ -291,7 +291,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let http = Http::new(Duration::from_secs(10), 2)?;
+    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
     let sources =
         Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
     std::fs::create_dir_all(&args.target)?;

@@ -1,8 +1,22 @@
-//! The HTTP client every network source uses: timeouts, retries, credentials, redirects.
+//! The HTTP client every network source uses: timeouts, retries, credentials, redirects and
+//! the TLS roots to trust.
+//!
+//! Knobs (environment):
+//! - `TF_TOKEN_<host>`: a bearer token for a service host (dots as `_`, dashes as `__`);
+//!   wins over a CLI config `credentials "<host>" { token = "..." }` block, as in Terraform.
+//! - `SSL_CERT_FILE` / `SSL_CERT_DIR`: extra PEM root certificates (a bundle file; a
+//!   colon-separated list of directories), trusted in addition to the built-in roots, the
+//!   way Go programs such as Terraform read them on Linux.
+//! - `TFLOCK_HTTP_TIMEOUT`: seconds (fractions allowed) one request may take, and how long a
+//!   download may go without receiving a byte; Terraform's `TF_REGISTRY_CLIENT_TIMEOUT`
+//!   (seconds) is honoured for registry and mirror documents when ours is unset.
 
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tflock_core::addrs::hostname::{for_comparison, for_display};
+use tflock_core::protocol::cliconfig::CliConfig;
 use url::Url;
 
 /// The Terraform version tflock announces in `X-Terraform-Version` (registries use it to
@@ -11,6 +25,10 @@ pub const ANNOUNCED_TERRAFORM_VERSION: &str = "1.14.0";
 
 /// Largest JSON or checksum document accepted (registry answers are a few KiB).
 const MAX_DOCUMENT: u64 = 32 << 20;
+
+/// How long a download may receive nothing before it is abandoned (without
+/// `TFLOCK_HTTP_TIMEOUT`).
+const DEFAULT_IDLE: Duration = Duration::from_secs(60);
 
 /// A small document fetched over HTTP.
 #[derive(Debug, Clone)]
@@ -31,30 +49,96 @@ pub struct Document {
 #[derive(Debug, Clone)]
 pub struct Http {
     client: reqwest::blocking::Client,
+    /// Bearer tokens by service hostname (comparison form, with a non-default port).
     tokens: BTreeMap<String, String>,
+    /// Service base URLs (from `host` blocks and discovery documents) and the hostname
+    /// whose credentials requests below them carry.
+    services: Arc<Mutex<Vec<(String, String)>>>,
     retries: u32,
+    /// `TFLOCK_HTTP_TIMEOUT` / `TF_REGISTRY_CLIENT_TIMEOUT`, replacing per-call timeouts.
+    document_timeout: Option<Duration>,
 }
 
 impl Http {
     /// A client with `timeout` per request and `retries` extra attempts for failures that
-    /// look transient (connection errors, 5xx, 429). Tokens come from `TF_TOKEN_<host>`.
+    /// look transient (connection errors, timeouts, 5xx, 429). Tokens come from
+    /// `TF_TOKEN_<host>`; add the CLI config's with [`Http::with_cli_config`].
     pub fn new(timeout: Duration, retries: u32) -> anyhow::Result<Http> {
-        let client = reqwest::blocking::Client::builder()
-            .connect_timeout(timeout)
-            .timeout(None)
+        let ours = env_seconds("TFLOCK_HTTP_TIMEOUT");
+        let document_timeout = ours.or_else(|| env_seconds("TF_REGISTRY_CLIENT_TIMEOUT"));
+        let idle = ours.unwrap_or(DEFAULT_IDLE);
+        let mut builder = reqwest::blocking::Client::builder()
+            .connect_timeout(ours.unwrap_or(timeout))
+            // The blocking client's own timeout bounds waiting for the response head and
+            // each read of the body: an idle timeout for downloads, not a total one.
+            .timeout(idle)
             .redirect(reqwest::redirect::Policy::limited(10))
-            .user_agent(concat!("tflock/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+            .user_agent(concat!("tflock/", env!("CARGO_PKG_VERSION")));
+        for cert in extra_roots() {
+            builder = builder.add_root_certificate(cert);
+        }
         Ok(Http {
-            client,
-            tokens: tokens_from_env(),
+            client: builder.build()?,
+            tokens: tokens_from_env(std::env::vars()),
+            services: Arc::new(Mutex::new(Vec::new())),
             retries,
+            document_timeout,
         })
+    }
+
+    /// Adds the CLI config's `credentials` blocks (a `TF_TOKEN_<host>` variable for the
+    /// same host wins) and its `host` service overrides, so requests to an overridden
+    /// registry API carry the credentials of the registry's hostname.
+    pub fn with_cli_config(mut self, cfg: &CliConfig) -> Http {
+        for (host, token) in &cfg.credentials {
+            if let Ok(h) = for_comparison(host) {
+                self.tokens.entry(h).or_insert_with(|| token.clone());
+            }
+        }
+        for (host, services) in &cfg.hosts {
+            let Ok(hostname) = for_comparison(host) else {
+                continue;
+            };
+            let Ok(base) = Url::parse(&format!("https://{hostname}/")) else {
+                continue;
+            };
+            for target in services.values() {
+                if let Ok(u) = base.join(target) {
+                    self.register_service(&u, &hostname);
+                }
+            }
+        }
+        self
+    }
+
+    fn register_service(&self, base: &Url, hostname: &str) {
+        if let Ok(mut s) = self.services.lock() {
+            let entry = (base.to_string(), hostname.to_string());
+            if !s.contains(&entry) {
+                s.push(entry);
+            }
+        }
     }
 
     /// Whether a token is configured for `host`.
     pub fn has_token(&self, host: &str) -> bool {
-        self.tokens.contains_key(&host.to_ascii_lowercase())
+        for_comparison(host).is_ok_and(|h| self.tokens.contains_key(&h))
+    }
+
+    /// The token a credentialed request to `url` carries: the service hostname's when
+    /// `url` lies below a known service base URL, else the one for the URL's own host.
+    fn token_for(&self, url: &Url) -> Option<&str> {
+        let service = self.services.lock().ok().and_then(|s| {
+            s.iter()
+                .filter(|(prefix, _)| url.as_str().starts_with(prefix.as_str()))
+                .max_by_key(|(prefix, _)| prefix.len())
+                .map(|(_, host)| host.clone())
+        });
+        let host = match service {
+            Some(h) => h,
+            None => for_comparison(&authority(url)).ok()?,
+        };
+        self.tokens.get(&host).map(String::as_str)
     }
 
     /// GETs a small document. Credentials are sent only when `with_credentials` (registry
@@ -65,16 +149,41 @@ impl Http {
         with_credentials: bool,
         timeout: Duration,
     ) -> Result<Document, String> {
+        let timeout = self.document_timeout.unwrap_or(timeout);
         let mut attempt = 0;
         loop {
             match self.get_once(url, with_credentials, timeout) {
                 Ok(doc) if transient_status(doc.status) && attempt < self.retries => {}
-                Ok(doc) => return Ok(doc),
-                Err(e) if attempt >= self.retries => return Err(e),
+                Ok(doc) => {
+                    if with_credentials && doc.status == 200 {
+                        self.learn_services(url, &doc);
+                    }
+                    return Ok(doc);
+                }
+                Err(e) if attempt >= self.retries => return Err(after_attempts(attempt + 1, e)),
                 Err(_) => {}
             }
             attempt += 1;
             std::thread::sleep(backoff(attempt));
+        }
+    }
+
+    /// Remembers the service URLs a discovery document announces, so the registry API
+    /// requests get the credentials of the host that was discovered.
+    fn learn_services(&self, url: &Url, doc: &Document) {
+        if url.path() != "/.well-known/terraform.json" {
+            return;
+        }
+        let Ok(hostname) = for_comparison(&authority(url)) else {
+            return;
+        };
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_slice(&doc.body) else {
+            return;
+        };
+        for value in map.values() {
+            if let Some(u) = value.as_str().and_then(|s| doc.final_url.join(s).ok()) {
+                self.register_service(&u, &hostname);
+            }
         }
     }
 
@@ -88,7 +197,7 @@ impl Http {
             .request(url, with_credentials)
             .timeout(timeout)
             .send()
-            .map_err(|e| describe(&e))?;
+            .map_err(|e| describe(url, e))?;
         let final_url = resp.url().clone();
         let status = resp.status();
         let content_type = resp
@@ -99,7 +208,7 @@ impl Http {
         let mut body = Vec::new();
         resp.take(MAX_DOCUMENT)
             .read_to_end(&mut body)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| format!("Get {:?}: {}", url.as_str(), io_text(&e)))?;
         Ok(Document {
             final_url,
             status: status.as_u16(),
@@ -111,6 +220,7 @@ impl Http {
 
     /// Streams a (possibly large) body to `sink` chunk by chunk. Retries only while no
     /// byte has reached the sink, so a sink never sees data twice. Returns the byte count.
+    /// A download that receives nothing for the idle timeout fails, naming the URL.
     pub fn stream(
         &self,
         url: &Url,
@@ -121,7 +231,10 @@ impl Http {
         loop {
             let mut delivered = 0u64;
             let result = (|| -> Result<u64, String> {
-                let mut resp = self.request(url, false).send().map_err(|e| describe(&e))?;
+                let mut resp = self
+                    .request(url, false)
+                    .send()
+                    .map_err(|e| describe(url, e))?;
                 if !resp.status().is_success() {
                     return Err(format!("unsuccessful request to {url}: {}", resp.status()));
                 }
@@ -129,7 +242,9 @@ impl Http {
                 on_length(expected);
                 let mut buf = vec![0u8; 256 * 1024];
                 loop {
-                    let n = resp.read(&mut buf).map_err(|e| e.to_string())?;
+                    let n = resp
+                        .read(&mut buf)
+                        .map_err(|e| format!("Get {:?}: {}", url.as_str(), io_text(&e)))?;
                     if n == 0 {
                         break;
                     }
@@ -147,7 +262,9 @@ impl Http {
             })();
             match result {
                 Ok(n) => return Ok(n),
-                Err(e) if delivered > 0 || attempt >= self.retries => return Err(e),
+                Err(e) if delivered > 0 || attempt >= self.retries => {
+                    return Err(after_attempts(attempt + 1, e))
+                }
                 Err(_) => {}
             }
             attempt += 1;
@@ -161,16 +278,20 @@ impl Http {
             .get(url.clone())
             .header("X-Terraform-Version", ANNOUNCED_TERRAFORM_VERSION);
         if with_credentials {
-            let host = url.host_str().unwrap_or("").to_ascii_lowercase();
-            let key = match url.port() {
-                Some(p) => format!("{host}:{p}"),
-                None => host.clone(),
-            };
-            if let Some(tok) = self.tokens.get(&key).or_else(|| self.tokens.get(&host)) {
+            if let Some(tok) = self.token_for(url) {
                 req = req.bearer_auth(tok);
             }
         }
         req
+    }
+}
+
+/// `host[:port]` of a URL (the port only when it is not the scheme's default).
+fn authority(url: &Url) -> String {
+    let host = url.host_str().unwrap_or("");
+    match url.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_string(),
     }
 }
 
@@ -182,27 +303,180 @@ fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(200u64.saturating_mul(1 << attempt.min(5)))
 }
 
-fn describe(e: &reqwest::Error) -> String {
+/// Terraform's wording once retries are exhausted.
+fn after_attempts(attempts: u32, e: String) -> String {
+    if attempts > 1 {
+        format!("the request failed after {attempts} attempts, please try again later: {e}")
+    } else {
+        e
+    }
+}
+
+/// `Get "<url>": <cause>` (Go's `url.Error` shape), with every nested cause.
+fn describe(url: &Url, e: reqwest::Error) -> String {
+    let timeout = e.is_timeout();
+    let e = e.without_url();
     let mut s = e.to_string();
-    let mut source = std::error::Error::source(e);
+    let mut source = std::error::Error::source(&e);
     while let Some(inner) = source {
         s.push_str(": ");
         s.push_str(&inner.to_string());
         source = inner.source();
     }
+    if timeout && !s.contains("timed out") {
+        s.push_str(" (timed out)");
+    }
+    format!("Get {:?}: {s}", url.as_str())
+}
+
+fn io_text(e: &std::io::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(inner) = source {
+        let t = inner.to_string();
+        if !s.contains(&t) {
+            s.push_str(": ");
+            s.push_str(&t);
+        }
+        source = inner.source();
+    }
+    if e.kind() == std::io::ErrorKind::TimedOut && !s.contains("timed out") {
+        s.push_str(" (timed out)");
+    }
     s
 }
 
-/// `TF_TOKEN_<host>` variables: dots are `_`, dashes `__` (Terraform's encoding).
-fn tokens_from_env() -> BTreeMap<String, String> {
-    std::env::vars()
-        .filter_map(|(k, v)| {
-            let enc = k.strip_prefix("TF_TOKEN_")?;
-            let host = enc
-                .replace("__", "\u{0}")
-                .replace('_', ".")
-                .replace('\u{0}', "-");
-            Some((host.to_ascii_lowercase(), v))
-        })
+/// A duration in (possibly fractional) seconds from an environment variable.
+fn env_seconds(name: &str) -> Option<Duration> {
+    let v = std::env::var(name).ok()?;
+    let secs: f64 = v.trim().parse().ok()?;
+    (secs.is_finite() && secs > 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// `TF_TOKEN_<host>` variables, keyed by comparison-form hostname. Like Terraform: `__` is
+/// a dash, then `_` a dot; the name may also be given in Unicode or punycode; invalid
+/// hostnames are ignored.
+fn tokens_from_env(vars: impl Iterator<Item = (String, String)>) -> BTreeMap<String, String> {
+    vars.filter_map(|(k, v)| {
+        let raw = k.strip_prefix("TF_TOKEN_")?;
+        let host = raw.replace("__", "-").replace('_', ".");
+        let host = for_comparison(&for_display(&host)).ok()?;
+        Some((host, v))
+    })
+    .collect()
+}
+
+/// Extra trusted roots from `SSL_CERT_FILE` (one PEM bundle) and `SSL_CERT_DIR`
+/// (colon-separated directories of PEM files). Unreadable or non-PEM files are skipped,
+/// as Go skips them.
+fn extra_roots() -> Vec<reqwest::Certificate> {
+    let mut files = Vec::new();
+    if let Some(f) = std::env::var_os("SSL_CERT_FILE").filter(|f| !f.is_empty()) {
+        files.push(std::path::PathBuf::from(f));
+    }
+    if let Some(dirs) = std::env::var_os("SSL_CERT_DIR") {
+        for dir in std::env::split_paths(&dirs) {
+            if let Ok(rd) = std::fs::read_dir(&dir) {
+                let mut names: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+                names.sort();
+                files.extend(names.into_iter().filter(|p| p.is_file()));
+            }
+        }
+    }
+    files
+        .iter()
+        .filter_map(|f| std::fs::read(f).ok())
+        .filter_map(|pem| reqwest::Certificate::from_pem_bundle(&pem).ok())
+        .flatten()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        tokens_from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    }
+
+    #[test]
+    fn token_variables_decode_dots_and_dashes_like_terraform() {
+        let t = env(&[
+            ("TF_TOKEN_app_terraform_io", "a"),
+            ("TF_TOKEN_my__registry_example_com", "b"),
+            ("TF_TOKEN_Upper_Example_COM", "c"),
+            ("TF_TOKEN_xn____caf__dma_fr", "d"),
+            ("TF_TOKEN_", "ignored"),
+            ("PATH", "/bin"),
+        ]);
+        assert_eq!(t.get("app.terraform.io").map(String::as_str), Some("a"));
+        assert_eq!(
+            t.get("my-registry.example.com").map(String::as_str),
+            Some("b")
+        );
+        assert_eq!(t.get("upper.example.com").map(String::as_str), Some("c"));
+        assert_eq!(t.get("xn--caf-dma.fr").map(String::as_str), Some("d"));
+        assert_eq!(t.len(), 4, "{t:?}");
+    }
+
+    #[test]
+    fn a_discovery_document_extends_the_hosts_credentials_to_its_service_urls() {
+        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
+        http.tokens = env(&[("TF_TOKEN_registry_example_com", "t")]);
+        let u = |s: &str| Url::parse(s).expect("url");
+        let api = u("https://api.example.net/v1/providers/acme/demo/versions");
+        assert_eq!(http.token_for(&api), None);
+        let disco = u("https://registry.example.com/.well-known/terraform.json");
+        http.learn_services(
+            &disco,
+            &Document {
+                final_url: disco.clone(),
+                status: 200,
+                status_text: "200 OK".into(),
+                content_type: Some("application/json".into()),
+                body: br#"{"providers.v1":"https://api.example.net/v1/providers/","modules.v1":3}"#
+                    .to_vec(),
+            },
+        );
+        assert_eq!(http.token_for(&api), Some("t"));
+        assert_eq!(
+            http.token_for(&u("https://api.example.net/files/x.zip")),
+            None
+        );
+    }
+
+    #[test]
+    fn environment_tokens_win_over_credentials_blocks_and_follow_service_urls() {
+        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
+        http.tokens = env(&[("TF_TOKEN_registry_example_com", "from-env")]);
+        let mut cfg = CliConfig::default();
+        cfg.credentials
+            .insert("registry.example.com".into(), "from-config".into());
+        cfg.credentials
+            .insert("Mirror.Example:8443".into(), "mirror".into());
+        cfg.hosts.insert(
+            "registry.example.com".into(),
+            [(
+                "providers.v1".to_string(),
+                "http://127.0.0.1:9/v1/providers/".to_string(),
+            )]
+            .into_iter()
+            .collect(),
+        );
+        let http = http.with_cli_config(&cfg);
+        let u = |s: &str| Url::parse(s).expect("url");
+        assert_eq!(
+            http.token_for(&u("http://127.0.0.1:9/v1/providers/a/b/versions")),
+            Some("from-env")
+        );
+        assert_eq!(http.token_for(&u("http://127.0.0.1:9/files/x.zip")), None);
+        assert_eq!(
+            http.token_for(&u("https://mirror.example:8443/p/index.json")),
+            Some("mirror")
+        );
+        assert_eq!(
+            http.token_for(&u("https://mirror.example/p/index.json")),
+            None
+        );
+    }
 }

@@ -1,11 +1,14 @@
-//! A working directory on disk: its configuration files (root and local child modules) and
-//! its dependency lock file.
+//! A working directory on disk: its configuration files (root, local child modules and the
+//! remote modules a previous `terraform init` installed, found through
+//! `.terraform/modules/modules.json`) and its dependency lock file.
 
 use super::atomic::write_atomic;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tflock_core::config::modules_manifest::{is_local_source, key_of, ModuleManifest};
+use tflock_core::config::requirements::load_tree_with_manifest;
 use tflock_core::config::requirements::ProviderRequirements;
-use tflock_core::config::{load_tree, tree_requirements, LoadOptions, ModuleTree};
+use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::install::Requirements;
 use tflock_core::lockfile::{
     load_locks, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
@@ -37,9 +40,42 @@ pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
     Ok(out)
 }
 
-/// The root module at `root` and every local module it calls, read from disk.
+/// Terraform's data directory for a working directory: `TF_DATA_DIR` (relative to the
+/// working directory) or `.terraform`.
+pub fn data_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("TF_DATA_DIR").filter(|d| !d.is_empty()) {
+        Some(d) => root.join(d),
+        None => root.join(".terraform"),
+    }
+}
+
+/// The module manifest a previous `init` wrote (empty when there is none).
+pub fn read_module_manifest(root: &Path) -> Result<ModuleManifest, Box<tflock_core::Diagnostic>> {
+    match std::fs::read(data_dir(root).join("modules").join("modules.json")) {
+        Ok(bytes) => ModuleManifest::parse(&bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ModuleManifest::default()),
+        Err(e) => Err(Box::new(tflock_core::Diagnostic::error(
+            "Failed to read module manifest",
+            format!("The module manifest could not be read: {e}."),
+        ))),
+    }
+}
+
+/// The root module at `root` and every module it calls: local paths relative to the caller,
+/// other sources where the module manifest says `init` installed them.
 pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
     let opts = LoadOptions { flavor };
+    let (manifest, manifest_error) = match read_module_manifest(root) {
+        Ok(m) => (m, None),
+        Err(d) => (ModuleManifest::default(), Some(*d)),
+    };
+    let load = |dirs: &BTreeMap<String, DirFiles>| {
+        let mut tree = load_tree_with_manifest(dirs, "", &manifest, &opts);
+        if let Some(d) = &manifest_error {
+            tree.loaded.diagnostics.push(d.clone());
+        }
+        tree
+    };
     let mut dirs: BTreeMap<String, DirFiles> = BTreeMap::new();
     let root_files = read_dir_files(root).map_err(|e| {
         anyhow::anyhow!(
@@ -50,9 +86,9 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
     dirs.insert(String::new(), root_files);
     // Each pass loads what has been read and reads the local module directories it calls.
     for _ in 0..64 {
-        let tree = load_tree(&dirs, "", &opts);
+        let tree = load(&dirs);
         let mut missing = Vec::new();
-        collect_missing(&tree, &dirs, &mut missing);
+        collect_missing(&tree, &dirs, &manifest, &mut missing);
         let mut added = false;
         for rel in missing {
             let path = root.join(&rel);
@@ -65,25 +101,41 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
             return Ok(tree);
         }
     }
-    Ok(load_tree(&dirs, "", &opts))
+    Ok(load(&dirs))
 }
 
-fn collect_missing(tree: &ModuleTree, dirs: &BTreeMap<String, DirFiles>, out: &mut Vec<String>) {
+/// Directories the tree calls that have not been read yet.
+fn collect_missing(
+    tree: &ModuleTree,
+    dirs: &BTreeMap<String, DirFiles>,
+    manifest: &ModuleManifest,
+    out: &mut Vec<String>,
+) {
     for block in tree.loaded.module.blocks_of("module") {
         let Some(source) = block.body.attribute("source").and_then(|a| a.literal_str()) else {
             continue;
         };
-        if !(source.starts_with("./") || source.starts_with("../")) {
-            continue;
-        }
-        if let Some(dir) = tflock_core::config::requirements::tree_join(&tree.dir, &source) {
+        let dir = if is_local_source(&source) {
+            tflock_core::config::requirements::tree_join(&tree.dir, &source)
+        } else {
+            let Some(name) = block.labels.first() else {
+                continue;
+            };
+            let path = if tree.path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{}.module.{name}", tree.path)
+            };
+            manifest.get(&key_of(&path)).map(|r| r.dir.clone())
+        };
+        if let Some(dir) = dir {
             if !dirs.contains_key(&dir) && !out.contains(&dir) {
                 out.push(dir);
             }
         }
     }
     for child in &tree.children {
-        collect_missing(child, dirs, out);
+        collect_missing(child, dirs, manifest, out);
     }
 }
 

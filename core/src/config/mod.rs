@@ -11,6 +11,7 @@ pub mod load;
 pub mod merge;
 pub mod model;
 pub mod module;
+pub mod modules_manifest;
 pub mod provenance;
 pub mod render;
 pub mod requirements;

@@ -1,5 +1,5 @@
 //! The CLI configuration settings that steer provider installation (`.terraformrc`,
-//! `.tofurc`): `provider_installation`, `host` service overrides, `plugin_cache_dir` and
+//! `.tofurc`): `provider_installation`, `host` service overrides, `credentials`, `plugin_cache_dir` and
 //! `plugin_cache_may_break_dependency_lock_file`.
 //!
 //! Terraform reads this file with legacy HCL 1 and reports problems as position-less
@@ -78,6 +78,8 @@ pub struct CliConfig {
     pub hosts: BTreeMap<String, BTreeMap<String, String>>,
     /// The `provider_installation` blocks (more than one is an error).
     pub provider_installation: Vec<ProviderInstallation>,
+    /// `credentials "<host>" { token = "..." }`: the token per hostname as written.
+    pub credentials: BTreeMap<String, String>,
 }
 
 /// A checked installation source: patterns parsed, mirror URL validated.
@@ -256,6 +258,7 @@ impl CliConfig {
                 },
                 Structure::Block(block) => match block.ident.value().as_str() {
                     "host" => read_host(src, block, &quoted_keys, &mut cfg, &mut diags),
+                    "credentials" => read_credentials(src, block, &mut cfg, &mut diags),
                     "provider_installation" => {
                         if let Some(pi) = read_provider_installation(src, block, &quoted_keys, flavor, &mut diags)
                         {
@@ -271,6 +274,17 @@ impl CliConfig {
                 "No more than one provider_installation block may be specified",
                 "",
             ));
+        }
+        for host in cfg.credentials.keys() {
+            if let Err(e) = hostname_for_comparison(host) {
+                diags.push(Diagnostic::error(
+                    format!(
+                        "The credentials {} block has an invalid hostname: {e}",
+                        quote(host)
+                    ),
+                    "",
+                ));
+            }
         }
         for host in cfg.hosts.keys() {
             if let Err(e) = hostname_for_comparison(host) {
@@ -434,6 +448,32 @@ fn unquote_keys(src: &str) -> (String, BTreeMap<String, String>) {
 /// The attribute name as written, undoing [`unquote_keys`].
 fn key_text(key: &str, quoted: &BTreeMap<String, String>) -> String {
     quoted.get(key).cloned().unwrap_or_else(|| key.to_string())
+}
+
+/// `credentials "<host>" { token = "..." }` (other arguments are ignored).
+fn read_credentials(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnostics) {
+    let Some(label) = block.labels.first() else {
+        diags.push(Diagnostic::error(
+            format!(
+                "Error parsing CLI config: credentials block at {} needs a hostname label",
+                pos(src, block.span())
+            ),
+            "",
+        ));
+        return;
+    };
+    let name = match label {
+        hcl_edit::structure::BlockLabel::Ident(i) => i.value().to_string(),
+        hcl_edit::structure::BlockLabel::String(s) => s.value().to_string(),
+    };
+    if let Some(token) = block
+        .body
+        .attributes()
+        .find(|a| a.key.value().as_str() == "token")
+        .and_then(|a| expr_string(src, &a.value))
+    {
+        cfg.credentials.insert(name, token);
+    }
 }
 
 fn read_host(
@@ -662,6 +702,25 @@ provider_installation {
   }
 }
 "#;
+
+    #[test]
+    fn credentials_blocks_give_a_token_per_host_and_bad_hostnames_are_errors() {
+        let src = "credentials \"app.terraform.io\" {\n  token = \"abc\"\n}\ncredentials \"Mirror.Example:8443\" {\n  token = \"m\"\n  other = 1\n}\ncredentials \"no token\" {}\n";
+        let (cfg, diags) = CliConfig::parse(src, ".terraformrc", Flavor::Terraform);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(cfg.credentials.len(), 2, "{:?}", cfg.credentials);
+        assert_eq!(cfg.credentials["app.terraform.io"], "abc");
+        assert_eq!(cfg.credentials["Mirror.Example:8443"], "m");
+        let (_, diags) = CliConfig::parse(
+            "credentials \"https://x\" {\n  token = \"t\"\n}\n",
+            ".terraformrc",
+            Flavor::Terraform,
+        );
+        assert_eq!(
+            diags.iter().map(|d| d.summary.clone()).collect::<Vec<_>>(),
+            vec!["The credentials \"https://x\" block has an invalid hostname: need just a hostname and optional port number, not a full URL".to_string()]
+        );
+    }
 
     #[test]
     fn parses_the_installation_settings() {

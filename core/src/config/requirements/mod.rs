@@ -8,7 +8,9 @@ mod tree;
 
 pub use decode::{local_providers, LocalProvider};
 pub use render::render_tree;
-pub use tree::{join as tree_join, load_tree, tree_requirements, ModuleTree};
+pub use tree::{
+    join as tree_join, load_tree, load_tree_with_manifest, tree_requirements, ModuleTree,
+};
 
 use crate::addrs::Provider;
 use crate::config::model::{Block, Value};

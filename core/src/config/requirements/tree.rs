@@ -2,6 +2,9 @@
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
 use super::{add_module, ProviderRequirements};
+use crate::config::modules_manifest::{
+    directory_unreadable, key_of, not_installed, ModuleManifest,
+};
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
@@ -30,7 +33,20 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     root: &str,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0)
+    load_at(dirs, root, String::new(), opts, 0, None)
+}
+
+/// [`load_tree`], also following module calls with non-local sources to the directories a
+/// previous `init` installed them in (`manifest`, from `.terraform/modules/modules.json`);
+/// a call the manifest does not list is an error (`Module not installed`). `dirs` is keyed
+/// by paths relative to the working directory, which `root` is.
+pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
+    dirs: &BTreeMap<String, Vec<(N, B)>>,
+    root: &str,
+    manifest: &ModuleManifest,
+    opts: &LoadOptions,
+) -> ModuleTree {
+    load_at(dirs, root, String::new(), opts, 0, Some(manifest))
 }
 
 fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
@@ -39,6 +55,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     path: String,
     opts: &LoadOptions,
     depth: usize,
+    manifest: Option<&ModuleManifest>,
 ) -> ModuleTree {
     let empty: Vec<(N, B)> = Vec::new();
     let files = dirs.get(dir).unwrap_or(&empty);
@@ -54,20 +71,38 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         })
         .collect();
     for (name, source, range) in calls {
-        if !(source.starts_with("./") || source.starts_with("../")) {
-            continue;
-        }
-        let child_dir = join(dir, &source);
         let child_path = if path.is_empty() {
             format!("module.{name}")
         } else {
             format!("{path}.module.{name}")
         };
+        if !(source.starts_with("./") || source.starts_with("../")) {
+            let Some(manifest) = manifest else { continue };
+            if depth >= MAX_DEPTH {
+                continue;
+            }
+            match manifest.get(&key_of(&child_path)) {
+                None => loaded.diagnostics.push(not_installed(opts.flavor, range)),
+                Some(rec) if dirs.contains_key(&rec.dir) => children.push(load_at(
+                    dirs,
+                    &rec.dir,
+                    child_path,
+                    opts,
+                    depth + 1,
+                    Some(manifest),
+                )),
+                Some(rec) => loaded
+                    .diagnostics
+                    .push(directory_unreadable(&rec.dir, range)),
+            }
+            continue;
+        }
+        let child_dir = join(dir, &source);
         if depth >= MAX_DEPTH {
             continue;
         }
         match child_dir {
-            Some(d) if dirs.contains_key(&d) => children.push(load_at(dirs, &d, child_path, opts, depth + 1)),
+            Some(d) if dirs.contains_key(&d) => children.push(load_at(dirs, &d, child_path, opts, depth + 1, manifest)),
             other => loaded.diagnostics.push(
                 Diagnostic::warning(
                     "Module directory not provided",

@@ -1,0 +1,265 @@
+//! One planner need, answered by talking to the sources: a resumable procedure.
+//!
+//! The procedure is written as straight-line code over a [`Ctx`] whose IO calls either
+//! return a response the host already gave or suspend with the request still missing.
+//! [`Conversation::poll`] runs it from the top against the responses received so far
+//! (requests are few and small, so replaying is cheap), which makes every intermediate
+//! state a plain list of exchanges: easy to test, nothing to get out of sync.
+
+use super::exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
+use super::set::{Listed, Method, SourceSet};
+use super::{filesystem, network_mirror, registry};
+use crate::addrs::{Platform, Provider};
+use crate::install::{Answer, AvailableVersions, Need, SourceError, SourcePackage};
+use crate::version::Version;
+use url::Url;
+
+/// What to do next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Perform this request and [`Conversation::receive`] the response.
+    Request(SourceRequest),
+    /// The answer to give the planner; the conversation is over.
+    Answer(Answer),
+}
+
+/// The need being answered.
+#[derive(Debug, Clone, PartialEq)]
+enum Goal {
+    Versions(Provider),
+    PackageMeta(Provider, Version, Platform),
+}
+
+/// The exchanges of one need with the sources.
+#[derive(Debug, Clone)]
+pub struct Conversation {
+    goal: Goal,
+    log: Vec<(SourceRequest, SourceResponse)>,
+    pending: Option<SourceRequest>,
+}
+
+/// The procedure stopped: this request has no response yet.
+pub(crate) struct Suspend(SourceRequest);
+
+/// A step of the procedure that may need IO.
+pub(crate) type Io<T> = Result<T, Suspend>;
+
+/// The procedure's view of the world: the set's memory and the responses so far.
+pub(crate) struct Ctx<'a> {
+    pub(crate) set: &'a mut SourceSet,
+    log: &'a [(SourceRequest, SourceResponse)],
+}
+
+impl<'a> Ctx<'a> {
+    fn find(&self, req: SourceRequest) -> Io<&'a SourceResponse> {
+        match self.log.iter().find(|(r, _)| *r == req) {
+            Some((_, resp)) => Ok(resp),
+            None => Err(Suspend(req)),
+        }
+    }
+
+    /// `GET url`, sending `auth_host`'s credentials when given.
+    pub(crate) fn get(
+        &self,
+        url: &Url,
+        auth_host: Option<&str>,
+    ) -> Io<Result<&'a HttpResponse, String>> {
+        let req = SourceRequest::Get {
+            url: url.clone(),
+            auth_host: auth_host.map(str::to_string),
+        };
+        Ok(match self.find(req)? {
+            SourceResponse::Http(Ok(r)) => Ok(r),
+            SourceResponse::Http(Err(e)) => Err(e.clone()),
+            SourceResponse::Listing(_) => {
+                Err("the host answered an HTTP request with a directory listing".to_string())
+            }
+        })
+    }
+
+    /// The entries of `path`, `None` when it cannot be listed.
+    pub(crate) fn list_dir(&self, path: &str) -> Io<Option<&'a [DirEntry]>> {
+        let req = SourceRequest::ListDir {
+            path: path.to_string(),
+        };
+        Ok(match self.find(req)? {
+            SourceResponse::Listing(Ok(entries)) => Some(entries.as_slice()),
+            SourceResponse::Listing(Err(_)) | SourceResponse::Http(_) => None,
+        })
+    }
+}
+
+impl Conversation {
+    /// A conversation for `need`; `None` for needs sources do not answer.
+    pub fn new(need: &Need) -> Option<Conversation> {
+        let goal = match need {
+            Need::Versions { provider } => Goal::Versions(provider.clone()),
+            Need::PackageMeta {
+                provider,
+                version,
+                platform,
+            } => Goal::PackageMeta(provider.clone(), version.clone(), platform.clone()),
+            Need::InstalledPackage { .. } | Need::CachedPackage { .. } | Need::Package { .. } => {
+                return None
+            }
+        };
+        Some(Conversation {
+            goal,
+            log: Vec::new(),
+            pending: None,
+        })
+    }
+
+    /// The next request, or the answer once every response it needs has arrived. Asking
+    /// again before answering returns the same request. What is learned on the way
+    /// (discovery, version lists) is remembered in `set`.
+    pub fn poll(&mut self, set: &mut SourceSet) -> Step {
+        let mut ctx = Ctx {
+            set,
+            log: &self.log,
+        };
+        let result = match &self.goal {
+            Goal::Versions(p) => versions(&mut ctx, p).map(Answer::Versions),
+            Goal::PackageMeta(p, v, platform) => {
+                package_meta(&mut ctx, p, v, platform).map(Answer::PackageMeta)
+            }
+        };
+        match result {
+            Ok(answer) => {
+                self.pending = None;
+                Step::Answer(answer)
+            }
+            Err(Suspend(req)) => {
+                self.pending = Some(req.clone());
+                Step::Request(req)
+            }
+        }
+    }
+
+    /// Hands in the response to the request [`Conversation::poll`] returned last. An
+    /// error when no request is outstanding.
+    pub fn receive(&mut self, response: SourceResponse) -> Result<(), String> {
+        let req = self
+            .pending
+            .take()
+            .ok_or_else(|| "no source request is outstanding".to_string())?;
+        self.log.push((req, response));
+        Ok(())
+    }
+
+    /// Runs the conversation to its answer with a blocking `perform`.
+    pub fn run(
+        mut self,
+        set: &mut SourceSet,
+        mut perform: impl FnMut(&SourceRequest) -> SourceResponse,
+    ) -> Answer {
+        loop {
+            match self.poll(set) {
+                Step::Answer(a) => return a,
+                Step::Request(req) => {
+                    let resp = perform(&req);
+                    // `poll` just set the pending request, so this cannot fail.
+                    let _ = self.receive(resp);
+                }
+            }
+        }
+    }
+
+    /// Every exchange so far, in order.
+    pub fn exchanges(&self) -> &[(SourceRequest, SourceResponse)] {
+        &self.log
+    }
+}
+
+/// The versions source `i` offers for `p`, fetched once per set.
+fn listed_versions(
+    ctx: &mut Ctx<'_>,
+    i: usize,
+    m: &Method,
+    p: &Provider,
+) -> Io<Result<Option<Listed>, SourceError>> {
+    let key = (i, p.clone());
+    if let Some(hit) = ctx.set.listed.get(&key) {
+        return Ok(Ok(hit.clone()));
+    }
+    let fresh = match m {
+        Method::Registry => registry::versions(ctx, p)?.map(|available| {
+            Some(Listed {
+                available,
+                packages: Vec::new(),
+            })
+        }),
+        Method::NetworkMirror { base, .. } => network_mirror::versions(ctx, base, p)?.map(|a| {
+            a.map(|available| Listed {
+                available,
+                packages: Vec::new(),
+            })
+        }),
+        Method::FilesystemMirror { path } => Ok(filesystem::listing(ctx, path, p)?),
+    };
+    if let Ok(listed) = &fresh {
+        ctx.set.listed.insert(key, listed.clone());
+    }
+    Ok(fresh)
+}
+
+/// All versions any handling source offers (union, like `MultiSource`).
+fn versions(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<AvailableVersions, SourceError>> {
+    let mut found = false;
+    let mut out = AvailableVersions::default();
+    for (i, method) in ctx.set.handling(p) {
+        match listed_versions(ctx, i, &method, p)? {
+            Ok(Some(listed)) => {
+                found = true;
+                for version in listed.available.versions {
+                    if !out.versions.contains(&version) {
+                        out.versions.push(version);
+                    }
+                }
+                out.warnings.extend(listed.available.warnings);
+            }
+            Ok(None) => {}
+            Err(e) => return Ok(Err(e)),
+        }
+    }
+    if !found {
+        return Ok(Err(SourceError::other(format!(
+            "provider {p} was not found in any of the search locations\n\n{}",
+            ctx.set.describe_locations(p)
+        ))));
+    }
+    Ok(Ok(out))
+}
+
+/// Where to get `p` `v` for `platform`: the first handling source that lists the version.
+fn package_meta(
+    ctx: &mut Ctx<'_>,
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+) -> Io<Result<SourcePackage, SourceError>> {
+    let mut last_err = None;
+    for (i, method) in ctx.set.handling(p) {
+        match listed_versions(ctx, i, &method, p)? {
+            Ok(Some(listed)) if listed.available.versions.contains(v) => {
+                return match &method {
+                    Method::Registry => registry::package(ctx, p, v, platform),
+                    Method::NetworkMirror {
+                        base,
+                        trust_all_hashes,
+                    } => network_mirror::package(ctx, base, *trust_all_hashes, p, v, platform),
+                    Method::FilesystemMirror { .. } => {
+                        Ok(filesystem::package(&listed.packages, p, v, platform))
+                    }
+                };
+            }
+            Ok(_) => {}
+            Err(e) => last_err = Some(e),
+        }
+    }
+    Ok(Err(last_err.unwrap_or_else(|| {
+        SourceError::other(format!(
+            "provider {p} {v} is not available from any of the configured sources"
+        ))
+    })))
+}

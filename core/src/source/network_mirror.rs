@@ -1,0 +1,147 @@
+//! A network mirror: `index.json` for versions, `<version>.json` for packages.
+
+use url::Url;
+
+use super::conversation::{Ctx, Io};
+use super::exchange::HttpResponse;
+use crate::addrs::{Platform, Provider};
+use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
+use crate::protocol::mirror::{
+    check_content_type, index_status, index_url, mirror_query_failed, platform_missing,
+    version_index_missing, version_url, MirrorIndex, MirrorPackageError, MirrorStatus,
+    MirrorVersion,
+};
+use crate::version::Version;
+
+/// The credentials host of a mirror URL: `host` or `host:port`.
+fn auth_host(url: &Url) -> String {
+    let host = url.host_str().unwrap_or("").to_ascii_lowercase();
+    match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host,
+    }
+}
+
+fn unauthorized(url: &Url) -> SourceError {
+    SourceError::other(format!(
+        "host {} rejected the given authentication credentials",
+        url.host_str().unwrap_or("")
+    ))
+}
+
+/// Checks a 200 response's content type; the error is already wrapped.
+fn json_body<'a>(doc: &'a HttpResponse, base: &Url, addr: &str) -> Result<&'a [u8], SourceError> {
+    check_content_type(doc.content_type.as_deref())
+        .map_err(|e| SourceError::other(mirror_query_failed(base, addr, e)))?;
+    Ok(&doc.body)
+}
+
+/// `GET <base><host>/<ns>/<type>/index.json`; `None` on 404 (the mirror lacks it).
+pub(crate) fn versions(
+    ctx: &Ctx<'_>,
+    base: &Url,
+    p: &Provider,
+) -> Io<Result<Option<AvailableVersions>, SourceError>> {
+    let addr = p.to_string();
+    let url = match index_url(base, &p.hostname, &p.namespace, &p.r#type) {
+        Ok(u) => u,
+        Err(e) => return Ok(Err(SourceError::other(e))),
+    };
+    let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
+    };
+    match index_status(doc.status) {
+        MirrorStatus::Ok => {}
+        MirrorStatus::NotFound => return Ok(Ok(None)),
+        MirrorStatus::Unauthorized => return Ok(Err(unauthorized(&url))),
+        MirrorStatus::Failed(e) => {
+            return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e))))
+        }
+    }
+    let body = match json_body(doc, base, &addr) {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let index = match MirrorIndex::parse(body) {
+        Ok(i) => i,
+        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
+    };
+    let flavor = ctx.set.flavor;
+    Ok(Ok(Some(AvailableVersions {
+        versions: index
+            .versions
+            .iter()
+            .filter_map(|v| Version::parse_flavored(v, flavor).ok())
+            .collect(),
+        warnings: Vec::new(),
+    })))
+}
+
+/// `GET <base><host>/<ns>/<type>/<version>.json` and the platform's archive in it.
+pub(crate) fn package(
+    ctx: &Ctx<'_>,
+    base: &Url,
+    trust_all: bool,
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+) -> Io<Result<SourcePackage, SourceError>> {
+    let addr = p.to_string();
+    let version = v.to_string();
+    let platform = platform.to_string();
+    let url = match version_url(base, &p.hostname, &p.namespace, &p.r#type, &version) {
+        Ok(u) => u,
+        Err(e) => return Ok(Err(SourceError::other(e))),
+    };
+    let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
+    };
+    match index_status(doc.status) {
+        MirrorStatus::Ok => {}
+        MirrorStatus::NotFound => {
+            return Ok(Err(SourceError::other(version_index_missing(
+                &addr, &version,
+            ))))
+        }
+        MirrorStatus::Unauthorized => return Ok(Err(unauthorized(&url))),
+        MirrorStatus::Failed(e) => {
+            return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e))))
+        }
+    }
+    let body = match json_body(doc, base, &addr) {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let parsed = match MirrorVersion::parse(body) {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
+    };
+    let not_found = || platform_missing(base, &addr, &version, &platform);
+    Ok(
+        match parsed.package(
+            ctx.set.flavor,
+            &platform,
+            &doc.final_url,
+            trust_all,
+            not_found,
+        ) {
+            Ok(pkg) => Ok(SourcePackage::NetworkMirror {
+                mirror_url: base.to_string(),
+                url: pkg.url.to_string(),
+                hashes: pkg.hashes,
+                trust_all_hashes: trust_all,
+            }),
+            Err(MirrorPackageError::PlatformMissing(msg)) => Err(SourceError {
+                kind: SourceErrorKind::PlatformNotSupported {
+                    mirror_url: Some(base.to_string()),
+                },
+                message: msg,
+            }),
+            Err(MirrorPackageError::Query(e)) => {
+                Err(SourceError::other(mirror_query_failed(base, &addr, e)))
+            }
+        },
+    )
+}

@@ -1,0 +1,208 @@
+//! The origin registry: service discovery (or a `host` block), `versions`, `download`, and
+//! the `SHA256SUMS` document and signature the download answer names.
+
+use url::Url;
+
+use super::conversation::{Ctx, Io};
+use crate::addrs::{Platform, Provider};
+use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
+use crate::protocol::discovery::{discovery_url, Discovery};
+use crate::protocol::registry::{
+    download_path, platform_not_supported, provider_not_known, query_failed, status_error,
+    versions_path, DownloadResponse, VersionsResponse,
+};
+use crate::protocol::urls::resolve;
+use crate::version::Version;
+
+/// The `providers.v1` base of `hostname`, discovered once per set.
+fn providers_base(ctx: &mut Ctx<'_>, hostname: &str) -> Io<Result<Url, SourceError>> {
+    let result = match ctx.set.discovered.get(hostname) {
+        Some(done) => done.clone(),
+        None => {
+            let fresh = discover(ctx, hostname)?;
+            ctx.set
+                .discovered
+                .insert(hostname.to_string(), fresh.clone());
+            fresh
+        }
+    };
+    Ok(result.map_err(|m| host_error(hostname, m)))
+}
+
+fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, String>> {
+    let discovery = match ctx.set.cli_config.host_override(hostname) {
+        Some(Ok(d)) => d,
+        Some(Err(e)) => return Ok(Err(e)),
+        None => {
+            let url = match discovery_url(hostname) {
+                Ok(u) => u,
+                Err(e) => return Ok(Err(e)),
+            };
+            let doc = match ctx.get(&url, Some(hostname))? {
+                Ok(d) => d,
+                Err(e) => return Ok(Err(format!("could not connect to {hostname}: {e}"))),
+            };
+            let parsed = match doc.status {
+                200 => Discovery::parse(&doc.body, &doc.final_url),
+                404 => Discovery::parse(b"{}", &doc.final_url),
+                _ => Err(format!(
+                    "failed to request discovery document: {}",
+                    doc.status_text
+                )),
+            };
+            match parsed {
+                Ok(d) => d,
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+    };
+    Ok(discovery.providers_v1(hostname, ctx.set.flavor))
+}
+
+fn host_error(hostname: &str, message: String) -> SourceError {
+    let kind = if message.contains("does not offer") {
+        SourceErrorKind::HostNoProviders {
+            hostname: hostname.to_string(),
+        }
+    } else {
+        SourceErrorKind::Other
+    };
+    SourceError { kind, message }
+}
+
+/// Terraform and OpenTofu speak plugin protocols 5 and 6; versions listing only others
+/// are not installable and are skipped.
+fn protocols_compatible(protocols: &[String]) -> bool {
+    protocols.is_empty()
+        || protocols.iter().any(|p| {
+            let major = p.split('.').next().unwrap_or("");
+            major == "5" || major == "6"
+        })
+}
+
+/// `GET <base><ns>/<type>/versions`.
+pub(crate) fn versions(
+    ctx: &mut Ctx<'_>,
+    p: &Provider,
+) -> Io<Result<AvailableVersions, SourceError>> {
+    let base = match providers_base(ctx, &p.hostname)? {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let url = match resolve(&base, &versions_path(&p.namespace, &p.r#type)) {
+        Ok(u) => u,
+        Err(e) => return Ok(Err(SourceError::other(e))),
+    };
+    let addr = p.to_string();
+    let doc = match ctx.get(&url, Some(&p.hostname))? {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(SourceError::other(query_failed(&addr, e).0))),
+    };
+    if doc.status == 404 {
+        return Ok(Err(SourceError {
+            kind: SourceErrorKind::ProviderNotKnown,
+            message: provider_not_known(&p.hostname, &addr),
+        }));
+    }
+    if let Some(err) = status_error(
+        doc.status,
+        &doc.status_text,
+        &addr,
+        &p.hostname,
+        doc.had_credentials,
+        || provider_not_known(&p.hostname, &addr),
+    ) {
+        return Ok(Err(SourceError::other(err.0)));
+    }
+    let parsed = match VersionsResponse::parse(&doc.body, &addr) {
+        Ok(v) => v,
+        Err(e) => return Ok(Err(SourceError::other(e.0))),
+    };
+    let flavor = ctx.set.flavor;
+    let versions = parsed
+        .valid_versions()
+        .filter(|e| protocols_compatible(&e.protocols))
+        .filter_map(|e| Version::parse_flavored(&e.version, flavor).ok())
+        .collect();
+    Ok(Ok(AvailableVersions {
+        versions,
+        warnings: parsed.warnings.clone(),
+    }))
+}
+
+/// `GET <base><ns>/<type>/<version>/download/<os>/<arch>`, then `SHA256SUMS` and its
+/// signature.
+pub(crate) fn package(
+    ctx: &mut Ctx<'_>,
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+) -> Io<Result<SourcePackage, SourceError>> {
+    let (os, arch) = (platform.os.as_str(), platform.arch.as_str());
+    let base = match providers_base(ctx, &p.hostname)? {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let version = v.to_string();
+    let url = match resolve(
+        &base,
+        &download_path(&p.namespace, &p.r#type, &version, os, arch),
+    ) {
+        Ok(u) => u,
+        Err(e) => return Ok(Err(SourceError::other(e))),
+    };
+    let addr = p.to_string();
+    let doc = match ctx.get(&url, Some(&p.hostname))? {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(SourceError::other(query_failed(&addr, e).0))),
+    };
+    if doc.status == 404 {
+        return Ok(Err(SourceError {
+            kind: SourceErrorKind::PlatformNotSupported { mirror_url: None },
+            message: platform_not_supported(&addr, &version, &platform.to_string()),
+        }));
+    }
+    if let Some(err) = status_error(
+        doc.status,
+        &doc.status_text,
+        &addr,
+        &p.hostname,
+        doc.had_credentials,
+        String::new,
+    ) {
+        return Ok(Err(SourceError::other(err.0)));
+    }
+    let flavor = ctx.set.flavor;
+    let meta = match DownloadResponse::parse(&doc.body, &addr)
+        .and_then(|d| d.validate(flavor, &addr, &version, os, arch, &doc.final_url))
+    {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(SourceError::other(e.0))),
+    };
+    let sha256sums = match small(ctx, &meta.shasums_url)? {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let signature = match small(ctx, &meta.shasums_signature_url)? {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(Ok(SourcePackage::Registry {
+        meta: Box::new(meta),
+        sha256sums,
+        signature,
+    }))
+}
+
+/// A document the download answer names (no credentials: it may live anywhere).
+fn small(ctx: &Ctx<'_>, url: &Url) -> Io<Result<Vec<u8>, SourceError>> {
+    Ok(match ctx.get(url, None)? {
+        Err(e) => Err(SourceError::other(e)),
+        Ok(doc) if doc.status != 200 => Err(SourceError::other(format!(
+            "{} returned from {}",
+            doc.status_text,
+            url.host_str().unwrap_or("")
+        ))),
+        Ok(doc) => Ok(doc.body.clone()),
+    })
+}
