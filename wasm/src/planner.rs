@@ -10,7 +10,7 @@ use crate::lockfile::{lock_arg, lock_js, LockJs};
 use serde::Serialize;
 use std::collections::HashMap;
 use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::{hash_zip, PackageHash};
+use tflock_core::hash::{hash_zip, PackageHash, ZipHashes};
 use tflock_core::install::{
     self, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome, PlanOptions,
     Requirements, SourceError, SourceErrorKind, SourcePackage,
@@ -115,13 +115,18 @@ fn source_error(e: &JsValue) -> JsResult<SourceError> {
 /// A downloaded zip as the planner wants it: every hash, the digest and the size.
 pub fn fetched_zip(zip: &[u8]) -> Result<FetchedPackage, SourceError> {
     let hashes = hash_zip(zip).map_err(|e| SourceError::other(e.to_string()))?;
+    archive_package(hashes, zip.len() as u64)
+}
+
+/// The planner's view of a hashed zip of `size` bytes.
+pub fn archive_package(hashes: ZipHashes, size: u64) -> Result<FetchedPackage, SourceError> {
     let mut sha256 = [0u8; 32];
     hex::decode_to_slice(hashes.zh.value(), &mut sha256)
         .map_err(|e| SourceError::other(e.to_string()))?;
     Ok(FetchedPackage::Archive {
         hashes,
         sha256,
-        size: zip.len() as u64,
+        size,
     })
 }
 

@@ -10,8 +10,9 @@
 
 use crate::convert::{entries, get, opt_string};
 use crate::error::{diagnostic_error, error, JsResult};
-use crate::planner::{fetched_zip, outcome_js, plan_args};
+use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
+use tflock_core::hash::ZipHasher;
 use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, SourceError};
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
@@ -38,6 +39,53 @@ fn content_type(resp: &JsValue) -> Option<String> {
         .as_string()
 }
 
+/// Hashes a package `Response` as its body streams in, so memory stays bounded whatever
+/// the zip's size (a Worker has 128 MB); falls back to `arrayBuffer()` for `Response`-like
+/// objects without a readable `body`.
+async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
+    let fail = |e: String| SourceError::other(e);
+    let body = get(resp, "body");
+    let reader = if body.is_object() {
+        get(&body, "getReader")
+            .dyn_into::<Function>()
+            .ok()
+            .and_then(|f| f.call0(&body).ok())
+    } else {
+        None
+    };
+    let Some(reader) = reader else {
+        let read: Function = get(resp, "arrayBuffer")
+            .dyn_into()
+            .map_err(|_| fail("fetch must resolve to a Response".to_string()))?;
+        let buf = read.call0(resp).map_err(|e| fail(js_message(e)))?;
+        let buf = JsFuture::from(Promise::resolve(&buf))
+            .await
+            .map_err(|e| fail(js_message(e)))?;
+        return fetched_zip(&Uint8Array::new(&buf).to_vec());
+    };
+    let read: Function = get(&reader, "read")
+        .dyn_into()
+        .map_err(|_| fail("the response body has no reader".to_string()))?;
+    let mut hasher = ZipHasher::new();
+    let mut buf = Vec::new();
+    loop {
+        let next = read.call0(&reader).map_err(|e| fail(js_message(e)))?;
+        let chunk = JsFuture::from(Promise::resolve(&next))
+            .await
+            .map_err(|e| fail(js_message(e)))?;
+        if get(&chunk, "done").as_bool().unwrap_or(false) {
+            break;
+        }
+        let value = Uint8Array::new(&get(&chunk, "value"));
+        buf.resize(value.length() as usize, 0);
+        value.copy_to(&mut buf);
+        hasher.update(&buf).map_err(|e| fail(e.to_string()))?;
+    }
+    let size = hasher.bytes_seen();
+    let hashes = hasher.finish().map_err(|e| fail(e.to_string()))?;
+    archive_package(hashes, size)
+}
+
 /// The caller's `fetch` and the sources' state.
 struct Host {
     fetch: Function,
@@ -45,15 +93,20 @@ struct Host {
 }
 
 impl Host {
-    /// `fetch(url)`, read whole.
-    async fn get(&self, url: &Url) -> Result<HttpResponse, String> {
+    /// `fetch(url)`, the `Response` unread.
+    async fn call(&self, url: &Url) -> Result<JsValue, String> {
         let call = self
             .fetch
             .call1(&JsValue::NULL, &JsValue::from_str(url.as_str()))
             .map_err(js_message)?;
-        let resp = JsFuture::from(Promise::resolve(&call))
+        JsFuture::from(Promise::resolve(&call))
             .await
-            .map_err(js_message)?;
+            .map_err(js_message)
+    }
+
+    /// `fetch(url)`, read whole (registry and mirror documents are small).
+    async fn get(&self, url: &Url) -> Result<HttpResponse, String> {
+        let resp = self.call(url).await?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
         let status_text = get(&resp, "statusText").as_string().unwrap_or_default();
         let final_url = get(&resp, "url")
@@ -94,15 +147,17 @@ impl Host {
             ));
         };
         let url = Url::parse(u).map_err(|e| SourceError::other(e.to_string()))?;
-        let doc = self.get(&url).await.map_err(SourceError::other)?;
-        if doc.status != 200 {
+        let resp = self.call(&url).await.map_err(SourceError::other)?;
+        let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
+        if status != 200 {
+            let text = get(&resp, "statusText").as_string().unwrap_or_default();
             return Err(SourceError::other(format!(
                 "{} returned from {}",
-                doc.status_text,
+                format!("{status} {text}").trim_end(),
                 url.host_str().unwrap_or("")
             )));
         }
-        fetched_zip(&doc.body)
+        stream_zip(&resp).await
     }
 
     async fn answer(&mut self, need: &Need) -> Answer {

@@ -142,20 +142,48 @@ impl Http {
     }
 
     /// GETs a small document. Credentials are sent only when `with_credentials` (registry
-    /// and mirror JSON endpoints, never package downloads to third-party hosts).
+    /// and mirror JSON endpoints, never package downloads to third-party hosts): those of
+    /// the service host `url` lies below, else of the URL's own `host[:port]`.
     pub fn get(
         &self,
         url: &Url,
         with_credentials: bool,
         timeout: Duration,
     ) -> Result<Document, String> {
+        let token = with_credentials
+            .then(|| self.token_for(url).map(str::to_string))
+            .flatten();
+        self.get_with_token(url, token.as_deref(), with_credentials, timeout)
+    }
+
+    /// GETs a small document with the credentials of `auth_host` (the registry's hostname,
+    /// or a mirror's `host[:port]`), if any are configured; none when `auth_host` is `None`.
+    pub fn get_for(
+        &self,
+        url: &Url,
+        auth_host: Option<&str>,
+        timeout: Duration,
+    ) -> Result<Document, String> {
+        let token = auth_host
+            .and_then(|h| for_comparison(h).ok())
+            .and_then(|h| self.tokens.get(&h).cloned());
+        self.get_with_token(url, token.as_deref(), auth_host.is_some(), timeout)
+    }
+
+    fn get_with_token(
+        &self,
+        url: &Url,
+        token: Option<&str>,
+        learn: bool,
+        timeout: Duration,
+    ) -> Result<Document, String> {
         let timeout = self.document_timeout.unwrap_or(timeout);
         let mut attempt = 0;
         loop {
-            match self.get_once(url, with_credentials, timeout) {
+            match self.get_once(url, token, timeout) {
                 Ok(doc) if transient_status(doc.status) && attempt < self.retries => {}
                 Ok(doc) => {
-                    if with_credentials && doc.status == 200 {
+                    if learn && doc.status == 200 {
                         self.learn_services(url, &doc);
                     }
                     return Ok(doc);
@@ -190,11 +218,11 @@ impl Http {
     fn get_once(
         &self,
         url: &Url,
-        with_credentials: bool,
+        token: Option<&str>,
         timeout: Duration,
     ) -> Result<Document, String> {
         let resp = self
-            .request(url, with_credentials)
+            .request(url, token)
             .timeout(timeout)
             .send()
             .map_err(|e| describe(url, e))?;
@@ -232,7 +260,7 @@ impl Http {
             let mut delivered = 0u64;
             let result = (|| -> Result<u64, String> {
                 let mut resp = self
-                    .request(url, false)
+                    .request(url, None)
                     .send()
                     .map_err(|e| describe(url, e))?;
                 if !resp.status().is_success() {
@@ -272,17 +300,15 @@ impl Http {
         }
     }
 
-    fn request(&self, url: &Url, with_credentials: bool) -> reqwest::blocking::RequestBuilder {
-        let mut req = self
+    fn request(&self, url: &Url, token: Option<&str>) -> reqwest::blocking::RequestBuilder {
+        let req = self
             .client
             .get(url.clone())
             .header("X-Terraform-Version", ANNOUNCED_TERRAFORM_VERSION);
-        if with_credentials {
-            if let Some(tok) = self.token_for(url) {
-                req = req.bearer_auth(tok);
-            }
+        match token {
+            Some(tok) => req.bearer_auth(tok),
+            None => req,
         }
-        req
     }
 }
 
@@ -417,6 +443,14 @@ mod tests {
         assert_eq!(t.get("upper.example.com").map(String::as_str), Some("c"));
         assert_eq!(t.get("xn--caf-dma.fr").map(String::as_str), Some("d"));
         assert_eq!(t.len(), 4, "{t:?}");
+    }
+
+    #[test]
+    fn an_explicit_credentials_host_picks_its_token() {
+        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
+        http.tokens = env(&[("TF_TOKEN_registry_example_com", "t")]);
+        assert!(http.has_token("Registry.Example.com"));
+        assert!(!http.has_token("127.0.0.1:8443"));
     }
 
     #[test]

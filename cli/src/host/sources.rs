@@ -114,7 +114,7 @@ impl Sources {
         match req {
             SourceRequest::Get { url, auth_host } => SourceResponse::Http(
                 self.http
-                    .get(url, auth_host.is_some(), DOCUMENT_TIMEOUT)
+                    .get_for(url, auth_host.as_deref(), DOCUMENT_TIMEOUT)
                     .map(|doc| HttpResponse {
                         status: doc.status,
                         status_text: doc.status_text,
