@@ -13,7 +13,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tflock_core::addrs::hostname::{for_comparison, for_display};
 use tflock_core::protocol::cliconfig::CliConfig;
@@ -51,9 +50,6 @@ pub struct Http {
     client: reqwest::blocking::Client,
     /// Bearer tokens by service hostname (comparison form, with a non-default port).
     tokens: BTreeMap<String, String>,
-    /// Service base URLs (from `host` blocks and discovery documents) and the hostname
-    /// whose credentials requests below them carry.
-    services: Arc<Mutex<Vec<(String, String)>>>,
     retries: u32,
     /// `TFLOCK_HTTP_TIMEOUT` / `TF_REGISTRY_CLIENT_TIMEOUT`, replacing per-call timeouts.
     document_timeout: Option<Duration>,
@@ -80,80 +76,25 @@ impl Http {
         Ok(Http {
             client: builder.build()?,
             tokens: tokens_from_env(std::env::vars()),
-            services: Arc::new(Mutex::new(Vec::new())),
             retries,
             document_timeout,
         })
     }
 
     /// Adds the CLI config's `credentials` blocks (a `TF_TOKEN_<host>` variable for the
-    /// same host wins) and its `host` service overrides, so requests to an overridden
-    /// registry API carry the credentials of the registry's hostname.
+    /// same host wins, as in Terraform).
     pub fn with_cli_config(mut self, cfg: &CliConfig) -> Http {
         for (host, token) in &cfg.credentials {
             if let Ok(h) = for_comparison(host) {
                 self.tokens.entry(h).or_insert_with(|| token.clone());
             }
         }
-        for (host, services) in &cfg.hosts {
-            let Ok(hostname) = for_comparison(host) else {
-                continue;
-            };
-            let Ok(base) = Url::parse(&format!("https://{hostname}/")) else {
-                continue;
-            };
-            for target in services.values() {
-                if let Ok(u) = base.join(target) {
-                    self.register_service(&u, &hostname);
-                }
-            }
-        }
         self
-    }
-
-    fn register_service(&self, base: &Url, hostname: &str) {
-        if let Ok(mut s) = self.services.lock() {
-            let entry = (base.to_string(), hostname.to_string());
-            if !s.contains(&entry) {
-                s.push(entry);
-            }
-        }
     }
 
     /// Whether a token is configured for `host`.
     pub fn has_token(&self, host: &str) -> bool {
         for_comparison(host).is_ok_and(|h| self.tokens.contains_key(&h))
-    }
-
-    /// The token a credentialed request to `url` carries: the service hostname's when
-    /// `url` lies below a known service base URL, else the one for the URL's own host.
-    fn token_for(&self, url: &Url) -> Option<&str> {
-        let service = self.services.lock().ok().and_then(|s| {
-            s.iter()
-                .filter(|(prefix, _)| url.as_str().starts_with(prefix.as_str()))
-                .max_by_key(|(prefix, _)| prefix.len())
-                .map(|(_, host)| host.clone())
-        });
-        let host = match service {
-            Some(h) => h,
-            None => for_comparison(&authority(url)).ok()?,
-        };
-        self.tokens.get(&host).map(String::as_str)
-    }
-
-    /// GETs a small document. Credentials are sent only when `with_credentials` (registry
-    /// and mirror JSON endpoints, never package downloads to third-party hosts): those of
-    /// the service host `url` lies below, else of the URL's own `host[:port]`.
-    pub fn get(
-        &self,
-        url: &Url,
-        with_credentials: bool,
-        timeout: Duration,
-    ) -> Result<Document, String> {
-        let token = with_credentials
-            .then(|| self.token_for(url).map(str::to_string))
-            .flatten();
-        self.get_with_token(url, token.as_deref(), with_credentials, timeout)
     }
 
     /// GETs a small document with the credentials of `auth_host` (the registry's hostname,
@@ -167,51 +108,17 @@ impl Http {
         let token = auth_host
             .and_then(|h| for_comparison(h).ok())
             .and_then(|h| self.tokens.get(&h).cloned());
-        self.get_with_token(url, token.as_deref(), auth_host.is_some(), timeout)
-    }
-
-    fn get_with_token(
-        &self,
-        url: &Url,
-        token: Option<&str>,
-        learn: bool,
-        timeout: Duration,
-    ) -> Result<Document, String> {
         let timeout = self.document_timeout.unwrap_or(timeout);
         let mut attempt = 0;
         loop {
-            match self.get_once(url, token, timeout) {
+            match self.get_once(url, token.as_deref(), timeout) {
                 Ok(doc) if transient_status(doc.status) && attempt < self.retries => {}
-                Ok(doc) => {
-                    if learn && doc.status == 200 {
-                        self.learn_services(url, &doc);
-                    }
-                    return Ok(doc);
-                }
+                Ok(doc) => return Ok(doc),
                 Err(e) if attempt >= self.retries => return Err(after_attempts(attempt + 1, e)),
                 Err(_) => {}
             }
             attempt += 1;
             std::thread::sleep(backoff(attempt));
-        }
-    }
-
-    /// Remembers the service URLs a discovery document announces, so the registry API
-    /// requests get the credentials of the host that was discovered.
-    fn learn_services(&self, url: &Url, doc: &Document) {
-        if url.path() != "/.well-known/terraform.json" {
-            return;
-        }
-        let Ok(hostname) = for_comparison(&authority(url)) else {
-            return;
-        };
-        let Ok(serde_json::Value::Object(map)) = serde_json::from_slice(&doc.body) else {
-            return;
-        };
-        for value in map.values() {
-            if let Some(u) = value.as_str().and_then(|s| doc.final_url.join(s).ok()) {
-                self.register_service(&u, &hostname);
-            }
         }
     }
 
@@ -309,15 +216,6 @@ impl Http {
             Some(tok) => req.bearer_auth(tok),
             None => req,
         }
-    }
-}
-
-/// `host[:port]` of a URL (the port only when it is not the scheme's default).
-fn authority(url: &Url) -> String {
-    let host = url.host_str().unwrap_or("");
-    match url.port() {
-        Some(p) => format!("{host}:{p}"),
-        None => host.to_string(),
     }
 }
 
@@ -454,33 +352,7 @@ mod tests {
     }
 
     #[test]
-    fn a_discovery_document_extends_the_hosts_credentials_to_its_service_urls() {
-        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
-        http.tokens = env(&[("TF_TOKEN_registry_example_com", "t")]);
-        let u = |s: &str| Url::parse(s).expect("url");
-        let api = u("https://api.example.net/v1/providers/acme/demo/versions");
-        assert_eq!(http.token_for(&api), None);
-        let disco = u("https://registry.example.com/.well-known/terraform.json");
-        http.learn_services(
-            &disco,
-            &Document {
-                final_url: disco.clone(),
-                status: 200,
-                status_text: "200 OK".into(),
-                content_type: Some("application/json".into()),
-                body: br#"{"providers.v1":"https://api.example.net/v1/providers/","modules.v1":3}"#
-                    .to_vec(),
-            },
-        );
-        assert_eq!(http.token_for(&api), Some("t"));
-        assert_eq!(
-            http.token_for(&u("https://api.example.net/files/x.zip")),
-            None
-        );
-    }
-
-    #[test]
-    fn environment_tokens_win_over_credentials_blocks_and_follow_service_urls() {
+    fn environment_tokens_win_over_credentials_blocks() {
         let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
         http.tokens = env(&[("TF_TOKEN_registry_example_com", "from-env")]);
         let mut cfg = CliConfig::default();
@@ -488,29 +360,16 @@ mod tests {
             .insert("registry.example.com".into(), "from-config".into());
         cfg.credentials
             .insert("Mirror.Example:8443".into(), "mirror".into());
-        cfg.hosts.insert(
-            "registry.example.com".into(),
-            [(
-                "providers.v1".to_string(),
-                "http://127.0.0.1:9/v1/providers/".to_string(),
-            )]
-            .into_iter()
-            .collect(),
-        );
+        cfg.credentials.insert("https://bad".into(), "x".into());
         let http = http.with_cli_config(&cfg);
-        let u = |s: &str| Url::parse(s).expect("url");
-        assert_eq!(
-            http.token_for(&u("http://127.0.0.1:9/v1/providers/a/b/versions")),
-            Some("from-env")
-        );
-        assert_eq!(http.token_for(&u("http://127.0.0.1:9/files/x.zip")), None);
-        assert_eq!(
-            http.token_for(&u("https://mirror.example:8443/p/index.json")),
-            Some("mirror")
-        );
-        assert_eq!(
-            http.token_for(&u("https://mirror.example/p/index.json")),
-            None
-        );
+        let tok = |h: &str| {
+            for_comparison(h)
+                .ok()
+                .and_then(|h| http.tokens.get(&h).cloned())
+        };
+        assert_eq!(tok("Registry.Example.com").as_deref(), Some("from-env"));
+        assert_eq!(tok("mirror.example:8443").as_deref(), Some("mirror"));
+        assert_eq!(tok("mirror.example").as_deref(), None);
+        assert_eq!(http.tokens.len(), 2);
     }
 }
