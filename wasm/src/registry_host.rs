@@ -15,6 +15,7 @@ use js_sys::{Function, Promise, Uint8Array};
 use tflock_core::hash::ZipHasher;
 use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, SourceError};
 use tflock_core::protocol::cliconfig::CliConfig;
+use tflock_core::protocol::Credentials;
 use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
 use tflock_core::Flavor;
 use url::Url;
@@ -90,23 +91,41 @@ async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
 struct Host {
     fetch: Function,
     sources: SourceSet,
+    credentials: Credentials,
 }
 
 impl Host {
-    /// `fetch(url)`, the `Response` unread.
-    async fn call(&self, url: &Url) -> Result<JsValue, String> {
-        let call = self
-            .fetch
-            .call1(&JsValue::NULL, &JsValue::from_str(url.as_str()))
-            .map_err(js_message)?;
+    /// `fetch(url)`, the `Response` unread; with a token, `fetch(url, { headers })`
+    /// carrying it as a bearer `Authorization`.
+    async fn call(&self, url: &Url, token: Option<&str>) -> Result<JsValue, String> {
+        let target = JsValue::from_str(url.as_str());
+        let call = match token {
+            None => self.fetch.call1(&JsValue::NULL, &target),
+            Some(token) => {
+                let headers = js_sys::Object::new();
+                js_sys::Reflect::set(
+                    &headers,
+                    &JsValue::from_str("Authorization"),
+                    &JsValue::from_str(&format!("Bearer {token}")),
+                )
+                .map_err(js_message)?;
+                let init = js_sys::Object::new();
+                js_sys::Reflect::set(&init, &JsValue::from_str("headers"), &headers)
+                    .map_err(js_message)?;
+                self.fetch.call2(&JsValue::NULL, &target, &init)
+            }
+        }
+        .map_err(js_message)?;
         JsFuture::from(Promise::resolve(&call))
             .await
             .map_err(js_message)
     }
 
-    /// `fetch(url)`, read whole (registry and mirror documents are small).
-    async fn get(&self, url: &Url) -> Result<HttpResponse, String> {
-        let resp = self.call(url).await?;
+    /// `fetch(url)`, read whole (registry and mirror documents are small), with
+    /// `auth_host`'s token when one is configured.
+    async fn get(&self, url: &Url, auth_host: Option<&str>) -> Result<HttpResponse, String> {
+        let token = auth_host.and_then(|h| self.credentials.token_for(h));
+        let resp = self.call(url, token).await?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
         let status_text = get(&resp, "statusText").as_string().unwrap_or_default();
         let final_url = get(&resp, "url")
@@ -127,13 +146,15 @@ impl Host {
             content_type,
             final_url,
             body: Uint8Array::new(&buf).to_vec(),
-            had_credentials: false,
+            had_credentials: token.is_some(),
         })
     }
 
     async fn perform(&self, req: &SourceRequest) -> SourceResponse {
         match req {
-            SourceRequest::Get { url, .. } => SourceResponse::Http(self.get(url).await),
+            SourceRequest::Get { url, auth_host } => {
+                SourceResponse::Http(self.get(url, auth_host.as_deref()).await)
+            }
             SourceRequest::ListDir { path } => SourceResponse::Listing(Err(format!(
                 "{path}: filesystem mirrors are not available to lock()"
             ))),
@@ -147,7 +168,8 @@ impl Host {
             ));
         };
         let url = Url::parse(u).map_err(|e| SourceError::other(e.to_string()))?;
-        let resp = self.call(&url).await.map_err(SourceError::other)?;
+        // Package downloads never carry credentials, as in Terraform.
+        let resp = self.call(&url, None).await.map_err(SourceError::other)?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
         if status != 200 {
             let text = get(&resp, "statusText").as_string().unwrap_or_default();
@@ -190,7 +212,7 @@ impl Host {
 /// The sources `lock()` uses: `networkMirror` alone (like `providers lock -net-mirror`),
 /// else the `cliConfig` text's `provider_installation` (direct registry access without
 /// one); `hosts` adds `host` blocks.
-fn sources(options: &JsValue, flavor: Flavor) -> JsResult<SourceSet> {
+fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credentials)> {
     let mut cfg = match opt_string(options, "cliConfig")? {
         None => CliConfig::default(),
         Some(text) => {
@@ -214,7 +236,8 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<SourceSet> {
             cfg.hosts.insert(host, map);
         }
     }
-    match opt_string(options, "networkMirror")? {
+    let credentials = credentials(options, &cfg)?;
+    let set = match opt_string(options, "networkMirror")? {
         Some(raw) => match Url::parse(&raw) {
             Ok(base) if base.scheme() == "https" => Ok(SourceSet::single(
                 Method::NetworkMirror {
@@ -231,17 +254,44 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<SourceSet> {
         },
         None => SourceSet::from_cli_config(&cfg, flavor)
             .map_err(|e| error("Invalid provider installation settings", e)),
+    }?;
+    Ok((set, credentials))
+}
+
+/// `credentials` (`{ host: token }`, like `TF_TOKEN_<host>` variables, so they win) over the
+/// `cliConfig`'s `credentials` blocks.
+fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
+    let mut creds = Credentials::new();
+    let given = get(options, "credentials");
+    if !(given.is_undefined() || given.is_null()) {
+        for (host, token) in entries(&given, "credentials")? {
+            let Some(token) = token.as_string() else {
+                return Err(error(
+                    "Invalid argument",
+                    format!("credentials[{host:?}] must be a token string"),
+                ));
+            };
+            if !creds.add_fallback(&host, &token) {
+                return Err(error(
+                    "Invalid argument",
+                    format!("credentials has an invalid hostname {host:?}"),
+                ));
+            }
+        }
     }
+    Ok(creds.with_cli_config(cfg))
 }
 
 /// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
-/// networkMirror? })`: runs the planner (`providers lock` by default) against the origin
+/// networkMirror?, credentials? })`: runs the planner (`providers lock` by default) against the origin
 /// registries, the `cliConfig`'s `provider_installation` methods, or one `networkMirror`,
 /// performing every request with `fetch(url)` (anything returning a `Response`-like
 /// `{ status, statusText, url, headers?, arrayBuffer() }`), and resolves to the outcome:
 /// the new lock file text, the change, the diagnostics and the product's messages. `hosts`
 /// maps a hostname to its service URLs, like a CLI config `host` block
-/// (`{ "example.com": { "providers.v1": "http://…/" } }`).
+/// (`{ "example.com": { "providers.v1": "http://…/" } }`); `credentials` maps a hostname
+/// (a mirror's `host:port`) to a bearer token sent only with its registry or mirror
+/// documents, never with package downloads.
 #[wasm_bindgen(js_name = lock, unchecked_return_type = "PlanOutcome")]
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
@@ -251,9 +301,11 @@ pub async fn lock(
         .dyn_into()
         .map_err(|_| error("Invalid argument", "\"fetch\" must be a function"))?;
     let flavor = opts.flavor;
+    let (sources, credentials) = sources(&options, flavor)?;
     let mut host = Host {
         fetch,
-        sources: sources(&options, flavor)?,
+        sources,
+        credentials,
     };
     let mut planner = install::Planner::new(reqs, locks, opts);
     loop {

@@ -251,12 +251,14 @@ export interface LockOptions extends PlannerOptions {
    * (relative URLs in documents resolve against it); network mirrors need
    * `headers.get("content-type")` to be `application/json`.
    */
-  fetch: (url: string) => Promise<{
+  fetch: (url: string, init?: { headers: Record<string, string> }) => Promise<{
     status: number;
     statusText: string;
     url: string;
     headers?: { get(name: string): string | null };
     arrayBuffer(): Promise<ArrayBuffer>;
+    /** When present, package zips are hashed as this stream arrives (bounded memory). */
+    body?: ReadableStream<Uint8Array> | null;
   }>;
   /** Service URLs per hostname, like a CLI config `host` block (added to `cliConfig`'s). */
   hosts?: Record<string, Record<string, string>>;
@@ -272,4 +274,10 @@ export interface LockOptions extends PlannerOptions {
    * `cliConfig`'s `provider_installation`, like `providers lock -net-mirror=URL`.
    */
   networkMirror?: string;
+  /**
+   * Bearer tokens per hostname (a mirror's `host:port`), like `TF_TOKEN_<host>`: they win
+   * over `cliConfig`'s `credentials` blocks. Sent as `fetch(url, { headers: { Authorization } })`
+   * for that host's registry or mirror documents only, never with package downloads.
+   */
+  credentials?: Record<string, string>;
 }

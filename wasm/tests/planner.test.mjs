@@ -90,6 +90,26 @@ test("lock() records the h1: that `tflock hash` computes for each platform's zip
   }
 });
 
+test("lock() sends a host's token with its registry documents only, never with downloads", async () => {
+  const seen = [];
+  const recording = (url, init) => {
+    seen.push({ url: String(url), auth: init?.headers?.Authorization ?? null });
+    return fetch(url, init);
+  };
+  const cliConfig = `credentials "${HOST}" {\n  token = "from-config"\n}\n`;
+  const out = await tf.lock({ ...options("1.2.0"), fetch: recording, cliConfig, credentials: { "Registry.Example.COM": "explicit" } });
+  assert.equal(out.lockText, await cliLock("1.2.0"));
+  const documents = seen.filter((r) => r.url.startsWith(reg.providersUrl));
+  const others = seen.filter((r) => !r.url.startsWith(reg.providersUrl));
+  assert.ok(documents.length >= 2 && others.length >= 2, JSON.stringify(seen));
+  assert.deepEqual([...new Set(documents.map((r) => r.auth))], ["Bearer explicit"]);
+  assert.deepEqual([...new Set(others.map((r) => r.auth))], [null]);
+  const fromConfig = [];
+  await tf.lock({ ...options("1.2.0"), cliConfig, fetch: (url, init) => (fromConfig.push(init?.headers?.Authorization ?? null), fetch(url, init)) });
+  assert.ok(fromConfig.includes("Bearer from-config"), JSON.stringify(fromConfig));
+  await assert.rejects(tf.lock({ ...options("1.2.0"), credentials: { "https://bad": "x" } }), /invalid hostname/);
+});
+
 test("lock() keeps a locked version and reports unchanged, like the CLI", async () => {
   const first = await tf.lock(options("~> 1.0"));
   const again = await tf.lock(options("~> 1.0", first.lockText));

@@ -11,11 +11,10 @@
 //!   download may go without receiving a byte; Terraform's `TF_REGISTRY_CLIENT_TIMEOUT`
 //!   (seconds) is honoured for registry and mirror documents when ours is unset.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::time::Duration;
-use tflock_core::addrs::hostname::{for_comparison, for_display};
 use tflock_core::protocol::cliconfig::CliConfig;
+use tflock_core::protocol::Credentials;
 use url::Url;
 
 /// The Terraform version tflock announces in `X-Terraform-Version` (registries use it to
@@ -48,8 +47,8 @@ pub struct Document {
 #[derive(Debug, Clone)]
 pub struct Http {
     client: reqwest::blocking::Client,
-    /// Bearer tokens by service hostname (comparison form, with a non-default port).
-    tokens: BTreeMap<String, String>,
+    /// Bearer tokens by service host.
+    credentials: Credentials,
     retries: u32,
     /// `TFLOCK_HTTP_TIMEOUT` / `TF_REGISTRY_CLIENT_TIMEOUT`, replacing per-call timeouts.
     document_timeout: Option<Duration>,
@@ -75,7 +74,7 @@ impl Http {
         }
         Ok(Http {
             client: builder.build()?,
-            tokens: tokens_from_env(std::env::vars()),
+            credentials: Credentials::from_env_vars(std::env::vars()),
             retries,
             document_timeout,
         })
@@ -84,17 +83,13 @@ impl Http {
     /// Adds the CLI config's `credentials` blocks (a `TF_TOKEN_<host>` variable for the
     /// same host wins, as in Terraform).
     pub fn with_cli_config(mut self, cfg: &CliConfig) -> Http {
-        for (host, token) in &cfg.credentials {
-            if let Ok(h) = for_comparison(host) {
-                self.tokens.entry(h).or_insert_with(|| token.clone());
-            }
-        }
+        self.credentials = self.credentials.with_cli_config(cfg);
         self
     }
 
     /// Whether a token is configured for `host`.
     pub fn has_token(&self, host: &str) -> bool {
-        for_comparison(host).is_ok_and(|h| self.tokens.contains_key(&h))
+        self.credentials.token_for(host).is_some()
     }
 
     /// GETs a small document with the credentials of `auth_host` (the registry's hostname,
@@ -106,8 +101,8 @@ impl Http {
         timeout: Duration,
     ) -> Result<Document, String> {
         let token = auth_host
-            .and_then(|h| for_comparison(h).ok())
-            .and_then(|h| self.tokens.get(&h).cloned());
+            .and_then(|h| self.credentials.token_for(h))
+            .map(str::to_string);
         let timeout = self.document_timeout.unwrap_or(timeout);
         let mut attempt = 0;
         loop {
@@ -277,19 +272,6 @@ fn env_seconds(name: &str) -> Option<Duration> {
     (secs.is_finite() && secs > 0.0).then(|| Duration::from_secs_f64(secs))
 }
 
-/// `TF_TOKEN_<host>` variables, keyed by comparison-form hostname. Like Terraform: `__` is
-/// a dash, then `_` a dot; the name may also be given in Unicode or punycode; invalid
-/// hostnames are ignored.
-fn tokens_from_env(vars: impl Iterator<Item = (String, String)>) -> BTreeMap<String, String> {
-    vars.filter_map(|(k, v)| {
-        let raw = k.strip_prefix("TF_TOKEN_")?;
-        let host = raw.replace("__", "-").replace('_', ".");
-        let host = for_comparison(&for_display(&host)).ok()?;
-        Some((host, v))
-    })
-    .collect()
-}
-
 /// Extra trusted roots from `SSL_CERT_FILE` (one PEM bundle) and `SSL_CERT_DIR`
 /// (colon-separated directories of PEM files). Unreadable or non-PEM files are skipped,
 /// as Go skips them.
@@ -313,63 +295,4 @@ fn extra_roots() -> Vec<reqwest::Certificate> {
         .filter_map(|pem| reqwest::Certificate::from_pem_bundle(&pem).ok())
         .flatten()
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        tokens_from_env(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())))
-    }
-
-    #[test]
-    fn token_variables_decode_dots_and_dashes_like_terraform() {
-        let t = env(&[
-            ("TF_TOKEN_app_terraform_io", "a"),
-            ("TF_TOKEN_my__registry_example_com", "b"),
-            ("TF_TOKEN_Upper_Example_COM", "c"),
-            ("TF_TOKEN_xn____caf__dma_fr", "d"),
-            ("TF_TOKEN_", "ignored"),
-            ("PATH", "/bin"),
-        ]);
-        assert_eq!(t.get("app.terraform.io").map(String::as_str), Some("a"));
-        assert_eq!(
-            t.get("my-registry.example.com").map(String::as_str),
-            Some("b")
-        );
-        assert_eq!(t.get("upper.example.com").map(String::as_str), Some("c"));
-        assert_eq!(t.get("xn--caf-dma.fr").map(String::as_str), Some("d"));
-        assert_eq!(t.len(), 4, "{t:?}");
-    }
-
-    #[test]
-    fn an_explicit_credentials_host_picks_its_token() {
-        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
-        http.tokens = env(&[("TF_TOKEN_registry_example_com", "t")]);
-        assert!(http.has_token("Registry.Example.com"));
-        assert!(!http.has_token("127.0.0.1:8443"));
-    }
-
-    #[test]
-    fn environment_tokens_win_over_credentials_blocks() {
-        let mut http = Http::new(Duration::from_secs(1), 0).expect("client");
-        http.tokens = env(&[("TF_TOKEN_registry_example_com", "from-env")]);
-        let mut cfg = CliConfig::default();
-        cfg.credentials
-            .insert("registry.example.com".into(), "from-config".into());
-        cfg.credentials
-            .insert("Mirror.Example:8443".into(), "mirror".into());
-        cfg.credentials.insert("https://bad".into(), "x".into());
-        let http = http.with_cli_config(&cfg);
-        let tok = |h: &str| {
-            for_comparison(h)
-                .ok()
-                .and_then(|h| http.tokens.get(&h).cloned())
-        };
-        assert_eq!(tok("Registry.Example.com").as_deref(), Some("from-env"));
-        assert_eq!(tok("mirror.example:8443").as_deref(), Some("mirror"));
-        assert_eq!(tok("mirror.example").as_deref(), None);
-        assert_eq!(http.tokens.len(), 2);
-    }
 }

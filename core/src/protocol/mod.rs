@@ -8,6 +8,7 @@
 
 pub mod auth;
 pub mod cliconfig;
+pub mod credentials;
 pub mod discovery;
 pub mod fs_mirror;
 pub mod hashicorp_keys;
@@ -21,6 +22,7 @@ pub mod urls;
 
 pub use auth::{authenticate_registry_package, AuthError, AuthKind, AuthResult, RegistryAuthInput};
 pub use cliconfig::{CliConfig, InstallationMethod, MethodKind};
+pub use credentials::Credentials;
 pub use discovery::Discovery;
 pub use patterns::{ProviderPattern, ProviderPatterns};
 pub use registry::{DownloadResponse, PackageMeta, VersionsResponse};
