@@ -55,8 +55,14 @@ impl Credentials {
 
     /// The token for `host` (a registry hostname or a mirror's `host[:port]`), if any.
     pub fn token_for(&self, host: &str) -> Option<&str> {
-        let h = for_comparison(host).ok()?;
-        self.tokens.get(&h).map(String::as_str)
+        // Punycode spellings (`xn--…`) normalise through their display form.
+        let h = for_comparison(host)
+            .or_else(|_| for_comparison(&for_display(host)))
+            .ok()?;
+        self.tokens
+            .get(&h)
+            .or_else(|| self.tokens.get(&for_comparison(&for_display(host)).ok()?))
+            .map(String::as_str)
     }
 
     /// How many hosts have a token.
