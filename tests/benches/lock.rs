@@ -63,7 +63,7 @@ fn main() {
     );
 
     // Loopback is faster than any registry link: there hashing, not transfer, is the floor.
-    scenario("loopback, unlimited", &bin, &base, &urls);
+    scenario("loopback, unlimited", &bin, &base, &urls, Some(floor));
 
     // A real link: every byte crosses a shared pipe of fixed bandwidth, as from a CDN.
     let mbps: f64 = std::env::var("TFLOCK_BENCH_LINK_MBPS")
@@ -80,11 +80,12 @@ fn main() {
         &bin,
         &link.base_url(),
         &link_urls,
+        None,
     );
 }
 
 /// One measured run of tflock against both baselines over the same server.
-fn scenario(name: &str, bin: &Path, base: &str, urls: &[String]) {
+fn scenario(name: &str, bin: &Path, base: &str, urls: &[String], floor: Option<Duration>) {
     let work = tempfile::tempdir().expect("tempdir");
     let mut main_tf = String::from("terraform {\n  required_providers {\n");
     for p in PROVIDERS {
@@ -204,6 +205,12 @@ fn scenario(name: &str, bin: &Path, base: &str, urls: &[String]) {
         "speed-up over sequential download-then-hash: {:.2}x",
         secs(sequential_time) / secs(tflock_time)
     );
+    if let Some(floor) = floor {
+        println!(
+            "ratio tflock / CPU floor (hashing alone): {:.2}",
+            secs(tflock_time) / secs(floor)
+        );
+    }
     println!("tflock peak RSS: {:.1} MiB", rss_kb / 1024.0);
     println!("tflock CPU time (user+sys): {cpu_secs:.2} s");
 }
