@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod playground;
 mod wasm;
 mod wasm_imports;
 
@@ -31,6 +32,8 @@ fn main() -> Result<()> {
         Some("wasm") if args.get(1).map(String::as_str) == Some("--test") => wasm::test(),
         Some("wasm") if args.get(1).map(String::as_str) == Some("--hosts") => wasm::hosts(),
         Some("wasm") => wasm::build(),
+        Some("playground") => playground::run(&args[1..]),
+        Some("playground-test") => playground::test(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
             eprintln!(
@@ -41,6 +44,8 @@ fn main() -> Result<()> {
             eprintln!("  bench  run benchmarks (prints ratios against baselines)");
             eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it,");
             eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
+            eprintln!("  playground [--port N] [--build-only]  build web/dist/ and serve it");
+            eprintln!("  playground-test  build the playground and test it in headless Chromium");
             std::process::exit(2)
         }
     }
@@ -80,6 +85,7 @@ fn test() -> Result<()> {
     )?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
     step("wasm", wasm::test())?;
+    step("playground", playground::test())?;
     eprintln!("xtask: all checks passed");
     Ok(())
 }

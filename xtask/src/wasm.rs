@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::Command;
 
 const CRATE: &str = "tflock-wasm";
-const PROFILE: &str = "wasm-release";
+pub(crate) const PROFILE: &str = "wasm-release";
 const PKG: &str = "wasm/pkg";
 const TEMPLATE: &str = "wasm/npm";
 const TOOLS: &str = "wasm/tools";
@@ -25,11 +25,11 @@ const GLUE_MODULE: &str = "./tflock_bg.js";
 /// wasm features the package requires of its hosts: SIMD (Node >= 16.4, Chrome 91, Firefox
 /// 89, Safari 16.4, workerd) speeds up inflate. Passed only to this build, so other wasm32
 /// builds of the workspace are unaffected.
-const RUSTFLAGS: &str = "-C target-feature=+simd128";
+pub(crate) const RUSTFLAGS: &str = "-C target-feature=+simd128";
 /// `wasm-opt` passes that only remove: duplicate functions, unused module elements, the
 /// name and producers sections. Measured on this module, `-Oz`/`-O2` make the raw file ~10%
 /// smaller but the gzipped file ~7% *larger* (954 KB vs 885 KB), and cost ~1 min.
-const WASM_OPT_FLAGS: &[&str] = &[
+pub(crate) const WASM_OPT_FLAGS: &[&str] = &[
     "--duplicate-function-elimination",
     "--remove-unused-module-elements",
     "--strip-debug",
@@ -89,7 +89,7 @@ pub fn build() -> Result<()> {
 }
 
 /// Raw and `gzip -9` sizes of a file.
-fn sizes(path: &Path) -> Result<(u64, u64)> {
+pub(crate) fn sizes(path: &Path) -> Result<(u64, u64)> {
     let raw = std::fs::metadata(path)
         .with_context(|| format!("reading {}", path.display()))?
         .len();
@@ -107,7 +107,7 @@ fn sizes(path: &Path) -> Result<(u64, u64)> {
 
 /// `wasm-opt` from npm binaryen, in place. Features are read from the module's
 /// `target_features` section (simd128, reference types, ...).
-fn optimize(module: &Path) -> Result<()> {
+pub(crate) fn optimize(module: &Path) -> Result<()> {
     let opt = format!("{TOOLS}/node_modules/.bin/wasm-opt");
     let out = module.with_extension("opt.wasm");
     super::run(
@@ -122,7 +122,7 @@ fn optimize(module: &Path) -> Result<()> {
 
 /// The npm tools of `wasm/tools/package-lock.json`, installed with `npm ci` when `npm ls`
 /// says they are missing or not the pinned versions.
-fn ensure_tools() -> Result<()> {
+pub(crate) fn ensure_tools() -> Result<()> {
     if !super::which("npm") {
         bail!("npm is needed to install wasm-opt (binaryen) and the host-test tools");
     }
@@ -152,7 +152,7 @@ fn ensure_tools() -> Result<()> {
 }
 
 /// Debian's chromium for the browser test, installed with apt-get when missing.
-fn ensure_chromium() -> Result<String> {
+pub(crate) fn ensure_chromium() -> Result<String> {
     if let Ok(path) = std::env::var("CHROMIUM") {
         return Ok(path);
     }
@@ -240,7 +240,7 @@ pub fn bench(mib: Option<&str>) -> Result<()> {
 }
 
 /// The `wasm-bindgen` crate version Cargo.lock resolves.
-fn locked_bindgen_version() -> Result<String> {
+pub(crate) fn locked_bindgen_version() -> Result<String> {
     let lock = std::fs::read_to_string("Cargo.lock").context("reading Cargo.lock")?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
@@ -254,7 +254,7 @@ fn locked_bindgen_version() -> Result<String> {
 }
 
 /// The wasm-bindgen binary: on PATH, else cargo's bin directory.
-fn bindgen() -> String {
+pub(crate) fn bindgen() -> String {
     if super::which("wasm-bindgen") {
         return "wasm-bindgen".to_string();
     }
@@ -263,7 +263,7 @@ fn bindgen() -> String {
     format!("{home}/bin/wasm-bindgen")
 }
 
-fn ensure_bindgen(version: &str) -> Result<()> {
+pub(crate) fn ensure_bindgen(version: &str) -> Result<()> {
     let have = Command::new(bindgen())
         .arg("--version")
         .output()

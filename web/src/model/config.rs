@@ -1,0 +1,157 @@
+//! Panel 1: a set of configuration files → the merged module, the provider requirements
+//! with their origins, and diagnostics (what `tflock merge` and `tflock providers` print).
+
+use super::diagnostics::{rows, DiagnosticRow};
+use std::collections::BTreeMap;
+use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
+use tflock_core::config::{
+    load_tree, render_merged, tree_requirements, LoadOptions, ModuleTree, ProviderRequirements,
+};
+use tflock_core::{Diagnostics, Flavor};
+
+/// Everything panel 1 shows for one set of files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigReport {
+    /// The root module after override files are merged, as HCL (partial when `failed`).
+    pub merged: String,
+    /// Root files by role: primary, override, shadowed (OpenTofu `.tofu` wins).
+    pub primary: Vec<String>,
+    /// Override files, in merge order.
+    pub overrides: Vec<String>,
+    /// Files hidden by a same-named `.tofu` file.
+    pub shadowed: Vec<String>,
+    /// Loading and requirement diagnostics of the whole tree, the root's first.
+    pub diagnostics: Vec<DiagnosticRow>,
+    /// True when some diagnostic is an error (the CLI would print no merged module).
+    pub failed: bool,
+    /// The requirement tree as `terraform providers` prints it.
+    pub tree: String,
+    /// Requirements per provider, with origins.
+    pub requirements: ProviderRequirements,
+}
+
+/// Splits `modules/vpc/main.tf` into (`modules/vpc`, `main.tf`); root files have `""`.
+fn split_dir(name: &str) -> (String, String) {
+    let name = name.trim().trim_start_matches("./");
+    match name.rsplit_once('/') {
+        Some((dir, file)) => (dir.trim_matches('/').to_string(), file.to_string()),
+        None => (String::new(), name.to_string()),
+    }
+}
+
+/// Loads `files` (`(name, content)`; names with a directory part belong to local child
+/// modules, e.g. `modules/vpc/main.tf`) as the root module and its local children.
+pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
+    let mut dirs: BTreeMap<String, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+    dirs.entry(String::new()).or_default();
+    for (name, content) in files {
+        let (dir, file) = split_dir(name);
+        if file.is_empty() {
+            continue;
+        }
+        dirs.entry(dir)
+            .or_default()
+            .push((file, content.as_bytes().to_vec()));
+    }
+    let tree = load_tree(&dirs, "", &LoadOptions { flavor });
+    let reqs = tree_requirements(&tree, flavor);
+    let mut diags = Diagnostics::new();
+    tree_diagnostics(&tree, &mut diags);
+    diags.extend(reqs.diagnostics.iter().cloned());
+    let loaded = &tree.loaded;
+    ConfigReport {
+        merged: render_merged(loaded),
+        primary: loaded.files.primary.clone(),
+        overrides: loaded.files.overrides.clone(),
+        shadowed: loaded.files.shadowed.clone(),
+        failed: diags.has_errors(),
+        diagnostics: rows(diags.iter()),
+        tree: render_tree(&tree, flavor),
+        requirements: reqs,
+    }
+}
+
+fn tree_diagnostics(tree: &ModuleTree, out: &mut Diagnostics) {
+    out.extend(tree.loaded.diagnostics.iter().cloned());
+    for c in &tree.children {
+        tree_diagnostics(c, out);
+    }
+}
+
+/// One place a provider is mentioned, flattened for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginRow {
+    /// `root` or the module path (`module.vpc`).
+    pub module: String,
+    /// The local name used there.
+    pub local_name: String,
+    /// What declared it, in words.
+    pub kind: &'static str,
+    /// The constraint as written, if any.
+    pub constraint: Option<String>,
+    /// `file:line:col`.
+    pub location: String,
+}
+
+/// The origins of `req`, in discovery order.
+pub fn origins(req: &ProviderRequirement) -> Vec<OriginRow> {
+    req.origins
+        .iter()
+        .map(|o| OriginRow {
+            module: if o.module.is_empty() {
+                "root".to_string()
+            } else {
+                o.module.clone()
+            },
+            local_name: o.local_name.clone(),
+            kind: match o.kind {
+                OriginKind::RequiredProviders => "required_providers",
+                OriginKind::ProviderBlockVersion => "provider block version",
+                OriginKind::ProviderBlock => "provider block",
+                OriginKind::Resource => "resource",
+            },
+            constraint: o.constraint.clone(),
+            location: format!(
+                "{}:{}:{}",
+                o.range.filename, o.range.start.line, o.range.start.column
+            ),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::CONFIG_FILES;
+
+    fn sample() -> Vec<(String, String)> {
+        CONFIG_FILES
+            .iter()
+            .map(|(n, c)| (n.to_string(), c.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn sample_merges_without_diagnostics() {
+        let r = analyze(&sample(), Flavor::Terraform);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        assert_eq!(r.overrides, ["main_override.tf"]);
+        assert!(r.merged.contains("region = \"us-east-1\""));
+    }
+
+    #[test]
+    fn child_module_files_go_to_their_directory() {
+        let mut files = sample();
+        files.push((
+            "main.tf".replace("main", "child"),
+            "module \"c\" {\n  source = \"./modules/c\"\n}\n".into(),
+        ));
+        files.push((
+            "modules/c/main.tf".into(),
+            "resource \"tls_private_key\" \"k\" {}\n".into(),
+        ));
+        let r = analyze(&files, Flavor::Terraform);
+        assert!(r.tree.contains("module.c"), "{}", r.tree);
+        assert!(r.tree.contains("hashicorp/tls"), "{}", r.tree);
+    }
+}

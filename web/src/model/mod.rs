@@ -1,0 +1,8 @@
+//! What the panels show, computed from their inputs with `tflock-core`. Pure functions
+//! over strings and bytes, so they build and test natively; the view only renders them.
+
+pub mod config;
+pub mod diagnostics;
+pub mod lock;
+pub mod package_name;
+pub mod preview;

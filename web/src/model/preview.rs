@@ -1,0 +1,98 @@
+//! Panel 4: the configuration's requirements against a lock file, without the network:
+//! what `init` would have to add, upgrade or drop.
+
+use tflock_core::config::ProviderRequirements;
+use tflock_core::lockfile::update::locked_version_conflict;
+use tflock_core::lockfile::{header_flavor, load_locks, LoadOptions, LOCK_FILE_NAME};
+use tflock_core::Flavor;
+
+/// What `init` would do about one provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Locked at a version the constraints allow: nothing to do.
+    Locked(String),
+    /// Required but not in the lock: `init` would select and record a version.
+    Missing,
+    /// Locked at a version the constraints reject: `init` fails without `-upgrade`.
+    Conflict(String),
+    /// In the lock but no longer required: `init` would drop it.
+    Unused(String),
+}
+
+/// One provider of the preview.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewRow {
+    /// Provider address.
+    pub provider: String,
+    /// Combined constraints from the configuration (empty: any version).
+    pub constraints: String,
+    /// What `init` would do.
+    pub status: Status,
+}
+
+/// The preview, or `Err` with the lock's first error when the lock cannot be read.
+pub fn preview(
+    reqs: &ProviderRequirements,
+    lock_text: &str,
+    flavor: Flavor,
+) -> Result<Vec<PreviewRow>, String> {
+    let lock_flavor = header_flavor(lock_text);
+    let (locks, diags) = load_locks(lock_text, &LoadOptions::new(LOCK_FILE_NAME, lock_flavor));
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(d.summary.clone());
+    }
+    let mut out = Vec::new();
+    for (addr, req) in &reqs.providers {
+        if req.builtin {
+            continue;
+        }
+        let status = match locks.provider(addr) {
+            None => Status::Missing,
+            Some(l) if req.parsed.allows(l.version()) => Status::Locked(l.version().to_string()),
+            Some(l) => Status::Conflict(locked_version_conflict(
+                addr,
+                l.version(),
+                &req.parsed,
+                flavor,
+            )),
+        };
+        out.push(PreviewRow {
+            provider: req.provider.clone(),
+            constraints: req.constraints.clone(),
+            status,
+        });
+    }
+    for l in locks.providers() {
+        if !reqs.providers.contains_key(l.addr()) {
+            out.push(PreviewRow {
+                provider: l.addr().to_string(),
+                constraints: String::new(),
+                status: Status::Unused(l.version().to_string()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::config::analyze;
+    use crate::samples::{CONFIG_FILES, LOCK_FILE};
+
+    #[test]
+    fn sample_lock_misses_random() {
+        let files: Vec<(String, String)> = CONFIG_FILES
+            .iter()
+            .map(|(n, c)| (n.to_string(), c.to_string()))
+            .collect();
+        let r = analyze(&files, Flavor::Terraform);
+        let rows = preview(&r.requirements, LOCK_FILE, Flavor::Terraform).unwrap();
+        let missing: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.status == Status::Missing)
+            .map(|r| r.provider.as_str())
+            .collect();
+        assert_eq!(missing, ["registry.terraform.io/hashicorp/random"]);
+    }
+}

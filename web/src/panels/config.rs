@@ -1,0 +1,161 @@
+//! Panel 1: editable configuration files → merged module, requirements, diagnostics.
+
+use super::diagnostics::diagnostics_list;
+use crate::app::FileEntry;
+use crate::model::config::{origins, ConfigReport};
+use leptos::prelude::*;
+use tflock_core::Flavor;
+
+/// Flavour `<select>` value.
+fn flavor_value(f: Flavor) -> &'static str {
+    match f {
+        Flavor::Terraform => "terraform",
+        Flavor::OpenTofu => "opentofu",
+    }
+}
+
+#[component]
+pub fn ConfigPanel(
+    files: RwSignal<Vec<FileEntry>>,
+    flavor: RwSignal<Flavor>,
+    report: Memo<ConfigReport>,
+) -> impl IntoView {
+    let add = move |_| {
+        files.update(|v| {
+            let id = v.iter().map(|f| f.id + 1).max().unwrap_or(0);
+            v.push(FileEntry::new(id, &format!("extra_{id}.tf"), ""));
+        })
+    };
+    view! {
+        <section id="config" class="panel">
+            <h2>"1. Configuration & overrides"</h2>
+            <div class="toolbar">
+                <label>
+                    "Flavour "
+                    <select
+                        id="flavor"
+                        prop:value=move || flavor_value(flavor.get())
+                        on:change=move |ev| {
+                            flavor.set(Flavor::parse(&event_target_value(&ev)).unwrap_or_default())
+                        }
+                    >
+                        <option value="terraform">"Terraform"</option>
+                        <option value="opentofu">"OpenTofu"</option>
+                    </select>
+                </label>
+                <button id="add-file" on:click=add>"Add file"</button>
+            </div>
+            <div class="columns">
+                <div class="files">
+                    <For each=move || files.get() key=|f| f.id let:file>
+                        <div class="file">
+                            <div class="file-head">
+                                <input
+                                    class="name"
+                                    prop:value=move || file.name.get()
+                                    on:input=move |ev| file.name.set(event_target_value(&ev))
+                                />
+                                <button
+                                    class="remove"
+                                    title="Remove this file"
+                                    on:click=move |_| files.update(|v| v.retain(|f| f.id != file.id))
+                                >
+                                    "✕"
+                                </button>
+                            </div>
+                            <textarea
+                                class="content"
+                                spellcheck="false"
+                                rows="12"
+                                prop:value=move || file.content.get()
+                                on:input=move |ev| file.content.set(event_target_value(&ev))
+                            ></textarea>
+                        </div>
+                    </For>
+                </div>
+                <div class="outputs">
+                    <h3>"Diagnostics"</h3>
+                    <div id="config-diagnostics">
+                        {move || diagnostics_list(report.get().diagnostics)}
+                    </div>
+                    <h3>"Files"</h3>
+                    <p id="file-roles">
+                        {move || {
+                            let r = report.get();
+                            let mut s = format!(
+                                "primary: {}; overrides: {}",
+                                list(&r.primary),
+                                list(&r.overrides),
+                            );
+                            if !r.shadowed.is_empty() {
+                                s.push_str(&format!("; shadowed: {}", list(&r.shadowed)));
+                            }
+                            s
+                        }}
+                    </p>
+                    <h3>"Merged module"</h3>
+                    <p class="note" hidden=move || !report.get().failed>
+                        "Loading failed: this is the partial merge; the CLI would print nothing."
+                    </p>
+                    <pre id="merged" class="code">{move || report.get().merged}</pre>
+                    <h3>"Provider requirements"</h3>
+                    <pre id="tree" class="code">{move || report.get().tree}</pre>
+                    <table id="requirements">
+                        <thead>
+                            <tr>
+                                <th>"provider"</th>
+                                <th>"constraints"</th>
+                                <th>"origins"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {move || {
+                                report
+                                    .get()
+                                    .requirements
+                                    .providers
+                                    .values()
+                                    .map(|r| {
+                                        let origins = origins(r);
+                                        view! {
+                                            <tr>
+                                                <td class="provider">{r.provider.clone()}</td>
+                                                <td class="constraints">{r.constraints.clone()}</td>
+                                                <td>
+                                                    <ul class="origins">
+                                                        {origins
+                                                            .into_iter()
+                                                            .map(|o| {
+                                                                view! {
+                                                                    <li>
+                                                                        <span class="location">{o.location}</span>
+                                                                        " " {o.kind} " "
+                                                                        <code>{o.local_name}</code>
+                                                                        {o.constraint.map(|c| format!(" {c}"))}
+                                                                        {(o.module != "root").then(|| format!(" ({})", o.module))}
+                                                                    </li>
+                                                                }
+                                                            })
+                                                            .collect_view()}
+                                                    </ul>
+                                                </td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()
+                            }}
+                        </tbody>
+                    </table>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}

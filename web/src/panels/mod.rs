@@ -1,0 +1,7 @@
+//! The four panels of the page and the pieces they share.
+
+pub mod config;
+pub mod diagnostics;
+pub mod hash;
+pub mod lock;
+pub mod preview;

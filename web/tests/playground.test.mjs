@@ -1,0 +1,238 @@
+// The playground (web/dist, served by `cargo xtask playground-test`) in headless Chromium:
+// every output is compared with what the native CLI prints for the same input.
+// Environment: PLAYGROUND_URL, TFLOCK_BIN, CHROMIUM, SCREENSHOT (set by xtask).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../../");
+const tools = createRequire(root + "wasm/tools/package.json");
+const { chromium } = tools("playwright-core");
+
+const URL = process.env.PLAYGROUND_URL ?? "http://127.0.0.1:8080/";
+const TFLOCK = process.env.TFLOCK_BIN ?? root + "target/debug/tflock";
+const SAMPLES = root + "web/src/samples/";
+const ZIPS = root + "tests/fixtures/hash/samples/";
+
+/** Runs the CLI; returns { status, stdout, stderr }. */
+function cli(args, opts = {}) {
+  const r = spawnSync(TFLOCK, args, { encoding: "utf8", ...opts });
+  if (r.error) throw r.error;
+  return r;
+}
+
+/** A temporary directory holding `files` ({ name: content }). */
+function dirWith(files) {
+  const dir = mkdtempSync(join(tmpdir(), "tflock-playground-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+/** The sample configuration as the page is preloaded with it. */
+function sampleConfig() {
+  const files = {};
+  for (const name of readdirSync(SAMPLES + "config")) files[name] = readFileSync(SAMPLES + "config/" + name, "utf8");
+  return files;
+}
+
+/** `Error: <summary>\n\n  on <file> line <n>` blocks of the CLI's stderr. */
+function cliErrors(stderr) {
+  return [...stderr.matchAll(/^(Error|Warning): (.*)\n\n  on (\S+) line (\d+)/gm)].map((m) => ({
+    severity: m[1].toLowerCase(),
+    summary: m[2],
+    at: `${m[3]}:${m[4]}`,
+  }));
+}
+
+let browser, page;
+const consoleErrors = [];
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.goto(URL);
+  await page.waitForFunction(() => document.querySelector("#merged")?.textContent.length > 0, null, { timeout: 30000 });
+});
+
+after(async () => {
+  if (page && process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+  await browser?.close();
+});
+
+/** Text of `selector`, waiting until `ok(text)` holds (the view updates asynchronously). */
+async function textWhen(selector, ok, timeout = 15000) {
+  const loc = page.locator(selector).first();
+  const end = Date.now() + timeout;
+  let text;
+  for (;;) {
+    text = (await loc.count()) ? await loc.textContent() : null;
+    if (text !== null && ok(text)) return text;
+    if (Date.now() > end) assert.fail(`${selector}: timed out; last text ${JSON.stringify(text)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("sample merge equals `tflock merge` and shows the override's value", async () => {
+  const dir = dirWith(sampleConfig());
+  const expected = cli(["merge", dir]);
+  assert.equal(expected.status, 0, expected.stderr);
+  const merged = await page.locator("#merged").textContent();
+  assert.equal(merged, expected.stdout);
+  assert.match(merged, /region = "us-east-1"/);
+  assert.match(merged, /force_destroy = true/);
+  assert.equal(await page.locator("#config-diagnostics").textContent(), "No diagnostics.");
+});
+
+test("requirements equal `tflock providers` and `merge --requirements --json`", async () => {
+  const dir = dirWith(sampleConfig());
+  const tree = cli(["providers"], { cwd: dir });
+  assert.equal(tree.status, 0, tree.stderr);
+  assert.equal(await page.locator("#tree").textContent(), tree.stdout.replace("\nProviders required by configuration:\n", ""));
+  const json = JSON.parse(cli(["merge", "--requirements", "--json", dir]).stdout);
+  const rows = await page.locator("#requirements tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => ({
+      provider: tr.querySelector(".provider").textContent,
+      constraints: tr.querySelector(".constraints").textContent,
+      origins: [...tr.querySelectorAll(".origins .location")].map((l) => l.textContent),
+    })),
+  );
+  assert.deepEqual(
+    rows,
+    json.providers.map((p) => ({
+      provider: p.provider,
+      constraints: p.constraints,
+      origins: p.origins.map((o) => `${o.range.filename}:${o.range.start.line}:${o.range.start.column}`),
+    })),
+  );
+  assert.deepEqual(
+    rows.map((r) => `${r.provider} ${r.constraints}`.trim()),
+    ["registry.terraform.io/hashicorp/aws ~> 5.0", "registry.terraform.io/hashicorp/null", "registry.terraform.io/hashicorp/random ~> 3.6"],
+  );
+});
+
+test("the flavour switch gives OpenTofu's addresses, as `tflock providers --flavor opentofu`", async () => {
+  const dir = dirWith(sampleConfig());
+  const tree = cli(["providers", "--flavor", "opentofu"], { cwd: dir });
+  assert.equal(tree.status, 0, tree.stderr);
+  await page.selectOption("#flavor", "opentofu");
+  const expected = tree.stdout.replace("\nProviders required by configuration:\n", "");
+  await textWhen("#tree", (t) => t === expected);
+  await page.selectOption("#flavor", "terraform");
+  await textWhen("#tree", (t) => t.includes("registry.terraform.io"));
+});
+
+test("editing a file reports the CLI's diagnostic live, with file:line:col", async () => {
+  const override = page.locator(".file").nth(1);
+  assert.equal(await override.locator("input.name").inputValue(), "main_override.tf");
+  const original = await override.locator("textarea").inputValue();
+  const broken = original.replace('region = "us-east-1"', "region = ");
+  const files = { ...sampleConfig(), "main_override.tf": broken };
+  const expected = JSON.parse(cli(["merge", "--json", dirWith(files)]).stdout).diagnostics;
+  assert.ok(expected.length > 0);
+  await override.locator("textarea").fill(broken);
+  const want = expected.map((d) => `${d.severity} ${d.range.filename}:${d.range.start.line}:${d.range.start.column} ${d.summary}`);
+  const got = async () =>
+    page.locator("#config-diagnostics li").evaluateAll((lis) =>
+      lis.map((li) => `${li.querySelector(".severity").textContent} ${li.querySelector(".location").textContent} ${li.querySelector(".summary").textContent}`),
+    );
+  const end = Date.now() + 10000;
+  while (JSON.stringify(await got()) !== JSON.stringify(want) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(await got(), want);
+  await override.locator("textarea").fill(original);
+  await textWhen("#config-diagnostics", (t) => t === "No diagnostics.");
+});
+
+/** `h1:`/`zh:` lines `tflock hash` prints for one file. */
+function cliHashes(path) {
+  const r = cli(["hash", path]);
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim().split("\n");
+}
+
+/** The hashes a row shows, in the CLI's order (h1, zh, archive-form h1 when present). */
+async function rowHashes(name) {
+  const row = page.locator(`.hash-row[data-name="${name}"]`).first();
+  await row.locator(".h1").waitFor({ timeout: 30000 });
+  const hashes = [await row.locator(".h1").textContent(), await row.locator(".zh").textContent()];
+  if (await row.locator(".h1-archive").count()) hashes.push(await row.locator(".h1-archive").textContent());
+  const progress = await row.locator("progress").evaluate((p) => [p.value, p.max]);
+  return { hashes, progress };
+}
+
+test("hashing the sample zips shows exactly what `tflock hash` prints", async () => {
+  await page.click("#hash-sample");
+  for (const name of ["terraform-provider-null_2.1.0_linux_amd64.zip", "terraform-provider-layout_0.2.0_darwin_arm64.zip"]) {
+    const { hashes, progress } = await rowHashes(name);
+    assert.deepEqual(hashes, cliHashes(ZIPS + name), name);
+    assert.equal(progress[0], progress[1], `${name}: progress bar full`);
+    assert.equal(progress[1], readFileSync(ZIPS + name).length);
+  }
+});
+
+test("a picked file is streamed and hashed like `tflock hash`", async () => {
+  const name = "terraform-provider-acme_1.0.0_linux_amd64.zip";
+  await page.setInputFiles("#zip-input", ZIPS + name);
+  const { hashes, progress } = await rowHashes(name);
+  assert.deepEqual(hashes, cliHashes(ZIPS + name));
+  assert.equal(progress[0], readFileSync(ZIPS + name).length);
+});
+
+test("the sample lock formats like `tflock lockfile fmt`; hashed zips give coverage", async () => {
+  const dir = dirWith({ ".terraform.lock.hcl": readFileSync(SAMPLES + "terraform.lock.hcl", "utf8") });
+  const fmt = cli(["lockfile", "fmt"], { cwd: dir });
+  assert.equal(fmt.status, 0, fmt.stderr);
+  await page.click("#lock-sample");
+  assert.equal(await textWhen("#lock-formatted", (t) => t.length > 0), fmt.stdout);
+  assert.equal(await page.locator("#lock-differs").textContent(), "differs from the input");
+  // The null sample zip (linux_amd64) was hashed above: its recorded h1: is now attributed.
+  const null_ = page.locator("#coverage tbody tr", { hasText: "hashicorp/null" });
+  assert.equal(await null_.locator(".covered").textContent(), "linux_amd64");
+  assert.equal(await null_.locator(".missing").textContent(), "darwin_arm64");
+  assert.equal(await null_.locator(".h1-count").textContent(), "1");
+  assert.equal(await null_.locator(".zh-count").textContent(), "1");
+});
+
+test("a broken lock shows the CLI's errors with their lines", async () => {
+  const broken = readFileSync(SAMPLES + "terraform.lock.hcl", "utf8").replace('version     = "5.31.0"', 'version     = "five"');
+  const dir = dirWith({ ".terraform.lock.hcl": broken });
+  const check = cli(["lockfile", "check"], { cwd: dir });
+  assert.equal(check.status, 1);
+  const expected = cliErrors(check.stderr);
+  assert.ok(expected.length > 0, check.stderr);
+  assert.ok(expected.every((e) => e.at === ".terraform.lock.hcl:13"), JSON.stringify(expected));
+  await page.locator("#lock-input").fill(broken);
+  await textWhen("#lock-differs", (t) => t === "not formatted: the file has errors");
+  const got = await page.locator("#lock-diagnostics li").evaluateAll((lis) =>
+    lis.map((li) => ({
+      severity: li.querySelector(".severity").textContent,
+      summary: li.querySelector(".summary").textContent,
+      at: li.querySelector(".location").textContent.split(":").slice(0, 2).join(":"),
+    })),
+  );
+  assert.deepEqual(got, expected);
+  await page.click("#lock-sample");
+});
+
+test("the lock preview names the provider the lock lacks", async () => {
+  await textWhen("#preview-table", (t) => t.includes("hashicorp/random"));
+  const rows = await page.locator("#preview-table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [tr.className, tr.querySelector(".provider").textContent]),
+  );
+  assert.deepEqual(rows, [
+    ["locked", "registry.terraform.io/hashicorp/aws"],
+    ["locked", "registry.terraform.io/hashicorp/null"],
+    ["missing", "registry.terraform.io/hashicorp/random"],
+  ]);
+  assert.deepEqual(consoleErrors, []);
+});
