@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tflock_core::lockfile::{
     diff_locks, header_flavor, load_locks, merge_locks, render_diff, render_merge, write_locks,
-    LoadOptions, Locks, ProviderLock, LOCK_FILE_NAME,
+    LoadOptions, Locks, LOCK_FILE_NAME,
 };
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -154,26 +154,12 @@ fn report(loaded: &Loaded) -> bool {
     loaded.diags.has_errors()
 }
 
-/// The locks with every hash list sorted and de-duplicated, as `init` records them.
-fn normalized(locks: &Locks) -> Locks {
-    let mut out = Locks::new();
-    for l in locks.providers() {
-        out.insert(ProviderLock::new(
-            l.addr().clone(),
-            l.version().clone(),
-            l.constraints().cloned(),
-            l.hashes().iter().cloned(),
-        ));
-    }
-    out
-}
-
 fn fmt(path: &Path, write: bool, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
     let loaded = load(path, flavor);
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
-    let out = write_locks(&normalized(&loaded.locks), loaded.flavor);
+    let out = write_locks(&loaded.locks.normalized(), loaded.flavor);
     if !write {
         std::io::stdout().write_all(out.as_bytes())?;
         return Ok(ExitCode::SUCCESS);

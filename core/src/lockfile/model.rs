@@ -105,6 +105,21 @@ impl Locks {
         Locks::default()
     }
 
+    /// The same locks with every hash list sorted and de-duplicated, as `init` records
+    /// them (what `lockfile fmt` writes).
+    pub fn normalized(&self) -> Locks {
+        let mut out = Locks::new();
+        for l in self.providers() {
+            out.insert(ProviderLock::new(
+                l.addr().clone(),
+                l.version().clone(),
+                l.constraints().cloned(),
+                l.hashes().iter().cloned(),
+            ));
+        }
+        out
+    }
+
     /// The lock for `addr`, if recorded.
     pub fn provider(&self, addr: &Provider) -> Option<&ProviderLock> {
         self.providers.get(addr)

@@ -57,20 +57,6 @@ pub struct LockReport {
     pub bad_platforms: Vec<String>,
 }
 
-/// The locks as `init` records them: hashes sorted and de-duplicated.
-fn normalized(locks: &Locks) -> Locks {
-    let mut out = Locks::new();
-    for l in locks.providers() {
-        out.insert(ProviderLock::new(
-            l.addr().clone(),
-            l.version().clone(),
-            l.constraints().cloned(),
-            l.hashes().iter().cloned(),
-        ));
-    }
-    out
-}
-
 /// Parses the lock text with `flavor` (default: the header's), formats it and checks the
 /// coverage of `platforms` (`os_arch`, separated by spaces or commas), attributing hashes
 /// to platforms from the packages hashed in the page.
@@ -82,7 +68,7 @@ pub fn check(
 ) -> LockReport {
     let flavor = flavor.unwrap_or_else(|| header_flavor(text));
     let (locks, diags) = load_locks(text, &LoadOptions::new(LOCK_FILE_NAME, flavor));
-    let formatted = (!diags.has_errors()).then(|| write_locks(&normalized(&locks), flavor));
+    let formatted = (!diags.has_errors()).then(|| write_locks(&locks.normalized(), flavor));
     let differs = formatted.as_deref().is_some_and(|f| f != text);
     let mut wanted = Vec::new();
     let mut bad_platforms = Vec::new();
