@@ -49,3 +49,11 @@ pub fn invalid_argument(detail: impl Into<String>) -> JsValue {
 pub fn set(obj: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
+
+/// The message of a thrown JavaScript value: an `Error`'s `message`, a string, else `fallback`.
+pub fn message_of(v: &JsValue, fallback: &str) -> String {
+    v.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| v.as_string())
+        .unwrap_or_else(|| fallback.to_string())
+}

@@ -2,8 +2,9 @@
 
 use crate::convert::{array, bytes, get, string, to_js};
 use crate::error::{error, set, JsResult};
+use crate::host_sha256::{take_failure, WasmSha256};
 use serde::Serialize;
-use tflock_core::hash::{self, HashError, ZipHashes};
+use tflock_core::hash::{self, HashError, ZipHashes, ZipLimits};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -39,6 +40,14 @@ fn hash_error(e: &HashError) -> JsValue {
     err
 }
 
+/// A result of hashing, unless a host SHA-256 (`setSha256`) failed along the way.
+pub fn checked<T>(r: Result<T, HashError>) -> JsResult<T> {
+    if let Some(why) = take_failure() {
+        return Err(error("Cannot hash provider package", why));
+    }
+    r.map_err(|e| hash_error(&e))
+}
+
 /// `hashZip(bytes)`: the `h1:` (lock-file form), `zh:` and, when different, the
 /// archive-form `h1:` of a provider zip held in memory.
 #[wasm_bindgen(js_name = hashZip, unchecked_return_type = "ZipHashes")]
@@ -46,8 +55,8 @@ pub fn hash_zip(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] zip: JsValue,
 ) -> JsResult<JsValue> {
     let zip = bytes(&zip, "the zip")?;
-    let z = hash::hash_zip(&zip).map_err(|e| hash_error(&e))?;
-    zip_hashes(&z)
+    let z = hash::hash_zip_with(&zip, &ZipLimits::default(), &WasmSha256::current());
+    zip_hashes(&checked(z)?)
 }
 
 /// `hashFiles([{ path, bytes }])`: the `h1:` of an unpacked package given as files.
@@ -73,7 +82,7 @@ pub fn hash_files(
 /// Hashes a zip fed in chunks (e.g. a `ReadableStream`) with bounded memory.
 #[wasm_bindgen]
 pub struct ZipHasher {
-    inner: Option<hash::ZipHasher>,
+    inner: Option<hash::ZipHasher<WasmSha256>>,
 }
 
 impl Default for ZipHasher {
@@ -88,7 +97,10 @@ impl ZipHasher {
     #[wasm_bindgen(constructor)]
     pub fn new() -> ZipHasher {
         ZipHasher {
-            inner: Some(hash::ZipHasher::new()),
+            inner: Some(hash::ZipHasher::with_sha256(
+                ZipLimits::default(),
+                WasmSha256::current(),
+            )),
         }
     }
 
@@ -108,8 +120,7 @@ impl ZipHasher {
     #[wasm_bindgen(unchecked_return_type = "ZipHashes")]
     pub fn finish(&mut self) -> JsResult<JsValue> {
         let inner = self.inner.take().ok_or_else(finished)?;
-        let z = inner.finish().map_err(|e| hash_error(&e))?;
-        zip_hashes(&z)
+        zip_hashes(&checked(inner.finish())?)
     }
 }
 

@@ -6,11 +6,12 @@ use crate::convert::{
     bytes, camel_value, entries, flavor, get, opt_string, string, strings, to_js,
 };
 use crate::error::{error, invalid_argument, JsResult};
+use crate::host_sha256::WasmSha256;
 use crate::lockfile::{lock_arg, lock_js, LockJs};
 use serde::Serialize;
 use std::collections::HashMap;
 use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::{hash_zip, PackageHash, ZipHashes};
+use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
     self, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome, PlanOptions,
     Requirements, SourceError, SourceErrorKind, SourcePackage,
@@ -114,7 +115,9 @@ fn source_error(e: &JsValue) -> JsResult<SourceError> {
 
 /// A downloaded zip as the planner wants it: every hash, the digest and the size.
 pub fn fetched_zip(zip: &[u8]) -> Result<FetchedPackage, SourceError> {
-    let hashes = hash_zip(zip).map_err(|e| SourceError::other(e.to_string()))?;
+    let hashes = hash_zip_with(zip, &ZipLimits::default(), &WasmSha256::current());
+    let hashes = crate::hash::checked(hashes)
+        .map_err(|e| SourceError::other(crate::error::message_of(&e, "hashing failed")))?;
     archive_package(hashes, zip.len() as u64)
 }
 

@@ -10,9 +10,10 @@
 
 use crate::convert::{entries, get, opt_string};
 use crate::error::{diagnostic_error, error, JsResult};
+use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
-use tflock_core::hash::ZipHasher;
+use tflock_core::hash::{ZipHasher, ZipLimits};
 use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, SourceError};
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::Credentials;
@@ -24,10 +25,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 fn js_message(v: JsValue) -> String {
-    v.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| v.as_string())
-        .unwrap_or_else(|| "fetch failed".to_string())
+    crate::error::message_of(&v, "fetch failed")
 }
 
 /// The `Content-Type` of a `Response`-like object (`headers.get("content-type")`).
@@ -67,7 +65,7 @@ async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
     let read: Function = get(&reader, "read")
         .dyn_into()
         .map_err(|_| fail("the response body has no reader".to_string()))?;
-    let mut hasher = ZipHasher::new();
+    let mut hasher = ZipHasher::with_sha256(ZipLimits::default(), WasmSha256::current());
     let mut buf = Vec::new();
     loop {
         let next = read.call0(&reader).map_err(|e| fail(js_message(e)))?;
@@ -83,7 +81,7 @@ async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
         hasher.update(&buf).map_err(|e| fail(e.to_string()))?;
     }
     let size = hasher.bytes_seen();
-    let hashes = hasher.finish().map_err(|e| fail(e.to_string()))?;
+    let hashes = crate::hash::checked(hasher.finish()).map_err(|e| fail(js_message(e)))?;
     archive_package(hashes, size)
 }
 

@@ -36,6 +36,12 @@ export interface ZipHashes {
   h1Archive?: string;
 }
 
+/** An incremental SHA-256 object for `setSha256`; Node's `crypto.Hash` is one. */
+export interface Sha256Digest {
+  update(bytes: Uint8Array): unknown;
+  digest(): Uint8Array;
+}
+
 /** One file of an unpacked package. */
 export interface HashFile { path: string; bytes: Uint8Array | ArrayBuffer | string; }
 

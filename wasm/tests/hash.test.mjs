@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, mkdtempSync, writeFileSync, mkdirSync, createReadStream, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
+import { createHash } from "node:crypto";
+import zlib from "node:zlib";
 import { loadPackage, runCli, fixtures, root } from "./helpers.mjs";
 
 const tf = await loadPackage();
@@ -95,4 +97,105 @@ test("bad zips throw Error objects with diagnostic fields, never a trap", () => 
   assert.throws(() => tf.hashZip("x".repeat(10)), Error);
   assert.throws(() => tf.hashZip(42), (e) => e.summary === "Invalid argument");
   assert.throws(() => tf.hashFiles([{ path: "a\nb", bytes: "x" }]), (e) => /newlines/.test(e.detail));
+});
+
+// A deflate zip of several entries (and one stored) built with node:zlib.
+function mixedZip(seed) {
+  const { deflateRawSync, crc32 } = zlib;
+  let x = seed >>> 0;
+  const rand = (n) => {
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      out[i] = i % 7 === 0 ? x >>> 24 : 0x41 + (i % 13);
+    }
+    return out;
+  };
+  const entries = [
+    ["terraform-provider-mixed_v1.0.0", rand(300_000 + (seed % 5000)), true],
+    ["LICENSE", Buffer.from("MPL-2.0\n"), false],
+    ["docs/README.md", rand(4099), true],
+    ["empty", Buffer.alloc(0), true],
+  ];
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, data, deflate] of entries) {
+    const n = Buffer.from(name);
+    const body = deflate ? deflateRawSync(data) : data;
+    const method = deflate ? 8 : 0;
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(method, 8);
+    h.writeUInt32LE(crc32(data), 14); h.writeUInt32LE(body.length, 18); h.writeUInt32LE(data.length, 22);
+    h.writeUInt16LE(n.length, 26);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(method, 10);
+    c.writeUInt32LE(crc32(data), 16); c.writeUInt32LE(body.length, 20); c.writeUInt32LE(data.length, 24);
+    c.writeUInt16LE(n.length, 28); c.writeUInt32LE(offset, 42);
+    parts.push(h, n, body);
+    central.push(c, n);
+    offset += 30 + n.length + body.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, end]);
+}
+
+function streamed(bytes, chunk) {
+  const hasher = new tf.ZipHasher();
+  for (let at = 0; at < bytes.length; at += chunk) hasher.update(bytes.subarray(at, at + chunk));
+  return hasher.finish();
+}
+
+test("node:crypto SHA-256 (the Node default) and the wasm SHA-256 give the CLI's hashes", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tflock-wasm-sha-"));
+  try {
+    const zips = samples.map((n) => samplesDir + n);
+    for (const seed of [1, 2, 3]) {
+      const path = join(dir, `mixed${seed}.zip`);
+      writeFileSync(path, mixedZip(seed));
+      zips.push(path);
+    }
+    for (const path of zips) {
+      const bytes = readFileSync(path);
+      const want = cliHashes(path);
+      for (const backend of ["node:crypto", "wasm"]) {
+        tf.setSha256(backend === "wasm" ? null : () => createHash("sha256"));
+        const label = `${path} with ${backend}`;
+        assert.deepEqual(tf.hashZip(bytes), want, label);
+        for (const chunk of [1013, 65536, 1 << 20]) assert.deepEqual(streamed(bytes, chunk), want, `${label}, ${chunk}-byte chunks`);
+      }
+    }
+  } finally {
+    tf.setSha256(() => createHash("sha256"));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("setSha256 refuses a wrong digest up front and a failing one makes hashing throw", () => {
+  const wrong = () => ({ update() {}, digest: () => new Uint8Array(32) });
+  assert.throws(() => tf.setSha256(wrong), (e) => e.summary === "Invalid argument" && /abc/.test(e.detail));
+  assert.throws(() => tf.setSha256(42), (e) => e.summary === "Invalid argument");
+  let calls = 0;
+  const flaky = () => {
+    const h = createHash("sha256");
+    return {
+      update(b) {
+        if (++calls > 2) throw new Error("digest went away");
+        h.update(b);
+      },
+      digest: () => h.digest(),
+    };
+  };
+  tf.setSha256(flaky); // passes the "abc" check (one update)
+  try {
+    const bytes = readFileSync(samplesDir + samples[0]);
+    assert.throws(() => tf.hashZip(bytes), (e) => e.summary === "Cannot hash provider package" && /digest went away/.test(e.detail));
+  } finally {
+    tf.setSha256(() => createHash("sha256"));
+  }
+  // The next hash is clean again.
+  assert.deepEqual(tf.hashZip(readFileSync(samplesDir + samples[0])), cliHashes(samplesDir + samples[0]));
 });

@@ -2,10 +2,10 @@
 //! hash, CRC-32 and size for checking against the headers. Nothing is buffered beyond one
 //! fixed output block.
 
+use super::sha256::Sha256Engine;
 use super::zip_records::{METHOD_DEFLATE, METHOD_STORED};
 use super::{FileDigest, HashError};
 use flate2::{Crc, Decompress, FlushDecompress, Status};
-use sha2::{Digest, Sha256};
 
 /// Output block for inflate: large enough that SHA-256 and zlib-rs run on long runs.
 const OUT_BLOCK: usize = 128 * 1024;
@@ -16,10 +16,10 @@ enum Codec {
 }
 
 /// Digests one entry's uncompressed content from its compressed bytes.
-pub(crate) struct EntryDigester {
+pub(crate) struct EntryDigester<E> {
     name: String,
     codec: Codec,
-    sha: Sha256,
+    sha: E,
     crc: Crc,
     consumed: u64,
     produced: u64,
@@ -27,9 +27,10 @@ pub(crate) struct EntryDigester {
     out: Vec<u8>,
 }
 
-impl EntryDigester {
-    /// A digester for `method` (only stored and deflate are supported; callers check).
-    pub fn new(method: u16, name: String) -> EntryDigester {
+impl<E: Sha256Engine> EntryDigester<E> {
+    /// A digester for `method` (only stored and deflate are supported; callers check),
+    /// digesting the output with `sha`.
+    pub fn new(method: u16, name: String, sha: E) -> EntryDigester<E> {
         let codec = if method == METHOD_DEFLATE {
             Codec::Deflate(Box::new(Decompress::new(false)))
         } else {
@@ -39,7 +40,7 @@ impl EntryDigester {
         EntryDigester {
             name,
             codec,
-            sha: Sha256::new(),
+            sha,
             crc: Crc::new(),
             consumed: 0,
             produced: 0,
@@ -126,6 +127,6 @@ impl EntryDigester {
 
     /// The SHA-256 of the output.
     pub fn finish(self) -> FileDigest {
-        self.sha.finalize().into()
+        self.sha.finish()
     }
 }

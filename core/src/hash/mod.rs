@@ -30,6 +30,7 @@ mod extract_model;
 mod limits;
 mod matching;
 mod package_hash;
+mod sha256;
 mod zip_random;
 mod zip_records;
 mod zip_stream;
@@ -39,7 +40,8 @@ pub use error::HashError;
 pub use limits::ZipLimits;
 pub use matching::{package_matches_any_hash, package_matches_hash, MatchError, PackageHashes};
 pub use package_hash::{preferred_hashes, HashParseError, PackageHash, SCHEME_H1, SCHEME_ZH};
-pub use zip_random::{hash_zip, hash_zip_reader, hash_zip_with_limits};
+pub use sha256::{CoreSha256, Sha256Engine, Sha256Provider};
+pub use zip_random::{hash_zip, hash_zip_reader, hash_zip_with, hash_zip_with_limits};
 pub use zip_stream::ZipHasher;
 
 /// The hashes of one provider zip.

@@ -5,13 +5,13 @@
 use super::central_directory::walk;
 use super::entry_digest::EntryDigester;
 use super::extract_model::{archive_h1, extracted_h1, DigestedEntry};
+use super::sha256::{CoreSha256, Sha256Engine, Sha256Provider};
 use super::zip_records::{
     find_end_record, read_end_record, show, u16_at, u32_at, CentralEntry, CentralRead,
     DESCRIPTOR_SIG, EOCD64_LEN, FLAG_DESCRIPTOR, FLAG_ENCRYPTED, LOCAL_LEN, LOCAL_SIG,
     METHOD_DEFLATE, METHOD_STORED,
 };
 use super::{HashError, PackageHash, ZipHashes, ZipLimits};
-use sha2::{Digest, Sha256};
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
 /// Go searches the last 65 KiB for the end record.
@@ -26,8 +26,19 @@ pub fn hash_zip(bytes: &[u8]) -> Result<ZipHashes, HashError> {
 
 /// Hashes a whole zip held in memory.
 pub fn hash_zip_with_limits(bytes: &[u8], limits: &ZipLimits) -> Result<ZipHashes, HashError> {
-    let zh = PackageHash::zh_from_digest(&Sha256::digest(bytes).into());
-    let (h1, h1_archive) = h1_of_reader(&mut Cursor::new(bytes), limits)?;
+    hash_zip_with(bytes, limits, &CoreSha256)
+}
+
+/// Hashes a whole zip held in memory, running SHA-256 on `sha`.
+pub fn hash_zip_with<P: Sha256Provider>(
+    bytes: &[u8],
+    limits: &ZipLimits,
+    sha: &P,
+) -> Result<ZipHashes, HashError> {
+    let mut whole = sha.start();
+    whole.update(bytes);
+    let zh = PackageHash::zh_from_digest(&whole.finish());
+    let (h1, h1_archive) = h1_of_reader(&mut Cursor::new(bytes), limits, sha)?;
     Ok(ZipHashes { h1, zh, h1_archive })
 }
 
@@ -38,7 +49,7 @@ pub fn hash_zip_reader<R: Read + Seek>(
     limits: &ZipLimits,
 ) -> Result<ZipHashes, HashError> {
     r.seek(SeekFrom::Start(0)).map_err(io)?;
-    let mut sha = Sha256::new();
+    let mut sha = CoreSha256.start();
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = r.read(&mut buf).map_err(io)?;
@@ -47,8 +58,8 @@ pub fn hash_zip_reader<R: Read + Seek>(
         }
         sha.update(&buf[..n]);
     }
-    let zh = PackageHash::zh_from_digest(&sha.finalize().into());
-    let (h1, h1_archive) = h1_of_reader(r, limits)?;
+    let zh = PackageHash::zh_from_digest(&sha.finish());
+    let (h1, h1_archive) = h1_of_reader(r, limits, &CoreSha256)?;
     Ok(ZipHashes { h1, zh, h1_archive })
 }
 
@@ -65,17 +76,19 @@ fn read_at<R: Read + Seek>(r: &mut R, at: u64, len: usize) -> Result<Vec<u8>, Ha
 }
 
 /// The lock-file and archive-form `h1:` of the zip behind `r`.
-pub(crate) fn h1_of_reader<R: Read + Seek>(
+pub(crate) fn h1_of_reader<R: Read + Seek, P: Sha256Provider>(
     r: &mut R,
     limits: &ZipLimits,
+    sha: &P,
 ) -> Result<(PackageHash, PackageHash), HashError> {
-    let entries = read_entries(r, limits)?;
+    let entries = read_entries(r, limits, sha)?;
     Ok((extracted_h1(&entries)?, archive_h1(&entries)?))
 }
 
-fn read_entries<R: Read + Seek>(
+fn read_entries<R: Read + Seek, P: Sha256Provider>(
     r: &mut R,
     limits: &ZipLimits,
+    sha: &P,
 ) -> Result<Vec<DigestedEntry>, HashError> {
     let size = r.seek(SeekFrom::End(0)).map_err(io)?;
     let block_start = size - size.min(END_SEARCH);
@@ -107,7 +120,7 @@ fn read_entries<R: Read + Seek>(
     let mut out = Vec::with_capacity(entries.len());
     for e in entries {
         let offset = i128::from(e.header_offset) + base;
-        let digest = digest_entry(r, &e, offset, size, limits, &mut total)?;
+        let digest = digest_entry(r, &e, offset, size, limits, &mut total, sha.start())?;
         out.push(DigestedEntry {
             is_dir: e.is_dir(),
             name: e.name,
@@ -139,13 +152,14 @@ fn read_central<R: Read + Seek>(
     Ok((walked, first_bad))
 }
 
-fn digest_entry<R: Read + Seek>(
+fn digest_entry<R: Read + Seek, E: Sha256Engine>(
     r: &mut R,
     e: &CentralEntry,
     offset: i128,
     size: u64,
     limits: &ZipLimits,
     total: &mut u64,
+    sha: E,
 ) -> Result<[u8; 32], HashError> {
     let name = show(&e.name);
     let eof = |detail: &str| HashError::CorruptEntry {
@@ -176,7 +190,7 @@ fn digest_entry<R: Read + Seek>(
     if e.flags & FLAG_ENCRYPTED != 0 {
         return Err(HashError::Encrypted { name });
     }
-    let mut d = EntryDigester::new(e.method, name.clone());
+    let mut d = EntryDigester::new(e.method, name.clone(), sha);
     let start_total = *total;
     let declared = e.uncompressed;
     let mut on_output = |produced: u64| {

@@ -19,13 +19,13 @@
 use super::central_directory::walk;
 use super::entry_digest::EntryDigester;
 use super::extract_model::{archive_h1, extracted_h1, DigestedEntry};
+use super::sha256::{CoreSha256, Sha256Engine, Sha256Provider};
 use super::zip_records::{
     find_end_record, read_end_record, show, u32_at, u64_at, CentralEntry, CentralRead, LocalHeader,
     CENTRAL_SIG, DESCRIPTOR_SIG, EOCD64_LEN, EOCD64_SIG, EOCD_SIG, FLAG_DESCRIPTOR, FLAG_ENCRYPTED,
     LOCAL_LEN, LOCAL_SIG, METHOD_DEFLATE, METHOD_STORED,
 };
 use super::{FileDigest, HashError, PackageHash, ZipHashes, ZipLimits};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
 /// Go searches the last 65 KiB of the file for the end record.
@@ -46,26 +46,26 @@ struct SeenEntry {
 }
 
 /// An entry whose data is streaming by.
-struct Active {
+struct Active<E> {
     offset: u64,
     name: Vec<u8>,
     header: LocalHeader,
-    digester: Option<EntryDigester>,
+    digester: Option<EntryDigester<E>>,
     /// Compressed bytes of the entry not yet taken from the stream, when known.
     left: Option<u64>,
     /// Why the data cannot be digested (it is skipped instead).
     unreadable: Option<HashError>,
 }
 
-enum State {
+enum State<E> {
     /// Collecting a 4-byte record signature.
     Signature,
     /// Collecting a local header (fixed part, then name and extra field).
     Local,
     /// Entry data.
-    Data(Box<Active>),
+    Data(Box<Active<E>>),
     /// Collecting the data descriptor after a deflated entry with flag bit 3.
-    Descriptor(Box<Active>),
+    Descriptor(Box<Active<E>>),
     /// Central directory and end records (kept, bounded, for `finish`).
     Tail { start: u64 },
 }
@@ -73,16 +73,18 @@ enum State {
 /// Incremental `zh:` + `h1:` hasher for a zip arriving in chunks of any size.
 ///
 /// Memory stays bounded by the limits (central directory size, entry count) and a fixed
-/// inflate block, whatever the size of the archive or of its entries.
-pub struct ZipHasher {
+/// inflate block, whatever the size of the archive or of its entries. SHA-256 runs on the
+/// core's own implementation unless a host supplies one ([`ZipHasher::with_sha256`]).
+pub struct ZipHasher<P: Sha256Provider = CoreSha256> {
     limits: ZipLimits,
-    zh: Sha256,
+    sha: P,
+    zh: P::Engine,
     /// Stream offset of the next byte the state machine consumes.
     pos: u64,
     /// Offset of the first byte in `pending`.
     pending_at: u64,
     pending: Vec<u8>,
-    state: State,
+    state: State<P::Engine>,
     seen: HashMap<u64, SeenEntry>,
     total_out: u64,
     failed: bool,
@@ -102,9 +104,17 @@ impl ZipHasher {
 
     /// A hasher with the given limits.
     pub fn with_limits(limits: ZipLimits) -> ZipHasher {
+        ZipHasher::with_sha256(limits, CoreSha256)
+    }
+}
+
+impl<P: Sha256Provider> ZipHasher<P> {
+    /// A hasher with the given limits that runs SHA-256 on `sha`.
+    pub fn with_sha256(limits: ZipLimits, sha: P) -> ZipHasher<P> {
         ZipHasher {
             limits,
-            zh: Sha256::new(),
+            zh: sha.start(),
+            sha,
             pos: 0,
             pending_at: 0,
             pending: Vec::new(),
@@ -148,8 +158,8 @@ impl ZipHasher {
         if self.failed {
             return Err(HashError::AlreadyFailed);
         }
-        let zh = PackageHash::zh_from_digest(&self.zh.clone().finalize().into());
         let entries = self.reconcile()?;
+        let zh = PackageHash::zh_from_digest(&self.zh.finish());
         Ok(ZipHashes {
             h1: extracted_h1(&entries)?,
             zh,
@@ -216,7 +226,7 @@ impl ZipHasher {
                         self.state = State::Descriptor(a);
                         continue;
                     }
-                    let rest = self.resolve_descriptor(a)?;
+                    let rest = self.resolve_descriptor(*a)?;
                     // Bytes gathered past the descriptor belong to the next record.
                     self.pos -= rest.len() as u64;
                     self.process(&rest)?;
@@ -242,7 +252,7 @@ impl ZipHasher {
         Ok(())
     }
 
-    fn start_entry(&mut self, mut header: LocalHeader) -> Result<Active, HashError> {
+    fn start_entry(&mut self, mut header: LocalHeader) -> Result<Active<P::Engine>, HashError> {
         let offset = self.pending_at;
         let name = self.pending[LOCAL_LEN..LOCAL_LEN + header.name_len].to_vec();
         header.apply_extra(&self.pending[LOCAL_LEN + header.name_len..header.len()]);
@@ -275,7 +285,11 @@ impl ZipHasher {
             });
         }
         let digester = match unreadable {
-            None => Some(EntryDigester::new(header.method, show(&name))),
+            None => Some(EntryDigester::new(
+                header.method,
+                show(&name),
+                self.sha.start(),
+            )),
             Some(_) => None,
         };
         Ok(Active {
@@ -289,7 +303,11 @@ impl ZipHasher {
     }
 
     /// Feeds entry data from `input`; returns the input not belonging to this entry.
-    fn stream_data<'i>(&mut self, a: &mut Active, input: &'i [u8]) -> Result<&'i [u8], HashError> {
+    fn stream_data<'i>(
+        &mut self,
+        a: &mut Active<P::Engine>,
+        input: &'i [u8],
+    ) -> Result<&'i [u8], HashError> {
         let mut take = input.len();
         if let Some(left) = a.left {
             take = take.min(usize::try_from(left).unwrap_or(usize::MAX));
@@ -317,7 +335,7 @@ impl ZipHasher {
         Ok(&input[used..])
     }
 
-    fn data_done(&self, a: &Active) -> bool {
+    fn data_done(&self, a: &Active<P::Engine>) -> bool {
         match a.left {
             Some(left) => left == 0,
             None => a.digester.as_ref().is_some_and(|d| d.is_finished()),
@@ -325,7 +343,7 @@ impl ZipHasher {
     }
 
     /// The entry's data has been taken from the stream.
-    fn end_data(&mut self, mut a: Box<Active>) -> Result<(), HashError> {
+    fn end_data(&mut self, mut a: Box<Active<P::Engine>>) -> Result<(), HashError> {
         if let Some(d) = &mut a.digester {
             if !d.is_finished() && a.header.method == METHOD_DEFLATE {
                 let (limits, base, pos) = (self.limits, self.total_out, self.pos);
@@ -348,7 +366,7 @@ impl ZipHasher {
         Ok(())
     }
 
-    fn record(&mut self, a: Active, compressed: Option<u64>) {
+    fn record(&mut self, a: Active<P::Engine>, compressed: Option<u64>) {
         let (crc32, uncompressed, digest) = match a.digester {
             Some(d) => (d.crc32(), d.produced(), Ok(d.finish())),
             None => (0, 0, Err(HashError::AlreadyFailed)),
@@ -372,7 +390,7 @@ impl ZipHasher {
     }
 
     /// Matches the gathered bytes against the descriptor layouts; returns the bytes after it.
-    fn resolve_descriptor(&mut self, a: Box<Active>) -> Result<Vec<u8>, HashError> {
+    fn resolve_descriptor(&mut self, a: Active<P::Engine>) -> Result<Vec<u8>, HashError> {
         let Some(d) = &a.digester else {
             return Err(HashError::AlreadyFailed);
         };
@@ -400,7 +418,7 @@ impl ZipHasher {
                 };
                 if (dc, du) == (c, u) {
                     let rest = p[len..].to_vec();
-                    self.record(*a, Some(c));
+                    self.record(a, Some(c));
                     return Ok(rest);
                 }
             }
