@@ -9,6 +9,7 @@ pub mod flavor;
 pub mod hash;
 pub mod install;
 pub mod lockfile;
+mod nfc;
 pub mod protocol;
 pub mod source;
 pub mod version;

@@ -8,7 +8,6 @@
 
 use crate::version::goquote::quote;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
-use unicode_normalization::UnicodeNormalization;
 
 /// Normalizes a user-given hostname (with optional `:port`) to the ASCII comparison form.
 pub fn for_comparison(given: &str) -> Result<String, String> {
@@ -153,7 +152,7 @@ fn idna_error(host: &str) -> String {
                 }
             })
             .collect();
-        per_rune.nfc().collect()
+        crate::nfc::nfc(&per_rune).into_owned()
     };
     let label = mapped.split('.').find(|l| {
         uts.to_ascii(

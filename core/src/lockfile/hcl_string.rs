@@ -2,7 +2,6 @@
 
 use super::go_print::is_print;
 use std::fmt::Write;
-use unicode_normalization::UnicodeNormalization;
 
 /// `s` as an HCL quoted string the way `hclwrite.TokensForValue(cty.StringVal(s))` writes it:
 /// NFC-normalized (cty does that to every string), then `\n`, `\r`, `\t`, `\"`, `\\` escaped,
@@ -11,7 +10,8 @@ use unicode_normalization::UnicodeNormalization;
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    let mut chars = s.nfc().peekable();
+    let normal = crate::nfc::nfc(s);
+    let mut chars = normal.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\n' => out.push_str("\\n"),

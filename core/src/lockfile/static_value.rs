@@ -6,7 +6,6 @@ use crate::Diagnostic;
 use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};
 use hcl_edit::Span;
-use unicode_normalization::UnicodeNormalization;
 
 /// A value an expression evaluated to, reduced to what string decoding cares about.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +46,7 @@ pub(crate) fn decode_string(src: &Source<'_>, expr: &Expression, null_ok: bool) 
             None
         }
         // cty.StringVal normalizes every string to NFC.
-        Some(Value::Str(s)) => Some(Some(s.nfc().collect())),
+        Some(Value::Str(s)) => Some(Some(crate::nfc::nfc(&s).into_owned())),
     };
     // Like gohcl, any error (even one from evaluating a part of a template whose result is
     // still known) means the value is not used.
