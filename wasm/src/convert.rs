@@ -50,7 +50,7 @@ pub fn camel(s: &str) -> String {
         if c == '_' {
             upper = true;
         } else if upper {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase()); // field names are ASCII
             upper = false;
         } else {
             out.push(c);

@@ -14,6 +14,7 @@ pub mod fs_mirror;
 pub mod hashicorp_keys;
 pub mod mirror;
 pub mod names;
+pub mod openpgp;
 pub mod patterns;
 pub mod registry;
 pub mod sha256sums;

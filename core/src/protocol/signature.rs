@@ -1,19 +1,16 @@
 //! Detached OpenPGP signatures over `SHA256SUMS`, checked against a registry's
 //! `signing_keys`, and the HashiCorp/partner trust chain Terraform applies on top.
 //!
-//! Uses the `pgp` crate, which verifies without consulting a clock: expired keys and
-//! signatures are accepted, as Terraform does ("Expired keys are tolerated") and OpenTofu
-//! does by default (it only warns).
+//! Uses the core's own verification-only OpenPGP (`super::openpgp`), which consults no
+//! clock: expired keys and signatures are accepted, as Terraform does ("Expired keys are
+//! tolerated") and OpenTofu does by default (it only warns).
 
 use std::fmt;
-use std::io::Read;
 
-use pgp::composed::{Deserializable, DetachedSignature, SignedPublicKey};
-use pgp::crypto::public_key::PublicKeyAlgorithm;
-use pgp::types::KeyDetails;
 use serde::{Deserialize, Serialize};
 
 use super::hashicorp_keys::{HASHICORP_PARTNERS_KEY, HASHICORP_PUBLIC_KEY};
+use super::openpgp::{self, check_detached, dearmor, has_armor, read_armored_keyring, Check};
 
 /// One entry of a registry's `signing_keys.gpg_public_keys`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,123 +124,14 @@ pub enum Signer {
     Community,
 }
 
-/// An armored (or binary) key ring: every transferable public key in it.
-fn read_keyring(armored: &str) -> Result<Vec<SignedPublicKey>, String> {
-    if !has_armor(armored) {
-        return Err("openpgp: invalid argument: no armored data found".to_string());
-    }
-    let iter = SignedPublicKey::from_reader_many(armored.as_bytes())
-        .map_err(|e| e.to_string())?
-        .0;
-    let mut keys = Vec::new();
-    for key in iter {
-        keys.push(key.map_err(|e| e.to_string())?);
-    }
-    if keys.is_empty() {
-        return Err("openpgp: invalid argument: no armored data found".to_string());
-    }
-    Ok(keys)
+/// An armored key ring: every transferable public key in its first block.
+fn read_keyring(armored: &str) -> Result<Vec<openpgp::Entity>, String> {
+    read_armored_keyring(armored)
 }
 
 /// A detached signature, binary (as registries serve `.sig` files) or armored.
-fn read_signature(bytes: &[u8]) -> Result<DetachedSignature, String> {
-    DetachedSignature::from_reader_single(bytes)
-        .map(|(sig, _)| sig)
-        .map_err(|e| format!("openpgp: invalid data: {e}"))
-}
-
-/// The outcome of checking one signature against one key ring (`CheckDetachedSignature`).
-enum Check {
-    /// Verified; the primary key ID of the entity holding the verifying (sub)key.
-    Verified(String),
-    /// No key in the ring matches the signature's issuer.
-    UnknownIssuer,
-    /// A matching key exists but the signature does not verify with it.
-    Invalid(String),
-}
-
-fn check_detached(keyring: &[SignedPublicKey], data: &[u8], sig: &DetachedSignature) -> Check {
-    let issuer_ids: Vec<[u8; 8]> = sig
-        .signature
-        .issuer_key_id()
-        .into_iter()
-        .filter_map(|id| <[u8; 8]>::try_from(id.as_ref()).ok())
-        .collect();
-    let issuer_fprs: Vec<Vec<u8>> = sig
-        .signature
-        .issuer_fingerprint()
-        .into_iter()
-        .map(|f| f.as_bytes().to_vec())
-        .collect();
-    let matches = |id: [u8; 8], fpr: &[u8]| {
-        issuer_ids.contains(&id) || issuer_fprs.iter().any(|f| f.as_slice() == fpr)
-    };
-    let mut last_err = None;
-    for entity in keyring {
-        let primary_id = key_id_hex(entity.primary_key.legacy_key_id().as_ref());
-        let pk = &entity.primary_key;
-        if matches(
-            key_id_bytes(pk.legacy_key_id().as_ref()),
-            pk.fingerprint().as_bytes(),
-        ) {
-            match sig.verify(pk, data) {
-                Ok(()) => return Check::Verified(primary_id),
-                Err(e) => last_err = Some(go_verification_error(pk.algorithm(), &e.to_string())),
-            }
-        }
-        for sub in &entity.public_subkeys {
-            if matches(
-                key_id_bytes(sub.legacy_key_id().as_ref()),
-                sub.fingerprint().as_bytes(),
-            ) {
-                match sig.verify(sub, data) {
-                    Ok(()) => return Check::Verified(primary_id.clone()),
-                    Err(e) => {
-                        last_err = Some(go_verification_error(sub.algorithm(), &e.to_string()))
-                    }
-                }
-            }
-        }
-    }
-    match last_err {
-        Some(e) => Check::Invalid(e),
-        None => Check::UnknownIssuer,
-    }
-}
-
-/// Go's (ProtonMail go-crypto) text for a signature that does not verify. A wrong digest
-/// shows up in `pgp` as a mismatch of the two quick-check bytes, which go-crypto does not
-/// check for v4 signatures, so it reports the algorithm's verification failure instead.
-fn go_verification_error(alg: PublicKeyAlgorithm, pgp_error: &str) -> String {
-    let name = match alg {
-        PublicKeyAlgorithm::RSA | PublicKeyAlgorithm::RSASign | PublicKeyAlgorithm::RSAEncrypt => {
-            "RSA"
-        }
-        PublicKeyAlgorithm::DSA => "DSA",
-        PublicKeyAlgorithm::ECDSA => "ECDSA",
-        PublicKeyAlgorithm::EdDSALegacy => "EdDSA",
-        PublicKeyAlgorithm::Ed25519 => "Ed25519",
-        PublicKeyAlgorithm::Ed448 => "Ed448",
-        _ => {
-            let first = pgp_error.lines().next().unwrap_or(pgp_error);
-            return format!("openpgp: invalid signature: {first}");
-        }
-    };
-    format!("openpgp: invalid signature: {name} verification failure")
-}
-
-/// True if `s` holds an ASCII armor header; go-crypto's armor decoder finds nothing otherwise.
-fn has_armor(s: &str) -> bool {
-    s.contains("-----BEGIN PGP ")
-}
-
-fn key_id_bytes(b: &[u8]) -> [u8; 8] {
-    <[u8; 8]>::try_from(b).unwrap_or_default()
-}
-
-/// 16 upper-case hex digits, as Go's `KeyIdString`.
-fn key_id_hex(b: &[u8]) -> String {
-    hex::encode_upper(b)
+fn read_signature(bytes: &[u8]) -> Result<openpgp::Signature, String> {
+    openpgp::read_signature(bytes)
 }
 
 /// `findSigningKey`: the first listed key whose ring verifies `signature` over `document`.
@@ -285,6 +173,9 @@ pub fn classify_signer(
     }
     let partners = read_keyring(&roots.partners).map_err(SignatureError::PartnersKeyring)?;
     let author_key = dearmor(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
+    if author_key.is_empty() {
+        return Err(SignatureError::DecodingKey("EOF".to_string()));
+    }
     // Terraform armor-decodes the trust signature; anything else ends at EOF.
     if !has_armor(&key.trust_signature) {
         return Err(SignatureError::DecodingTrustSignature("EOF".to_string()));
@@ -300,29 +191,16 @@ pub fn classify_signer(
     }
 }
 
-/// The binary body of an ASCII-armored block (what the partners key signed).
-fn dearmor(armored: &str) -> Result<Vec<u8>, String> {
-    let mut reader = pgp::armor::Dearmor::new(armored.as_bytes());
-    let mut out = Vec::new();
-    reader.read_to_end(&mut out).map_err(|e| e.to_string())?;
-    if out.is_empty() {
-        return Err("EOF".to_string());
-    }
-    Ok(out)
-}
-
 /// The primary key ID (16 upper-case hex digits) of the first key in an armored ring.
 pub fn primary_key_id(armored: &str) -> Result<String, String> {
     let ring = read_keyring(armored)?;
-    Ok(key_id_hex(ring[0].primary_key.legacy_key_id().as_ref()))
+    Ok(hex::encode_upper(ring[0].primary.key_id()))
 }
 
 /// The primary key fingerprint (upper-case hex) of the first key in an armored ring.
 pub fn primary_fingerprint(armored: &str) -> Result<String, String> {
     let ring = read_keyring(armored)?;
-    Ok(hex::encode_upper(
-        ring[0].primary_key.fingerprint().as_bytes(),
-    ))
+    Ok(hex::encode_upper(ring[0].primary.fingerprint))
 }
 
 #[cfg(test)]
