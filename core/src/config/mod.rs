@@ -7,6 +7,7 @@
 
 pub mod assemble;
 pub mod files;
+pub mod literal;
 pub mod load;
 pub mod merge;
 pub mod model;

@@ -1,7 +1,7 @@
 //! Variable type constraints and the value conversions Terraform (cty) applies to defaults,
 //! with cty's error texts, for checking a merged variable's default against its type.
 
-use hcl::Value;
+use crate::config::literal::Literal as Value;
 use hcl_edit::expr::Expression;
 
 /// A type constraint (`string`, `list(number)`, `object({...})`, ...).
@@ -141,51 +141,10 @@ fn object_key(k: &hcl_edit::expr::ObjectKey) -> Option<String> {
     }
 }
 
-/// Evaluates a literal expression (no references, no functions) to a value.
-pub fn eval_literal(src: &str) -> Result<Value, String> {
-    use hcl::eval::{Context, Evaluate};
-    let expr: hcl::Expression = src.parse().map_err(|e: hcl::Error| e.to_string())?;
-    expr.evaluate(&Context::new()).map_err(|e| e.to_string())
-}
-
-/// A JSON-syntax value as a literal; strings containing `${`/`%{` templates are not static.
-pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Value, String> {
-    use crate::config::load::json::NodeKind;
-    Ok(match &n.kind {
-        NodeKind::Null => Value::Null,
-        NodeKind::Bool(b) => Value::Bool(*b),
-        NodeKind::Number(t) => {
-            let v: hcl::Value = t
-                .parse::<hcl::Expression>()
-                .ok()
-                .and_then(|e| match e {
-                    hcl::Expression::Number(n) => Some(Value::Number(n)),
-                    _ => None,
-                })
-                .ok_or_else(|| format!("invalid number {t}"))?;
-            v
-        }
-        NodeKind::String(s) => {
-            if s.contains("${") || s.contains("%{") {
-                return Err("the string is a template with interpolations".into());
-            }
-            Value::String(s.clone())
-        }
-        NodeKind::Array(items) => {
-            Value::Array(items.iter().map(json_literal).collect::<Result<_, _>>()?)
-        }
-        NodeKind::Object(props) => Value::Object(
-            props
-                .iter()
-                .map(|p| Ok((p.key.clone(), json_literal(&p.value)?)))
-                .collect::<Result<_, String>>()?,
-        ),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::literal::eval_literal;
 
     fn ty(s: &str) -> Type {
         Type::parse(&hcl_edit::parser::parse_expr(s).unwrap()).unwrap()

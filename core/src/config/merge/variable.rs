@@ -1,8 +1,9 @@
 //! Variable overrides: fields replaced one by one (validation blocks stay), then the default is
 //! re-checked against the (possibly new) type, with a detail saying what the override changed.
 
+use crate::config::literal::{eval_literal, json_literal, Literal};
 use crate::config::model::{Block, Value};
-use crate::config::types::{eval_literal, json_literal, Type};
+use crate::config::types::Type;
 use crate::diag::{Diagnostic, Diagnostics};
 
 /// Merges override variable `over` into `base`.
@@ -35,7 +36,7 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
             return;
         }
     };
-    if value == hcl::Value::Null {
+    if value == Literal::Null {
         let nullable_false = base
             .body
             .attribute("nullable")

@@ -1,0 +1,121 @@
+//! Literal values of variable defaults: what can be known without evaluating anything.
+//!
+//! A default is checked against its type only when it is a literal: null, bool, number,
+//! string without interpolation, or a tuple/object of literals (a leading `-` on a number
+//! counts). Anything else (references, function calls, operators, templates) is reported
+//! as not statically known, and the caller skips the check with a warning.
+
+use hcl_edit::expr::{Expression, ObjectKey, UnaryOperator};
+use std::collections::BTreeMap;
+
+/// A literal value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number, as written.
+    Number(String),
+    /// A string.
+    String(String),
+    /// A tuple `[...]`.
+    Array(Vec<Literal>),
+    /// An object `{...}`.
+    Object(BTreeMap<String, Literal>),
+}
+
+/// The literal value of native-syntax expression source `src`.
+pub fn eval_literal(src: &str) -> Result<Literal, String> {
+    let expr = hcl_edit::parser::parse_expr(src).map_err(|e| e.to_string())?;
+    literal(&expr)
+}
+
+fn literal(expr: &Expression) -> Result<Literal, String> {
+    Ok(match expr {
+        Expression::Null(_) => Literal::Null,
+        Expression::Bool(b) => Literal::Bool(*b.value()),
+        Expression::Number(n) => Literal::Number(n.value().to_string()),
+        Expression::String(s) => Literal::String(s.value().to_string()),
+        Expression::Array(items) => {
+            Literal::Array(items.iter().map(literal).collect::<Result<_, _>>()?)
+        }
+        Expression::Object(obj) => {
+            let mut out = BTreeMap::new();
+            for (key, value) in obj.iter() {
+                let key = match key {
+                    ObjectKey::Ident(i) => i.as_str().to_string(),
+                    ObjectKey::Expression(e) => match literal(e)? {
+                        Literal::String(s) | Literal::Number(s) => s,
+                        Literal::Bool(b) => b.to_string(),
+                        _ => return Err("an object key is not a string".into()),
+                    },
+                };
+                out.insert(key, literal(value.expr())?);
+            }
+            Literal::Object(out)
+        }
+        Expression::Parenthesis(p) => literal(p.inner())?,
+        Expression::UnaryOp(op) if *op.operator.value() == UnaryOperator::Neg => {
+            match literal(&op.expr)? {
+                Literal::Number(n) => Literal::Number(format!("-{n}")),
+                _ => return Err("only a number can be negated".into()),
+            }
+        }
+        Expression::StringTemplate(_) | Expression::HeredocTemplate(_) => {
+            return Err("the string is a template".into())
+        }
+        Expression::Variable(v) => return Err(format!("it refers to {}", v.as_str())),
+        _ => return Err("it is not a literal value".into()),
+    })
+}
+
+/// A JSON-syntax value as a literal; strings containing `${`/`%{` templates are not static.
+pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Literal, String> {
+    use crate::config::load::json::NodeKind;
+    Ok(match &n.kind {
+        NodeKind::Null => Literal::Null,
+        NodeKind::Bool(b) => Literal::Bool(*b),
+        NodeKind::Number(t) => Literal::Number(t.clone()),
+        NodeKind::String(s) => {
+            if s.contains("${") || s.contains("%{") {
+                return Err("the string is a template with interpolations".into());
+            }
+            Literal::String(s.clone())
+        }
+        NodeKind::Array(items) => {
+            Literal::Array(items.iter().map(json_literal).collect::<Result<_, _>>()?)
+        }
+        NodeKind::Object(props) => Literal::Object(
+            props
+                .iter()
+                .map(|p| Ok((p.key.clone(), json_literal(&p.value)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_evaluate_and_anything_else_is_not_static() {
+        assert_eq!(eval_literal("null"), Ok(Literal::Null));
+        assert_eq!(eval_literal("-(1.5)"), Ok(Literal::Number("-1.5".into())));
+        assert_eq!(
+            eval_literal("{ a = [true, \"x\\ty\"], \"b\" = null }"),
+            Ok(Literal::Object(BTreeMap::from([
+                (
+                    "a".to_string(),
+                    Literal::Array(vec![Literal::Bool(true), Literal::String("x\ty".into())])
+                ),
+                ("b".to_string(), Literal::Null),
+            ])))
+        );
+        assert!(eval_literal("var.x").is_err());
+        assert!(eval_literal("\"${var.x}\"").is_err());
+        assert!(eval_literal("upper(\"a\")").is_err());
+        assert!(eval_literal("1 + 2").is_err());
+    }
+}
