@@ -98,7 +98,7 @@ impl Type {
             (Type::String, Value::String(_) | Value::Number(_) | Value::Bool(_)) => Ok(()),
             (Type::Number, Value::Number(_)) => Ok(()),
             (Type::Number, Value::String(s)) => {
-                if s.trim() == s && s.parse::<f64>().is_ok() {
+                if s.trim() == s && is_decimal_number(s) {
                     Ok(())
                 } else {
                     Err("a number is required".into())
@@ -141,6 +141,27 @@ fn object_key(k: &hcl_edit::expr::ObjectKey) -> Option<String> {
     }
 }
 
+/// Whether `s` is a number as cty's string conversion reads it (Go's `big.ParseFloat` in
+/// base 10): a signed decimal with optional fraction and exponent, or an infinity.
+fn is_decimal_number(s: &str) -> bool {
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if s == "Inf" || s == "inf" {
+        return true;
+    }
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(at) => (&s[..at], Some(&s[at + 1..])),
+        None => (s, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = digits(int) && digits(frac) && !(int.is_empty() && frac.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +169,16 @@ mod tests {
 
     fn ty(s: &str) -> Type {
         Type::parse(&hcl_edit::parser::parse_expr(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn decimal_numbers_are_what_big_parse_float_reads() {
+        for ok in ["1", "-1.5", "+.5", "5.", "1e3", "2.5E-7", "Inf", "-inf"] {
+            assert!(is_decimal_number(ok), "{ok}");
+        }
+        for bad in ["", ".", "e3", "1e", "1.2.3", "0x10", "nan", "infinity", "1_000", " 1"] {
+            assert!(!is_decimal_number(bad), "{bad}");
+        }
     }
 
     #[test]
