@@ -8,7 +8,7 @@
 // extensions (SHA-NI) when it has them, which wasm cannot. The package's Node entry point
 // therefore runs SHA-256 on node:crypto; both backends are measured.
 import { writeFileSync, readFileSync, createReadStream, rmSync, mkdtempSync, existsSync } from "node:fs";
-import { deflateRawSync, crc32 } from "node:zlib";
+import { zipOf } from "../tests/helpers.mjs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -38,36 +38,11 @@ function content(size, seed) {
   return out;
 }
 
-function deflateZip(entries) {
-  const parts = [];
-  const central = [];
-  let offset = 0;
-  for (const [name, data] of entries) {
-    const n = Buffer.from(name);
-    const comp = deflateRawSync(data, { level: 6 });
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(8, 8);
-    h.writeUInt32LE(crc32(data), 14); h.writeUInt32LE(comp.length, 18); h.writeUInt32LE(data.length, 22);
-    h.writeUInt16LE(n.length, 26);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(8, 10);
-    c.writeUInt32LE(crc32(data), 16); c.writeUInt32LE(comp.length, 20); c.writeUInt32LE(data.length, 24);
-    c.writeUInt16LE(n.length, 28); c.writeUInt32LE(offset, 42);
-    parts.push(h, n, comp);
-    central.push(c, n);
-    offset += 30 + n.length + comp.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cd, end]);
-}
 
 const dir = mkdtempSync(join(tmpdir(), "tflock-bench-"));
 const zipPath = join(dir, "terraform-provider-bench_1.0.0_linux_amd64.zip");
 const big = content(mib * 1024 * 1024, 42);
-writeFileSync(zipPath, deflateZip([["terraform-provider-bench_v1.0.0", big], ["LICENSE", Buffer.from("MPL-2.0\n")], ["README.md", content(4096, 7)]]));
+writeFileSync(zipPath, zipOf([["terraform-provider-bench_v1.0.0", big, 8], ["LICENSE", Buffer.from("MPL-2.0\n"), 8], ["README.md", content(4096, 7), 8]]));
 const zipBytes = readFileSync(zipPath);
 const uncompressed = big.length + 8 + 4096;
 console.log(`zip: ${(zipBytes.length / 2 ** 20).toFixed(1)} MiB compressed, ${(uncompressed / 2 ** 20).toFixed(1)} MiB uncompressed`);

@@ -2,6 +2,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { deflateRawSync, crc32 } from "node:zlib";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const pkgDir = new URL("../pkg/", import.meta.url);
@@ -52,4 +53,31 @@ export function goVersionsOracle() {
     });
   }
   return bin;
+}
+
+/** A zip of `[name, bytes, method]` entries (method 8 deflates with node:zlib, 0 stores). */
+export function zipOf(entries) {
+  const parts = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, data, method] of entries) {
+    const n = Buffer.from(name);
+    const comp = method === 8 ? deflateRawSync(data) : data;
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(method, 8);
+    h.writeUInt32LE(crc32(data), 14); h.writeUInt32LE(comp.length, 18); h.writeUInt32LE(data.length, 22);
+    h.writeUInt16LE(n.length, 26);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(method, 10);
+    c.writeUInt32LE(crc32(data), 16); c.writeUInt32LE(comp.length, 20); c.writeUInt32LE(data.length, 24);
+    c.writeUInt16LE(n.length, 28); c.writeUInt32LE(offset, 42);
+    parts.push(h, n, comp);
+    central.push(c, n);
+    offset += 30 + n.length + comp.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, end]);
 }

@@ -3,12 +3,11 @@
 // inputs, and the comparison. Expectations never come from the package itself.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { deflateRawSync, crc32 } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, fixtures, runCli, goVersionsOracle } from "./helpers.mjs";
+import { root, fixtures, runCli, goVersionsOracle, zipOf } from "./helpers.mjs";
 
 /** npm tools installed by `cargo xtask wasm` into wasm/tools/node_modules (git-ignored). */
 export const tools = createRequire(root + "wasm/tools/package.json");
@@ -28,29 +27,7 @@ function generatedZip(size) {
     ["terraform-provider-hosts_v1.0.0", big, 8],
     ["LICENSE", Buffer.from("MPL-2.0\n"), 0],
   ];
-  const parts = [];
-  const central = [];
-  let offset = 0;
-  for (const [name, data, method] of entries) {
-    const n = Buffer.from(name);
-    const comp = method === 8 ? deflateRawSync(data) : data;
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(method, 8);
-    h.writeUInt32LE(crc32(data), 14); h.writeUInt32LE(comp.length, 18); h.writeUInt32LE(data.length, 22);
-    h.writeUInt16LE(n.length, 26);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(method, 10);
-    c.writeUInt32LE(crc32(data), 16); c.writeUInt32LE(comp.length, 20); c.writeUInt32LE(data.length, 24);
-    c.writeUInt16LE(n.length, 28); c.writeUInt32LE(offset, 42);
-    parts.push(h, n, comp);
-    central.push(c, n);
-    offset += 30 + n.length + comp.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cd, end]);
+  return zipOf(entries);
 }
 
 const CONSTRAINTS = ["~> 1.2", "~> 1.2.0", ">= 1.0, != 1.3.0", "1.4.0-beta", "< 1.0.0", ">= 5", "~>  1.0", "1.0.0.0", ""];
