@@ -235,3 +235,28 @@ fn a_key_ring_with_several_keys_finds_the_signer_among_them() {
     let check = check_detached(&ring, doc, &read_signature(&sig).unwrap());
     assert_eq!(check, Check::Verified(b.fingerprint[24..].to_string()));
 }
+
+#[test]
+fn a_subkey_whose_binding_signature_is_broken_signs_for_nobody() {
+    use base64::Engine as _;
+    if !have_gpg() {
+        return;
+    }
+    let key = GpgKey::new("ed25519", true);
+    let doc = b"abc  x.zip\n";
+    let sig = key.sign(doc, "SHA256", false, false);
+    assert!(matches!(check(&key, doc, &sig), Check::Verified(_)));
+
+    // The subkey's binding signature is the last packet gpg exports; its last byte is
+    // part of the signature value.
+    let mut bytes = tflock_core::protocol::openpgp::dearmor(&key.armored).unwrap();
+    *bytes.last_mut().unwrap() ^= 0x01;
+    let body = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let broken = GpgKey {
+        armored: format!(
+            "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n{body}\n-----END PGP PUBLIC KEY BLOCK-----\n"
+        ),
+        ..key
+    };
+    assert_eq!(check(&broken, doc, &sig), Check::UnknownIssuer);
+}

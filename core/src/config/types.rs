@@ -176,7 +176,9 @@ mod tests {
         for ok in ["1", "-1.5", "+.5", "5.", "1e3", "2.5E-7", "Inf", "-inf"] {
             assert!(is_decimal_number(ok), "{ok}");
         }
-        for bad in ["", ".", "e3", "1e", "1.2.3", "0x10", "nan", "infinity", "1_000", " 1"] {
+        for bad in [
+            "", ".", "e3", "1e", "1.2.3", "0x10", "nan", "infinity", "1_000", " 1",
+        ] {
             assert!(!is_decimal_number(bad), "{bad}");
         }
     }

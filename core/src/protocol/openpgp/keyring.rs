@@ -157,3 +157,45 @@ fn bind_subkey(
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::hashicorp_keys::{HASHICORP_PARTNERS_KEY, HASHICORP_PUBLIC_KEY};
+
+    fn summary(armored: &str) -> Vec<(String, bool)> {
+        let ring = read_armored_keyring(armored).unwrap();
+        assert_eq!(ring.len(), 1);
+        let e = &ring[0];
+        std::iter::once((hex::encode_upper(e.primary.key_id()), e.primary_signs))
+            .chain(
+                e.subkeys
+                    .iter()
+                    .map(|(k, s)| (hex::encode_upper(k.key_id()), *s)),
+            )
+            .collect()
+    }
+
+    /// Usage as `gpg --show-keys` reports it: HashiCorp's `[SC]` primary, `[E]` and two `[S]`
+    /// subkeys (every binding and back-signature verifies); the partners key's `[E]` subkey.
+    #[test]
+    fn hashicorp_keys_read_with_their_subkeys_bound_and_flagged() {
+        let own = |id: &str, signs| (id.to_string(), signs);
+        assert_eq!(
+            summary(HASHICORP_PUBLIC_KEY),
+            [
+                own("34365D9472D7468F", true),
+                own("54422F612379BA9A", false),
+                own("B0B441097685B676", true),
+                own("C820C6D5CD27AB87", true),
+            ]
+        );
+        assert_eq!(
+            summary(HASHICORP_PARTNERS_KEY),
+            [
+                own("7D72D4268E4660FC", true),
+                own("208E1FBF540EA92C", false)
+            ]
+        );
+    }
+}
