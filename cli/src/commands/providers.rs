@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::install::{restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock providers`.
@@ -369,11 +370,11 @@ type MirrorKey = (String, String, String, String);
 /// (platform, archive file name, hashes) of one mirrored package.
 type MirrorArchive = (String, String, Vec<String>);
 
-fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+/// The document at `path`, if it exists.
+fn read_doc(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     match std::fs::read(path) {
-        Ok(bytes) => Ok(serde_json::from_slice(&bytes)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::json!({})),
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.into()),
     }
 }
@@ -382,36 +383,17 @@ fn update_version_json(
     path: &Path,
     archives: &[(String, String, Vec<String>)],
 ) -> anyhow::Result<()> {
-    let mut doc = read_json(path)?;
-    let obj = doc
-        .as_object_mut()
-        .ok_or_else(|| anyhow::anyhow!("{}: not a JSON object", path.display()))?;
-    let entry = obj
-        .entry("archives")
-        .or_insert_with(|| serde_json::json!({}));
-    let map = entry
-        .as_object_mut()
-        .ok_or_else(|| anyhow::anyhow!("{}: \"archives\" is not an object", path.display()))?;
+    let mut doc = read_doc(path)?;
     for (platform, filename, hashes) in archives {
-        map.insert(
-            platform.clone(),
-            serde_json::json!({ "url": filename, "hashes": hashes }),
-        );
+        let next = mirror_docs::add_archive(doc.as_deref(), platform, filename, hashes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        doc = Some(next);
     }
-    write_atomic(path, serde_json::to_string_pretty(&doc)?.as_bytes())
+    write_atomic(path, &doc.unwrap_or_default())
 }
 
 fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
-    let mut doc = read_json(path)?;
-    let obj = doc
-        .as_object_mut()
-        .ok_or_else(|| anyhow::anyhow!("{}: not a JSON object", path.display()))?;
-    let entry = obj
-        .entry("versions")
-        .or_insert_with(|| serde_json::json!({}));
-    let map = entry
-        .as_object_mut()
-        .ok_or_else(|| anyhow::anyhow!("{}: \"versions\" is not an object", path.display()))?;
-    map.insert(version.to_string(), serde_json::json!({}));
-    write_atomic(path, serde_json::to_string_pretty(&doc)?.as_bytes())
+    let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    write_atomic(path, &doc)
 }

@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod fs_mirror;
 pub mod hashicorp_keys;
 pub mod mirror;
+pub mod mirror_docs;
 pub mod names;
 pub mod openpgp;
 pub mod patterns;

@@ -1,0 +1,88 @@
+//! Writing a network mirror's documents as packages are added: `index.json` lists the
+//! versions, `<version>.json` each platform's archive URL and `h1:`/`zh:` hashes. Shared by
+//! `tflock providers mirror` (files) and the edge mirror Worker (R2 objects).
+
+use serde_json::{json, Map, Value};
+
+/// `index.json` with `version` listed; `current` is the existing document, if any.
+pub fn add_version(current: Option<&[u8]>, version: &str) -> Result<Vec<u8>, String> {
+    let mut doc = read(current)?;
+    section(&mut doc, "versions")?.insert(version.to_string(), json!({}));
+    write(&doc)
+}
+
+/// `<version>.json` with `platform`'s archive at `url` (relative to the document) and its
+/// hashes, replacing an earlier entry for the platform.
+pub fn add_archive(
+    current: Option<&[u8]>,
+    platform: &str,
+    url: &str,
+    hashes: &[String],
+) -> Result<Vec<u8>, String> {
+    let mut doc = read(current)?;
+    section(&mut doc, "archives")?.insert(
+        platform.to_string(),
+        json!({ "url": url, "hashes": hashes }),
+    );
+    write(&doc)
+}
+
+fn read(current: Option<&[u8]>) -> Result<Map<String, Value>, String> {
+    let Some(bytes) = current else {
+        return Ok(Map::new());
+    };
+    match serde_json::from_slice(bytes).map_err(|e| e.to_string())? {
+        Value::Object(map) => Ok(map),
+        _ => Err("not a JSON object".to_string()),
+    }
+}
+
+fn section<'a>(
+    doc: &'a mut Map<String, Value>,
+    key: &str,
+) -> Result<&'a mut Map<String, Value>, String> {
+    doc.entry(key)
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .ok_or_else(|| format!("{key:?} is not an object"))
+}
+
+fn write(doc: &Map<String, Value>) -> Result<Vec<u8>, String> {
+    serde_json::to_vec_pretty(doc).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::mirror::{MirrorIndex, MirrorVersion};
+
+    #[test]
+    fn documents_grow_and_read_back_with_the_mirror_parsers() {
+        let index = add_version(None, "1.0.0").unwrap();
+        let index = add_version(Some(&index), "1.1.0").unwrap();
+        let parsed = MirrorIndex::parse(&index).unwrap();
+        assert_eq!(parsed.versions.len(), 2);
+
+        let hashes = vec!["h1:abc=".to_string(), "zh:00ff".to_string()];
+        let doc = add_archive(None, "linux_amd64", "p_1.0.0_linux_amd64.zip", &hashes).unwrap();
+        let doc = add_archive(
+            Some(&doc),
+            "darwin_arm64",
+            "p_1.0.0_darwin_arm64.zip",
+            &hashes,
+        )
+        .unwrap();
+        let parsed = MirrorVersion::parse(&doc).unwrap();
+        assert_eq!(parsed.archives.len(), 2);
+        assert_eq!(parsed.archives["linux_amd64"].hashes.len(), 2);
+
+        assert_eq!(
+            add_version(Some(b"[]"), "1.0.0").unwrap_err(),
+            "not a JSON object"
+        );
+        assert_eq!(
+            add_archive(Some(br#"{"archives": 1}"#), "a_b", "u", &[]).unwrap_err(),
+            "\"archives\" is not an object"
+        );
+    }
+}
