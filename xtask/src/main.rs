@@ -7,6 +7,7 @@ use std::process::Command;
 mod playground;
 mod wasm;
 mod wasm_imports;
+mod worker;
 
 const GO_PACKAGES: &[&str] = &[
     "golang-go",
@@ -34,6 +35,7 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::build(),
         Some("playground") => playground::run(&args[1..]),
         Some("playground-test") => playground::test(),
+        Some("worker-test") => worker::test(),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
             eprintln!(
@@ -46,6 +48,9 @@ fn main() -> Result<()> {
             eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
             eprintln!("  playground [--port N] [--build-only]  build web/dist/ and serve it");
             eprintln!("  playground-test  build the playground and test it in headless Chromium");
+            eprintln!(
+                "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
+            );
             std::process::exit(2)
         }
     }
@@ -86,6 +91,7 @@ fn test() -> Result<()> {
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
     step("wasm", wasm::test())?;
     step("playground", playground::test())?;
+    step("worker", worker::test())?;
     eprintln!("xtask: all checks passed");
     Ok(())
 }

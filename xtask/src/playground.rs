@@ -94,27 +94,7 @@ pub fn build() -> Result<()> {
     let started = Instant::now();
     wasm::ensure_bindgen(&wasm::locked_bindgen_version()?)?;
     wasm::ensure_tools()?;
-    super::run(
-        Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-p",
-                CRATE,
-                "--target",
-                "wasm32-unknown-unknown",
-                "--profile",
-                wasm::PROFILE,
-            ])
-            .env(
-                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-                wasm::RUSTFLAGS,
-            ),
-    )?;
-    let module = format!(
-        "{}/wasm32-unknown-unknown/{}/tflock_web.wasm",
-        target_dir(),
-        wasm::PROFILE
-    );
+    let module = wasm::build_crate(CRATE)?;
     let dist = Path::new(DIST);
     if dist.exists() {
         std::fs::remove_dir_all(dist).with_context(|| format!("removing {DIST}"))?;

@@ -42,23 +42,7 @@ pub fn build() -> Result<()> {
     let version = locked_bindgen_version()?;
     ensure_bindgen(&version)?;
     ensure_tools()?;
-    super::run(
-        Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-p",
-                CRATE,
-                "--target",
-                "wasm32-unknown-unknown",
-                "--profile",
-                PROFILE,
-            ])
-            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RUSTFLAGS),
-    )?;
-    // Respect CARGO_TARGET_DIR (relative paths are relative to the workspace root, where
-    // xtask runs).
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
-    let wasm = format!("{target}/wasm32-unknown-unknown/{PROFILE}/tflock_wasm.wasm");
+    let wasm = build_crate(CRATE)?;
     let pkg = Path::new(PKG);
     if pkg.exists() {
         std::fs::remove_dir_all(pkg).with_context(|| format!("removing {PKG}"))?;
@@ -86,6 +70,30 @@ pub fn build() -> Result<()> {
     let (raw, gz) = sizes(&module)?;
     eprintln!("xtask: {PKG}/tflock_bg.wasm: {raw} bytes, {gz} bytes gzipped (-9)");
     Ok(())
+}
+
+/// Builds workspace crate `krate` for wasm32 (profile `wasm-release`, SIMD) and returns the
+/// path of its module, under CARGO_TARGET_DIR (relative paths are relative to the workspace
+/// root, where xtask runs).
+pub(crate) fn build_crate(krate: &str) -> Result<String> {
+    super::run(
+        Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "-p",
+                krate,
+                "--target",
+                "wasm32-unknown-unknown",
+                "--profile",
+                PROFILE,
+            ])
+            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RUSTFLAGS),
+    )?;
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
+    let name = krate.replace('-', "_");
+    Ok(format!(
+        "{target}/wasm32-unknown-unknown/{PROFILE}/{name}.wasm"
+    ))
 }
 
 /// Raw and `gzip -9` sizes of a file.

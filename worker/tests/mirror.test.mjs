@@ -1,0 +1,142 @@
+// The edge mirror Worker in workerd (Miniflare) with an in-memory R2 bucket: uploads are
+// hashed as they stream and listed with the native CLI's h1:/zh:, documents and archives are
+// served in the network mirror protocol, and the npm package locks through the Worker.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root, runCli, zipOf, loadPackage } from "../../wasm/tests/helpers.mjs";
+import { tools } from "../../wasm/tests/hosts.mjs";
+
+const { Miniflare } = tools("miniflare");
+const TOKEN = "test-upload-token";
+const DIR = "/example.com/acme/demo/";
+const name = (version, platform) => `terraform-provider-demo_${version}_${platform}.zip`;
+
+let mf;
+let work;
+before(async () => {
+  mf = new Miniflare({
+    modules: true,
+    scriptPath: root + "worker/entry.mjs",
+    modulesRules: [
+      { type: "CompiledWasm", include: ["**/*.wasm"], fallthrough: true },
+      { type: "ESModule", include: ["**/*.js"], fallthrough: true },
+    ],
+    compatibilityDate: "2026-04-01",
+    r2Buckets: ["MIRROR"],
+    bindings: { UPLOAD_TOKEN: TOKEN },
+    cf: false,
+  });
+  work = mkdtempSync(join(tmpdir(), "tflock-worker-"));
+});
+after(async () => {
+  await mf?.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A provider-like zip; `size` bytes of pseudo-random content in the binary. */
+function providerZip(seed, size) {
+  const big = Buffer.alloc(size);
+  let x = seed >>> 0;
+  for (let i = 0; i + 4 <= size; i += 4) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    big.writeUInt32LE((i >> 6) % 3 === 0 ? x : 0x90909090, i);
+  }
+  return zipOf([
+    ["terraform-provider-demo_v1.0.0", big, 8],
+    ["LICENSE", Buffer.from("MPL-2.0\n"), 0],
+  ]);
+}
+
+function cliHashes(bytes) {
+  const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);
+  writeFileSync(path, bytes);
+  const r = runCli(["hash", "--json", path]);
+  assert.equal(r.status, 0, r.stderr);
+  const [h] = JSON.parse(r.stdout);
+  return { h1: h.h1, zh: h.zh };
+}
+
+const put = (path, body, token = TOKEN) =>
+  mf.dispatchFetch("http://localhost" + path, {
+    method: "PUT",
+    body,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+const get = (path) => mf.dispatchFetch("http://localhost" + path);
+
+const zips = {
+  linux_amd64: providerZip(1, 12 * 1024 * 1024 + 12345), // more than one 8 MiB upload part
+  darwin_arm64: providerZip(2, 300_000),
+};
+
+test("uploads are hashed as they stream and listed in the mirror documents", async () => {
+  for (const [platform, bytes] of Object.entries(zips)) {
+    const r = await put(DIR + name("1.0.0", platform), bytes);
+    assert.equal(r.status, 201, await r.clone().text());
+    const body = await r.json();
+    assert.deepEqual({ h1: body.h1, zh: body.zh }, cliHashes(bytes), platform);
+  }
+  const index = await get(DIR + "index.json");
+  assert.equal(index.status, 200);
+  assert.match(index.headers.get("content-type"), /^application\/json/);
+  assert.deepEqual(await index.json(), { versions: { "1.0.0": {} } });
+  const version = await (await get(DIR + "1.0.0.json")).json();
+  assert.deepEqual(Object.keys(version.archives).sort(), ["darwin_arm64", "linux_amd64"]);
+  for (const [platform, bytes] of Object.entries(zips)) {
+    const { h1, zh } = cliHashes(bytes);
+    assert.deepEqual(version.archives[platform], { url: name("1.0.0", platform), hashes: [h1, zh] });
+    const zip = await get(DIR + name("1.0.0", platform));
+    assert.equal(zip.status, 200);
+    assert.equal(zip.headers.get("content-type"), "application/zip");
+    assert.ok(Buffer.from(await zip.arrayBuffer()).equals(bytes), platform);
+  }
+});
+
+test("uploads need the token, and an archive that cannot be hashed is not kept", async () => {
+  const path = DIR + name("2.0.0", "linux_amd64");
+  // Refused before the body is read: a small body, so the client is not cut off mid-send.
+  assert.equal((await put(path, "PK", null)).status, 401);
+  assert.equal((await put(path, "PK", "wrong")).status, 401);
+  const truncated = zips.darwin_arm64.subarray(0, zips.darwin_arm64.length - 30);
+  const r = await put(path, truncated);
+  assert.equal(r.status, 422);
+  assert.match(await r.text(), /^Cannot hash provider package: /);
+  const bucket = await mf.getR2Bucket("MIRROR");
+  assert.equal(await bucket.get(path.slice(1)), null);
+  assert.equal((await get(DIR + "2.0.0.json")).status, 404);
+  assert.deepEqual(await (await get(DIR + "index.json")).json(), { versions: { "1.0.0": {} } });
+});
+
+test("other paths and methods get 404 and 405", async () => {
+  assert.equal((await get("/example.com/acme/demo/latest.json")).status, 404);
+  assert.equal((await get("/nothing")).status, 404);
+  assert.equal((await get("/example.com/acme/other/index.json")).status, 404);
+  assert.equal((await put(DIR + "index.json", "{}")).status, 405);
+});
+
+test("the npm package locks every platform through the Worker as a network mirror", async () => {
+  const tf = await loadPackage();
+  const base = "https://mirror.test/";
+  const out = await tf.lock({
+    requirements: { "example.com/acme/demo": "1.0.0" },
+    platforms: ["linux_amd64", "darwin_arm64"],
+    networkMirror: base,
+    fetch: (url, init) => mf.dispatchFetch(String(url).replace(base, "http://localhost/"), init),
+  });
+  assert.deepEqual(out.diagnostics.filter((d) => d.severity === "error"), []);
+  const h1s = Object.values(zips).map((bytes) => cliHashes(bytes).h1).sort();
+  assert.equal(
+    out.lockText,
+    '# This file is maintained automatically by "terraform init".\n' +
+      "# Manual edits may be lost in future updates.\n\n" +
+      'provider "example.com/acme/demo" {\n' +
+      '  version     = "1.0.0"\n' +
+      '  constraints = "1.0.0"\n' +
+      "  hashes = [\n" +
+      h1s.map((h) => `    "${h}",\n`).join("") +
+      "  ]\n}\n",
+  );
+});
