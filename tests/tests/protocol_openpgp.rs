@@ -148,6 +148,7 @@ fn gnupg_keys_and_signatures_verify_and_tampering_is_caught() {
     let cases = [
         ("rsa2048", false, "RSA"),
         ("rsa2048", true, "RSA"),
+        ("rsa4096", false, "RSA"),
         ("ed25519", false, "EdDSA"),
         ("ed25519", true, "EdDSA"),
         ("nistp256", false, "ECDSA"),

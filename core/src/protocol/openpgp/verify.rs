@@ -182,20 +182,40 @@ fn digest_info(hash: u8) -> &'static [u8] {
     }
 }
 
+/// PKCS #1 v1.5 verification (RFC 8017 §8.2.2) of `s^e mod n` against the expected encoding,
+/// with the signature left-padded to the modulus size as go-crypto pads it.
 fn rsa_pkcs1v15(n: &[u8], e: &[u8], sig: &Signature, digest: &[u8]) -> Result<(), String> {
-    use rsa::traits::PublicKeyParts;
-    let key = rsa::RsaPublicKey::new_with_max_size(
-        rsa::BigUint::from_bytes_be(n),
-        rsa::BigUint::from_bytes_be(e),
-        16384,
-    )
-    .map_err(|_| failure("RSA"))?;
-    let scheme = rsa::Pkcs1v15Sign {
-        hash_len: Some(digest.len()),
-        prefix: digest_info(sig.hash).into(),
-    };
-    let s = pad(&sig.values[0], key.size());
-    key.verify(scheme, digest, &s).map_err(|_| failure("RSA"))
+    use crypto_bigint::modular::runtime_mod::{DynResidue, DynResidueParams};
+    use crypto_bigint::{Encoding, U64, U8192};
+    const MAX: usize = 8192 / 8;
+    let s = &sig.values[0];
+    let k = n.len();
+    let odd = n.last().is_some_and(|b| b & 1 == 1);
+    let prefix = digest_info(sig.hash);
+    if !odd || k > MAX || s.len() > k || e.is_empty() || k < prefix.len() + digest.len() + 11 {
+        return Err(failure("RSA"));
+    }
+    let modulus = U8192::from_be_slice(&pad(n, MAX));
+    let value = U8192::from_be_slice(&pad(s, MAX));
+    if value >= modulus {
+        return Err(failure("RSA"));
+    }
+    let exponent = U64::from_be_slice(&pad(e, 8));
+    let params = DynResidueParams::new(&modulus);
+    let m = DynResidue::new(&value, params)
+        .pow_bounded_exp(&exponent, 64)
+        .retrieve()
+        .to_be_bytes();
+    let mut expected = vec![0x00, 0x01];
+    expected.resize(k - prefix.len() - digest.len() - 1, 0xFF);
+    expected.push(0x00);
+    expected.extend_from_slice(prefix);
+    expected.extend_from_slice(digest);
+    if m[..MAX - k].iter().all(|&b| b == 0) && m[MAX - k..] == expected[..] {
+        Ok(())
+    } else {
+        Err(failure("RSA"))
+    }
 }
 
 fn ed25519(key: &[u8], sig: &[u8], digest: &[u8]) -> Result<(), ()> {
