@@ -55,16 +55,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// `cargo xtask playground-test`: builds the playground and the CLI, serves `web/dist` on a
 /// free port and runs `node --test web/tests/` against it in headless Chromium.
 pub fn test() -> Result<()> {
-    super::cargo(&[
-        "clippy",
-        "-p",
-        CRATE,
-        "--target",
-        "wasm32-unknown-unknown",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
+    wasm::clippy_wasm32(CRATE)?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
     wasm::ensure_tools()?;

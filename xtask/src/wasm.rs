@@ -96,6 +96,22 @@ pub(crate) fn build_crate(krate: &str) -> Result<String> {
     ))
 }
 
+/// `cargo clippy -p krate --target wasm32-unknown-unknown -- -D warnings` (its wasm32-only
+/// code is invisible to the native workspace clippy).
+pub(crate) fn clippy_wasm32(krate: &str) -> Result<()> {
+    super::cargo(&[
+        "clippy",
+        "-p",
+        krate,
+        "--no-deps",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ])
+}
+
 /// Raw and `gzip -9` sizes of a file.
 pub(crate) fn sizes(path: &Path) -> Result<(u64, u64)> {
     let raw = std::fs::metadata(path)
@@ -209,17 +225,7 @@ pub fn hosts() -> Result<()> {
 /// Builds the package and the native CLI (the tests compare with its output), then runs
 /// `node --test` on `wasm/tests/`.
 pub fn test() -> Result<()> {
-    super::cargo(&[
-        "clippy",
-        "-p",
-        CRATE,
-        "--no-deps",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
+    clippy_wasm32(CRATE)?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
     if !super::which("node") {

@@ -38,16 +38,7 @@ pub fn build() -> Result<()> {
 
 /// `cargo xtask worker-test`: clippy for wasm32, build, then `node --test worker/tests/`.
 pub fn test() -> Result<()> {
-    super::cargo(&[
-        "clippy",
-        "-p",
-        CRATE,
-        "--target",
-        "wasm32-unknown-unknown",
-        "--",
-        "-D",
-        "warnings",
-    ])?;
+    wasm::clippy_wasm32(CRATE)?;
     wasm::ensure_tools()?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
