@@ -124,16 +124,6 @@ pub enum Signer {
     Community,
 }
 
-/// An armored key ring: every transferable public key in its first block.
-fn read_keyring(armored: &str) -> Result<Vec<openpgp::Entity>, String> {
-    read_armored_keyring(armored)
-}
-
-/// A detached signature, binary (as registries serve `.sig` files) or armored.
-fn read_signature(bytes: &[u8]) -> Result<openpgp::Signature, String> {
-    openpgp::read_signature(bytes)
-}
-
 /// `findSigningKey`: the first listed key whose ring verifies `signature` over `document`.
 /// A key that is not the issuer is skipped; an unreadable key or a failed verification by
 /// the issuer is terminal, as in Terraform.
@@ -143,8 +133,8 @@ pub fn find_signing_key(
     keys: &[SigningKey],
 ) -> Result<FoundKey, SignatureError> {
     for (index, key) in keys.iter().enumerate() {
-        let ring = read_keyring(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
-        let sig = read_signature(signature).map_err(SignatureError::Checking)?;
+        let ring = read_armored_keyring(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
+        let sig = openpgp::read_signature(signature).map_err(SignatureError::Checking)?;
         match check_detached(&ring, document, &sig) {
             Check::Verified(key_id) => return Ok(FoundKey { index, key_id }),
             Check::UnknownIssuer => continue,
@@ -163,15 +153,17 @@ pub fn classify_signer(
     key: &SigningKey,
     roots: &TrustRoots,
 ) -> Result<Signer, SignatureError> {
-    let hashicorp = read_keyring(&roots.hashicorp).map_err(SignatureError::HashiCorpKeyring)?;
-    let sig = read_signature(signature).map_err(SignatureError::Checking)?;
+    let hashicorp =
+        read_armored_keyring(&roots.hashicorp).map_err(SignatureError::HashiCorpKeyring)?;
+    let sig = openpgp::read_signature(signature).map_err(SignatureError::Checking)?;
     if let Check::Verified(_) = check_detached(&hashicorp, document, &sig) {
         return Ok(Signer::HashiCorp);
     }
     if key.trust_signature.is_empty() {
         return Ok(Signer::Community);
     }
-    let partners = read_keyring(&roots.partners).map_err(SignatureError::PartnersKeyring)?;
+    let partners =
+        read_armored_keyring(&roots.partners).map_err(SignatureError::PartnersKeyring)?;
     let author_key = dearmor(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
     if author_key.is_empty() {
         return Err(SignatureError::DecodingKey("EOF".to_string()));
@@ -180,7 +172,7 @@ pub fn classify_signer(
     if !has_armor(&key.trust_signature) {
         return Err(SignatureError::DecodingTrustSignature("EOF".to_string()));
     }
-    let trust = read_signature(key.trust_signature.as_bytes())
+    let trust = openpgp::read_signature(key.trust_signature.as_bytes())
         .map_err(SignatureError::DecodingTrustSignature)?;
     match check_detached(&partners, &author_key, &trust) {
         Check::Verified(_) => Ok(Signer::Partner),
@@ -193,13 +185,13 @@ pub fn classify_signer(
 
 /// The primary key ID (16 upper-case hex digits) of the first key in an armored ring.
 pub fn primary_key_id(armored: &str) -> Result<String, String> {
-    let ring = read_keyring(armored)?;
+    let ring = read_armored_keyring(armored)?;
     Ok(hex::encode_upper(ring[0].primary.key_id()))
 }
 
 /// The primary key fingerprint (upper-case hex) of the first key in an armored ring.
 pub fn primary_fingerprint(armored: &str) -> Result<String, String> {
-    let ring = read_keyring(armored)?;
+    let ring = read_armored_keyring(armored)?;
     Ok(hex::encode_upper(ring[0].primary.fingerprint))
 }
 

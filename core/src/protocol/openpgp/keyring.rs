@@ -40,7 +40,7 @@ pub fn read_armored_keyring(text: &str) -> Result<Vec<Entity>, String> {
     let packets = read_packets(&data)?;
     let mut entities = Vec::new();
     let mut last_error = None;
-    let mut groups = packets.split_inclusive_start(TAG_PUBLIC_KEY);
+    let mut groups = groups_by_key(&packets);
     if let Some(first) = groups.first() {
         if first.first().is_some_and(|p| p.tag != TAG_PUBLIC_KEY) {
             last_error = Some(invalid("first packet was not a public/private key"));
@@ -67,26 +67,21 @@ fn block_type(text: &str) -> &str {
         .map_or("", |l| &l["-----BEGIN ".len()..l.len() - 5])
 }
 
-/// Splitting a packet list where each primary key starts a group.
-trait SplitAtKeys {
-    fn split_inclusive_start(&self, tag: u8) -> Vec<&[Packet]>;
-}
-
-impl SplitAtKeys for Vec<Packet> {
-    fn split_inclusive_start(&self, tag: u8) -> Vec<&[Packet]> {
-        let mut out = Vec::new();
-        let mut start = 0;
-        for (i, p) in self.iter().enumerate() {
-            if p.tag == tag && i > start {
-                out.push(&self[start..i]);
-                start = i;
-            }
+/// The packets split so that each primary key starts a group (anything before the first
+/// key forms a group of its own).
+fn groups_by_key(packets: &[Packet]) -> Vec<&[Packet]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, p) in packets.iter().enumerate() {
+        if p.tag == TAG_PUBLIC_KEY && i > start {
+            out.push(&packets[start..i]);
+            start = i;
         }
-        if start < self.len() {
-            out.push(&self[start..]);
-        }
-        out
     }
+    if start < packets.len() {
+        out.push(&packets[start..]);
+    }
+    out
 }
 
 fn read_entity(group: &[Packet]) -> Result<Entity, String> {
