@@ -54,7 +54,7 @@ fn check(files: &[(String, Vec<u8>)], flavor: Flavor) {
             panic!("merge rendered invalid HCL ({e}) from {files:?}:\n{text}");
         }
     }
-    let mut dirs = std::collections::BTreeMap::new();
+    let mut dirs = tflock_core::collections::SortedMap::new();
     dirs.insert(String::new(), files.to_vec());
     let _ = tree_requirements(&load_tree(&dirs, "", &LoadOptions { flavor }), flavor);
 }

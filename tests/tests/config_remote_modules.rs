@@ -3,15 +3,15 @@
 //! resolve relative to the installed directory, and a call the manifest lacks is Terraform's
 //! `Module not installed` error at the call.
 
-use std::collections::BTreeMap;
 use std::path::Path;
+use tflock_core::collections::SortedMap;
 use tflock_core::config::modules_manifest::ModuleManifest;
 use tflock_core::config::requirements::load_tree_with_manifest;
 use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::Flavor;
 use tflock_tests::fixtures;
 
-type Dirs = BTreeMap<String, Vec<(String, Vec<u8>)>>;
+type Dirs = SortedMap<String, Vec<(String, Vec<u8>)>>;
 
 /// Every `.tf` file under `root`, grouped by directory relative to `root`.
 fn read_all(root: &Path) -> Dirs {

@@ -2,15 +2,15 @@
 //! string forms), legacy `provider { version }`, implied providers of resources, local child
 //! modules, and the errors Terraform reports for bad entries.
 
-use std::collections::BTreeMap;
+use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind};
 use tflock_core::config::{load_tree, tree_requirements, LoadOptions, ProviderRequirements};
 use tflock_core::Flavor;
 
-type Dirs = BTreeMap<String, Vec<(String, Vec<u8>)>>;
+type Dirs = SortedMap<String, Vec<(String, Vec<u8>)>>;
 
 fn dirs(files: &[(&str, &str)]) -> Dirs {
-    let mut out: Dirs = BTreeMap::new();
+    let mut out: Dirs = SortedMap::new();
     for (path, text) in files {
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
         out.entry(dir.to_string())

@@ -1,7 +1,7 @@
 //! Signed `SHA256SUMS`: real OpenPGP keys and detached signatures made here with the `pgp`
 //! crate, run through Terraform's and OpenTofu's registry package authentication.
 
-use std::collections::BTreeMap;
+use tflock_core::collections::SortedMap;
 
 use pgp::composed::{
     ArmorOptions, DetachedSignature, KeyType, SecretKeyParamsBuilder, SignedPublicKey,
@@ -435,7 +435,7 @@ fn with_packages(mut meta: PackageMeta, entries: &[(&str, &[&str], i64)]) -> Pac
                 },
             )
         })
-        .collect::<BTreeMap<_, _>>();
+        .collect::<SortedMap<_, _>>();
     meta
 }
 

@@ -3,7 +3,7 @@
 use crate::convert::{array, bytes, camel_value, entries, flavor, get, opt_string, to_js};
 use crate::error::{invalid_argument, JsResult};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use tflock_core::collections::SortedMap;
 use tflock_core::config::{
     load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
 };
@@ -105,7 +105,7 @@ pub fn load_module(
 ) -> JsResult<JsValue> {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let flavor = flavor(&options)?;
-    let mut dirs = BTreeMap::new();
+    let mut dirs = SortedMap::new();
     dirs.insert(String::new(), files_arg(&files)?);
     let modules = get(&options, "modules");
     if !(modules.is_undefined() || modules.is_null()) {

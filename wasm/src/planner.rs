@@ -9,8 +9,8 @@ use crate::error::{error, invalid_argument, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::lockfile::{lock_arg, lock_js, LockJs};
 use serde::Serialize;
-use std::collections::HashMap;
 use tflock_core::addrs::{Platform, Provider};
+use tflock_core::collections::SortedMap;
 use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
     self, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome, PlanOptions,
@@ -310,7 +310,7 @@ pub fn outcome_js(o: &Outcome, flavor: Flavor) -> JsResult<JsValue> {
 pub struct Planner {
     inner: Option<install::Planner>,
     flavor: Flavor,
-    pending: HashMap<u32, Need>,
+    pending: SortedMap<u32, Need>,
 }
 
 #[wasm_bindgen]
@@ -325,7 +325,7 @@ impl Planner {
         Ok(Planner {
             flavor: opts.flavor,
             inner: Some(install::Planner::new(reqs, locks, opts)),
-            pending: HashMap::new(),
+            pending: SortedMap::new(),
         })
     }
 

@@ -227,7 +227,7 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credential
     let hosts = get(options, "hosts");
     if !(hosts.is_undefined() || hosts.is_null()) {
         for (host, services) in entries(&hosts, "hosts")? {
-            let mut map = std::collections::BTreeMap::new();
+            let mut map = tflock_core::collections::SortedMap::new();
             for (id, url) in entries(&services, "host services")? {
                 map.insert(id, url.as_string().unwrap_or_default());
             }

@@ -227,6 +227,7 @@ pub fn hosts() -> Result<()> {
 pub fn test() -> Result<()> {
     clippy_wasm32(CRATE)?;
     build()?;
+    check_size_budget(&Path::new(PKG).join("tflock_bg.wasm"))?;
     super::cargo(&["build", "-p", "tflock"])?;
     if !super::which("node") {
         bail!("node (>= 20) is needed for the wasm package tests");
@@ -240,6 +241,23 @@ pub fn test() -> Result<()> {
     tests.sort();
     super::run(Command::new("node").arg("--test").args(&tests))?;
     host_tests()
+}
+
+/// The package's size goal (issue 8): the whole API in at most 500 KB of gzipped wasm.
+const GZIP_BUDGET: u64 = 500_000;
+
+/// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
+fn check_size_budget(module: &Path) -> Result<()> {
+    let (_, gz) = sizes(module)?;
+    if gz > GZIP_BUDGET {
+        bail!(
+            "{} is {gz} bytes gzipped, over the {GZIP_BUDGET}-byte budget by {} bytes",
+            module.display(),
+            gz - GZIP_BUDGET
+        );
+    }
+    eprintln!("xtask: within the {GZIP_BUDGET}-byte gzipped budget ({gz} bytes)");
+    Ok(())
 }
 
 /// wasm (Node) vs native `h1:` throughput on a generated zip of `mib` MiB (default 250).

@@ -9,11 +9,11 @@ use crate::host::http::Http;
 use crate::host::sources::Sources;
 use crate::host::workdir;
 use crate::output::{print_diagnostics, print_json};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
+use tflock_core::collections::SortedMap;
 use tflock_core::hash::PackageHash;
 use tflock_core::install::{lock_coverage, KnownHashes, SourcePackage};
 use tflock_core::protocol::sha256sums::Sha256Sums;
@@ -57,7 +57,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     .map_err(anyhow::Error::msg)?;
     let cache = HashCache::default_location();
 
-    let mut known: KnownHashes = BTreeMap::new();
+    let mut known: KnownHashes = SortedMap::new();
     for lock in locks.providers() {
         let per_platform = known.entry(lock.addr().clone()).or_default();
         for platform in &wanted {
@@ -130,7 +130,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Collects per-platform hashes from one source answer.
-fn learn(pkg: &SourcePackage, out: &mut BTreeMap<String, Vec<PackageHash>>) {
+fn learn(pkg: &SourcePackage, out: &mut SortedMap<String, Vec<PackageHash>>) {
     let mut add = |p: &str, h: &str| {
         if let Ok(h) = PackageHash::parse(h) {
             let list = out.entry(p.to_string()).or_default();

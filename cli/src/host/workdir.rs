@@ -3,8 +3,8 @@
 //! `.terraform/modules/modules.json`) and its dependency lock file.
 
 use super::atomic::write_atomic;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tflock_core::collections::SortedMap;
 use tflock_core::config::modules_manifest::{is_local_source, key_of, ModuleManifest};
 use tflock_core::config::requirements::load_tree_with_manifest;
 use tflock_core::config::requirements::ProviderRequirements;
@@ -69,14 +69,14 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
         Ok(m) => (m, None),
         Err(d) => (ModuleManifest::default(), Some(*d)),
     };
-    let load = |dirs: &BTreeMap<String, DirFiles>| {
+    let load = |dirs: &SortedMap<String, DirFiles>| {
         let mut tree = load_tree_with_manifest(dirs, "", &manifest, &opts);
         if let Some(d) = &manifest_error {
             tree.loaded.diagnostics.push(d.clone());
         }
         tree
     };
-    let mut dirs: BTreeMap<String, DirFiles> = BTreeMap::new();
+    let mut dirs: SortedMap<String, DirFiles> = SortedMap::new();
     let root_files = read_dir_files(root).map_err(|e| {
         anyhow::anyhow!(
             "Failed to read module directory: Module directory {} does not exist or cannot be read. ({e})",
@@ -107,7 +107,7 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
 /// Directories the tree calls that have not been read yet.
 fn collect_missing(
     tree: &ModuleTree,
-    dirs: &BTreeMap<String, DirFiles>,
+    dirs: &SortedMap<String, DirFiles>,
     manifest: &ModuleManifest,
     out: &mut Vec<String>,
 ) {

@@ -53,7 +53,7 @@ pub fn is_json(name: &str) -> bool {
 /// Sorts and classifies the names of one directory's files.
 pub fn classify<'a>(names: impl IntoIterator<Item = &'a str>, flavor: Flavor) -> FileSet {
     let mut names: Vec<&str> = names.into_iter().collect();
-    names.sort_unstable();
+    crate::collections::sort(&mut names);
     names.dedup();
     let mut set = FileSet::default();
     for name in names {

@@ -5,8 +5,8 @@
 //! counts). Anything else (references, function calls, operators, templates) is reported
 //! as not statically known, and the caller skips the check with a warning.
 
+use crate::collections::SortedMap;
 use hcl_edit::expr::{Expression, ObjectKey, UnaryOperator};
-use std::collections::BTreeMap;
 
 /// A literal value.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +22,7 @@ pub enum Literal {
     /// A tuple `[...]`.
     Array(Vec<Literal>),
     /// An object `{...}`.
-    Object(BTreeMap<String, Literal>),
+    Object(SortedMap<String, Literal>),
 }
 
 /// The literal value of native-syntax expression source `src`.
@@ -41,7 +41,7 @@ fn literal(expr: &Expression) -> Result<Literal, String> {
             Literal::Array(items.iter().map(literal).collect::<Result<_, _>>()?)
         }
         Expression::Object(obj) => {
-            let mut out = BTreeMap::new();
+            let mut out = SortedMap::new();
             for (key, value) in obj.iter() {
                 let key = match key {
                     ObjectKey::Ident(i) => i.as_str().to_string(),
@@ -105,7 +105,7 @@ mod tests {
         assert_eq!(eval_literal("-(1.5)"), Ok(Literal::Number("-1.5".into())));
         assert_eq!(
             eval_literal("{ a = [true, \"x\\ty\"], \"b\" = null }"),
-            Ok(Literal::Object(BTreeMap::from([
+            Ok(Literal::Object(SortedMap::from([
                 (
                     "a".to_string(),
                     Literal::Array(vec![Literal::Bool(true), Literal::String("x\ty".into())])

@@ -55,7 +55,7 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
 ) -> LoadedModule {
     let flavor = opts.flavor;
     let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
-    let by_name: std::collections::HashMap<&str, &[u8]> = files
+    let by_name: crate::collections::SortedMap<&str, &[u8]> = files
         .iter()
         .map(|(n, b)| (n.as_ref(), b.as_ref()))
         .collect();

@@ -81,7 +81,7 @@ impl DirHasher {
         // Go sorts the names only; equal names keep no particular order but their lines
         // are identical anyway only when contents agree, so sort by (name, digest) is a
         // deterministic stand-in that gives Go's bytes whenever Go's are deterministic.
-        order.sort();
+        crate::collections::sort(&mut order);
         let mut out = Vec::with_capacity(order.len() * 100);
         for (name, digest) in order {
             if name.contains(&b'\n') {

@@ -5,13 +5,13 @@
 //! the caller hashed, it is a set intersection.
 
 use crate::addrs::{Platform, Provider};
+use crate::collections::SortedMap;
 use crate::hash::PackageHash;
 use crate::lockfile::Locks;
 use crate::version::Version;
-use std::collections::BTreeMap;
 
 /// Known hashes per provider, then per platform (`os_arch`).
-pub type KnownHashes = BTreeMap<Provider, BTreeMap<String, Vec<PackageHash>>>;
+pub type KnownHashes = SortedMap<Provider, SortedMap<String, Vec<PackageHash>>>;
 
 /// Coverage of one locked provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +46,7 @@ impl Coverage {
 /// Maps each locked hash to the platforms `known` attributes it to, and reports the
 /// `wanted` platforms each provider lacks.
 pub fn lock_coverage(locks: &Locks, known: &KnownHashes, wanted: &[Platform]) -> Coverage {
-    let empty = BTreeMap::new();
+    let empty = SortedMap::new();
     let providers = locks
         .providers()
         .map(|lock| {

@@ -1,14 +1,14 @@
 //! What the planner is asked to do.
 
 use crate::addrs::{Platform, Provider};
+use crate::collections::SortedMap;
 use crate::protocol::TrustRoots;
 use crate::version::Constraints;
 use crate::Flavor;
-use std::collections::BTreeMap;
 
 /// Every provider the configuration needs, with all its constraints combined
 /// (an empty [`Constraints`] means any version).
-pub type Requirements = BTreeMap<Provider, Constraints>;
+pub type Requirements = SortedMap<Provider, Constraints>;
 
 /// Which command's decisions to reproduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

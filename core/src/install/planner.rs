@@ -9,6 +9,7 @@ use super::messages::{self, LockChange};
 use super::options::{Mode, PlanOptions, Requirements};
 use super::outcome::{HashProvenance, Install, Outcome, ProviderResult};
 use crate::addrs::{Platform, Provider};
+use crate::collections::SortedMap;
 use crate::hash::{package_matches_any_hash, PackageHash, PackageHashes};
 use crate::lockfile::messages::{incomplete_lock_warning, lock_written_message, readonly_outcome};
 use crate::lockfile::update::{record_install, InstalledPackage, PackageOrigin};
@@ -20,7 +21,7 @@ use crate::protocol::auth::{
 use crate::version::goquote::quote;
 use crate::version::{select_newest, Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Drives one `init` / `init -upgrade` / `providers lock` run without doing any IO.
 #[derive(Debug)]
@@ -29,8 +30,8 @@ pub struct Planner {
     previous: Locks,
     next_id: u32,
     queue: VecDeque<Request>,
-    pending: BTreeMap<NeedId, Pending>,
-    work: BTreeMap<Provider, Work>,
+    pending: SortedMap<NeedId, Pending>,
+    work: SortedMap<Provider, Work>,
     progress: Vec<String>,
 }
 
@@ -69,7 +70,7 @@ struct Work {
     query_diags: Vec<Diagnostic>,
     install_diags: Vec<Diagnostic>,
     /// Error text per platform index (`providers lock` folds them into one diagnostic).
-    errors: BTreeMap<usize, String>,
+    errors: SortedMap<usize, String>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -97,8 +98,8 @@ impl Planner {
             previous,
             next_id: 0,
             queue: VecDeque::new(),
-            pending: BTreeMap::new(),
-            work: BTreeMap::new(),
+            pending: SortedMap::new(),
+            work: SortedMap::new(),
             progress: Vec::new(),
         };
         for (provider, constraints) in requirements {

@@ -2,9 +2,9 @@
 //! documentation explains them.
 
 use super::model::{Locks, ProviderLock};
+use crate::collections::SortedSet;
 use crate::hash::PackageHash;
 use serde::Serialize;
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Whether a version change moved forward or back.
@@ -108,7 +108,7 @@ impl LockDiff {
 
 /// Compares `old` with `new`.
 pub fn diff_locks(old: &Locks, new: &Locks) -> LockDiff {
-    let addrs: BTreeSet<_> = old.addrs().chain(new.addrs()).collect();
+    let addrs: SortedSet<_> = old.addrs().chain(new.addrs()).collect();
     let mut providers = Vec::new();
     for addr in addrs {
         let changes = match (old.provider(addr), new.provider(addr)) {
@@ -136,8 +136,8 @@ pub fn diff_locks(old: &Locks, new: &Locks) -> LockDiff {
 fn entry_changes(o: &ProviderLock, n: &ProviderLock) -> Vec<Change> {
     let mut changes = Vec::new();
     let (ov, nv) = (o.version().to_string(), n.version().to_string());
-    let old_set: BTreeSet<&PackageHash> = o.hashes().iter().collect();
-    let new_set: BTreeSet<&PackageHash> = n.hashes().iter().collect();
+    let old_set: SortedSet<&PackageHash> = o.hashes().iter().collect();
+    let new_set: SortedSet<&PackageHash> = n.hashes().iter().collect();
     let added: Vec<String> = new_set
         .difference(&old_set)
         .map(|h| h.to_string())
@@ -172,7 +172,7 @@ fn entry_changes(o: &ProviderLock, n: &ProviderLock) -> Vec<Change> {
         }
     } else {
         if !added.is_empty() {
-            let schemes: BTreeSet<String> = new_set
+            let schemes: SortedSet<String> = new_set
                 .difference(&old_set)
                 .map(|h| h.scheme().to_string())
                 .collect();
@@ -191,7 +191,7 @@ fn entry_changes(o: &ProviderLock, n: &ProviderLock) -> Vec<Change> {
 fn scheme_counts(hashes: &[PackageHash]) -> Vec<SchemeCount> {
     let mut counts: Vec<SchemeCount> = Vec::new();
     let mut schemes: Vec<&str> = hashes.iter().map(|h| h.scheme()).collect();
-    schemes.sort_unstable();
+    crate::collections::sort(&mut schemes);
     for s in schemes {
         match counts.last_mut() {
             Some(c) if c.scheme == s => c.count += 1,

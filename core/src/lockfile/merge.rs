@@ -2,8 +2,8 @@
 
 use super::model::{Locks, ProviderLock};
 use crate::addrs::Provider;
+use crate::collections::SortedSet;
 use serde::Serialize;
-use std::collections::BTreeSet;
 
 /// Why one provider could not be merged automatically.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -51,7 +51,7 @@ fn same_version(a: &ProviderLock, b: &ProviderLock) -> bool {
 /// differing constraints are taken from whichever side changed them (a conflict if both
 /// did); different versions chosen on both sides, or a removal against a change, conflict.
 pub fn merge_locks(base: &Locks, ours: &Locks, theirs: &Locks) -> MergeResult {
-    let addrs: BTreeSet<&Provider> = base
+    let addrs: SortedSet<&Provider> = base
         .addrs()
         .chain(ours.addrs())
         .chain(theirs.addrs())
@@ -148,10 +148,10 @@ fn merge_one(
 /// the provider contributes nothing between its markers).
 pub fn render_merge(result: &MergeResult, flavor: crate::Flavor) -> String {
     use super::write::{block_text, header, render_block};
-    let conflicting: BTreeSet<&Provider> =
+    let conflicting: SortedSet<&Provider> =
         result.conflict_sides.iter().map(|(a, _, _)| a).collect();
     let mut out = header(flavor);
-    let mut addrs: BTreeSet<&Provider> = result.locks.addrs().collect();
+    let mut addrs: SortedSet<&Provider> = result.locks.addrs().collect();
     addrs.extend(conflicting.iter().copied());
     for addr in addrs {
         out.push('\n');

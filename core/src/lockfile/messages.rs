@@ -56,7 +56,7 @@ pub fn readonly_outcome(previous: &Locks, new: &Locks, flavor: Flavor) -> Option
 pub fn incomplete_lock_warning(providers: &[String], platform: &str, flavor: Flavor) -> Diagnostic {
     let product = flavor.product();
     let mut names: Vec<&String> = providers.iter().collect();
-    names.sort();
+    crate::collections::sort(&mut names);
     let list: String = names.iter().map(|p| format!("  - {p}\n")).collect();
     Diagnostic::warning(
         "Incomplete lock file information for providers",

@@ -1,9 +1,9 @@
 //! The in-memory lock set: Terraform's `depsfile.Locks` and `ProviderLock`.
 
 use crate::addrs::Provider;
+use crate::collections::SortedMap;
 use crate::hash::PackageHash;
 use crate::version::{Constraints, Version};
-use std::collections::BTreeMap;
 
 /// The recorded selection for one provider: version, the constraints that led to it, and
 /// the package hashes considered valid for that version.
@@ -25,7 +25,7 @@ impl ProviderLock {
         hashes: impl IntoIterator<Item = PackageHash>,
     ) -> ProviderLock {
         let mut hashes: Vec<PackageHash> = hashes.into_iter().collect();
-        hashes.sort();
+        crate::collections::sort(&mut hashes);
         hashes.dedup();
         ProviderLock::with_hashes_in_order(addr, version, constraints, hashes)
     }
@@ -96,7 +96,7 @@ impl ProviderLock {
 /// provider address (`Provider::LessThan`).
 #[derive(Debug, Clone, Default)]
 pub struct Locks {
-    providers: BTreeMap<Provider, ProviderLock>,
+    providers: SortedMap<Provider, ProviderLock>,
 }
 
 impl Locks {

@@ -7,13 +7,13 @@ use super::nesting::{too_deep_at, MAX_NESTING};
 use super::source::Source;
 use super::static_value::{decode_string, span_of, start_span};
 use crate::addrs::Provider;
+use crate::collections::SortedMap;
 use crate::hash::PackageHash;
 use crate::version::{Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor, Range};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
-use std::collections::BTreeMap;
 
 /// How to read a lock file.
 #[derive(Debug, Clone)]
@@ -114,7 +114,7 @@ pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
     let (root, root_diags) = content(&src, &body, 0, &ROOT_SCHEMA);
     diags.extend(root_diags);
 
-    let mut seen: BTreeMap<Provider, Range> = BTreeMap::new();
+    let mut seen: SortedMap<Provider, Range> = SortedMap::new();
     let mut seen_module = false;
     for block in root.blocks {
         match block.ident.as_str() {

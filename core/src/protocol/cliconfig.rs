@@ -7,8 +7,8 @@
 //! are written in in practice) with `hcl-edit` and reproduce those texts. Unknown arguments
 //! are ignored, as HCL 1's decoder ignores them.
 
+use crate::collections::SortedMap;
 use crate::version::goquote::quote;
-use std::collections::BTreeMap;
 
 use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Block, Body, Structure};
@@ -64,7 +64,7 @@ pub struct ProviderInstallation {
     /// Methods in priority order (dev_overrides excluded).
     pub methods: Vec<InstallationMethod>,
     /// `dev_overrides`: provider source string → local directory.
-    pub dev_overrides: BTreeMap<String, String>,
+    pub dev_overrides: SortedMap<String, String>,
 }
 
 /// The installation-related CLI configuration.
@@ -75,11 +75,11 @@ pub struct CliConfig {
     /// `plugin_cache_may_break_dependency_lock_file`.
     pub plugin_cache_may_break_dependency_lock_file: bool,
     /// `host "<name>" { services = {...} }`, keyed by the hostname as written.
-    pub hosts: BTreeMap<String, BTreeMap<String, String>>,
+    pub hosts: SortedMap<String, SortedMap<String, String>>,
     /// The `provider_installation` blocks (more than one is an error).
     pub provider_installation: Vec<ProviderInstallation>,
     /// `credentials "<host>" { token = "..." }`: the token per hostname as written.
-    pub credentials: BTreeMap<String, String>,
+    pub credentials: SortedMap<String, String>,
 }
 
 /// A checked installation source: patterns parsed, mirror URL validated.
@@ -410,9 +410,9 @@ fn expand_env(s: &str, env: &impl Fn(&str) -> Option<String>) -> String {
 /// `"providers.v1" = "..."` in `services { }`); HCL 2 does not. Each such key at the start
 /// of a line is replaced by a placeholder identifier of the same byte length (so positions
 /// stay right) and the returned map gives the original name back.
-fn unquote_keys(src: &str) -> (String, BTreeMap<String, String>) {
+fn unquote_keys(src: &str) -> (String, SortedMap<String, String>) {
     let mut out = String::with_capacity(src.len());
-    let mut map = BTreeMap::new();
+    let mut map = SortedMap::new();
     for line in src.split_inclusive('\n') {
         let indent = line.len() - line.trim_start().len();
         let rest = &line[indent..];
@@ -446,7 +446,7 @@ fn unquote_keys(src: &str) -> (String, BTreeMap<String, String>) {
 }
 
 /// The attribute name as written, undoing [`unquote_keys`].
-fn key_text(key: &str, quoted: &BTreeMap<String, String>) -> String {
+fn key_text(key: &str, quoted: &SortedMap<String, String>) -> String {
     quoted.get(key).cloned().unwrap_or_else(|| key.to_string())
 }
 
@@ -479,7 +479,7 @@ fn read_credentials(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut D
 fn read_host(
     src: &str,
     block: &Block,
-    quoted: &BTreeMap<String, String>,
+    quoted: &SortedMap<String, String>,
     cfg: &mut CliConfig,
     diags: &mut Diagnostics,
 ) {
@@ -497,7 +497,7 @@ fn read_host(
         hcl_edit::structure::BlockLabel::Ident(i) => i.value().to_string(),
         hcl_edit::structure::BlockLabel::String(s) => s.value().to_string(),
     };
-    let mut services = BTreeMap::new();
+    let mut services = SortedMap::new();
     // `services = { ... }` (HCL 2 style) or `services { ... }` (HCL 1 allows both).
     let mut collect = |k: String, v: Option<String>| {
         if let Some(v) = v {
@@ -529,7 +529,7 @@ fn read_host(
 fn read_provider_installation(
     src: &str,
     block: &Block,
-    quoted: &BTreeMap<String, String>,
+    quoted: &SortedMap<String, String>,
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) -> Option<ProviderInstallation> {

@@ -3,13 +3,13 @@
 //! their normalised form (case, Unicode/punycode, a non-default port kept).
 
 use crate::addrs::hostname::{for_comparison, for_display};
+use crate::collections::SortedMap;
 use crate::protocol::cliconfig::CliConfig;
-use std::collections::BTreeMap;
 
 /// Tokens keyed by comparison-form hostname.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Credentials {
-    tokens: BTreeMap<String, String>,
+    tokens: SortedMap<String, String>,
 }
 
 impl Credentials {

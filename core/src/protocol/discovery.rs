@@ -2,7 +2,7 @@
 //! (`providers.v1`, `modules.v1`, ...) to base URLs, relative ones resolving against the
 //! discovery document's final URL. CLI config `host` blocks replace discovery for a host.
 
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use url::Url;
 
@@ -24,7 +24,7 @@ pub fn discovery_url(hostname: &str) -> Result<Url, String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Discovery {
     /// The raw service map; non-string values are kept so they can be reported.
-    pub services: BTreeMap<String, serde_json::Value>,
+    pub services: SortedMap<String, serde_json::Value>,
     /// The URL relative service URLs resolve against.
     pub base: Url,
 }
@@ -32,7 +32,7 @@ pub struct Discovery {
 impl Discovery {
     /// Parses a discovery document fetched from `final_url` (after redirects).
     pub fn parse(body: &[u8], final_url: &Url) -> Result<Discovery, String> {
-        let services: BTreeMap<String, serde_json::Value> = serde_json::from_slice(body)
+        let services: SortedMap<String, serde_json::Value> = serde_json::from_slice(body)
             .map_err(|e| format!("failed to decode discovery document: {e}"))?;
         Ok(Discovery {
             services,
@@ -44,7 +44,7 @@ impl Discovery {
     /// URLs resolve against the host's discovery URL.
     pub fn from_host_override(
         hostname: &str,
-        services: BTreeMap<String, String>,
+        services: SortedMap<String, String>,
     ) -> Result<Discovery, String> {
         Ok(Discovery {
             services: services

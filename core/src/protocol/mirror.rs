@@ -5,8 +5,8 @@
 //! bodies are read as untyped JSON and looked up the same way (`"Archives"`, `"HASHES"` and
 //! `"Url"` all work in Terraform).
 
+use crate::collections::SortedMap;
 use crate::version::goquote::quote;
-use std::collections::BTreeMap;
 
 use serde_json::Value;
 use url::Url;
@@ -215,7 +215,7 @@ pub struct MirrorArchive {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MirrorVersion {
     /// Archives keyed by platform string.
-    pub archives: BTreeMap<String, MirrorArchive>,
+    pub archives: SortedMap<String, MirrorArchive>,
 }
 
 /// What a mirror says about one platform's package, ready for authentication.
@@ -237,7 +237,7 @@ impl MirrorVersion {
         let obj = v
             .as_object()
             .ok_or_else(|| invalid_content("json: cannot unmarshal non-object into Go value"))?;
-        let mut archives = BTreeMap::new();
+        let mut archives = SortedMap::new();
         match member(obj, "archives") {
             None | Some(Value::Null) => {}
             Some(Value::Object(map)) => {

@@ -4,8 +4,8 @@
 //! Validation follows `registry_client.go` step by step so the first error reported is the
 //! one Terraform/OpenTofu would report, with the same text.
 
+use crate::collections::SortedMap;
 use crate::version::goquote::quote;
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -201,7 +201,7 @@ pub struct DownloadResponse {
     pub signing_keys: SigningKeys,
     /// OpenTofu extension: per-platform hashes and sizes for every platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub packages: Option<BTreeMap<String, PackageEntry>>,
+    pub packages: Option<SortedMap<String, PackageEntry>>,
 }
 
 /// A validated download answer with resolved URLs.
@@ -224,7 +224,7 @@ pub struct PackageMeta {
     /// Signing keys, registry order.
     pub signing_keys: Vec<SigningKey>,
     /// OpenTofu `packages`, keyed by platform (empty when absent or for Terraform).
-    pub packages: BTreeMap<String, PackageEntry>,
+    pub packages: SortedMap<String, PackageEntry>,
 }
 
 /// Why a protocol version list rules a package out.
@@ -267,7 +267,7 @@ impl DownloadResponse {
                 }
             }
         }
-        protocols.sort();
+        crate::collections::sort(&mut protocols);
         if !protocol_supported(&protocols) {
             return Err(RegistryError(format!(
                 "provider {provider} {version} is not supported by this version of {}",
@@ -286,7 +286,7 @@ impl DownloadResponse {
         }
         let download_url = resolve_http(response_url, &self.download_url, "download URL")?;
 
-        let mut packages = BTreeMap::new();
+        let mut packages = SortedMap::new();
         if flavor == Flavor::OpenTofu {
             for (platform, entry) in self.packages.iter().flatten() {
                 if let Some(e) = platform_error(platform) {

@@ -74,7 +74,7 @@ fn walk(ctx: &Ctx<'_>, dir: &str, p: &Provider) -> Io<Vec<FsPackage>> {
             }
         }
     }
-    out.sort_by(|a, b| {
+    crate::collections::sort_by(&mut out, |a, b| {
         a.version
             .cmp(&b.version)
             .then_with(|| a.platform.cmp(&b.platform))
@@ -116,7 +116,9 @@ pub(crate) fn package(
         .iter()
         .filter(|c| &c.version == v && c.platform == platform)
         .collect();
-    candidates.sort_by_key(|c| c.layout != Layout::Unpacked);
+    crate::collections::sort_by(&mut candidates, |a, b| {
+        (a.layout != Layout::Unpacked).cmp(&(b.layout != Layout::Unpacked))
+    });
     match candidates.first() {
         Some(c) if c.layout == Layout::Unpacked => Ok(SourcePackage::LocalDir {
             path: c.path.clone(),

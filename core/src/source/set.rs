@@ -1,7 +1,7 @@
 //! The ordered set of installation methods a run uses (Terraform's `MultiSource`), and what
 //! it has learned so far: discovered `providers.v1` bases and version lists.
 
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use url::Url;
 
@@ -55,10 +55,10 @@ pub struct SourceSet {
     pub(crate) flavor: Flavor,
     pub(crate) cli_config: CliConfig,
     /// `providers.v1` base URLs (or the failure text) by hostname.
-    pub(crate) discovered: BTreeMap<String, Result<Url, String>>,
+    pub(crate) discovered: SortedMap<String, Result<Url, String>>,
     /// Version lists by (entry index, provider); `None` when the source has no such
     /// provider. Failures are not remembered (a later need asks again).
-    pub(crate) listed: BTreeMap<(usize, Provider), Option<Listed>>,
+    pub(crate) listed: SortedMap<(usize, Provider), Option<Listed>>,
 }
 
 impl SourceSet {
@@ -122,8 +122,8 @@ impl SourceSet {
             entries,
             flavor,
             cli_config: cfg.clone(),
-            discovered: BTreeMap::new(),
-            listed: BTreeMap::new(),
+            discovered: SortedMap::new(),
+            listed: SortedMap::new(),
         }
     }
 

@@ -49,7 +49,7 @@ pub(crate) fn constraints_string(selections: &[Selection]) -> String {
     }
     // Version's Ord is precedence with a metadata tie-break: exactly Terraform's
     // versionSelectionBoundaryCompare.
-    items.sort_by(|a, b| {
+    crate::collections::sort_by(&mut items, |a, b| {
         a.1.cmp(&b.1)
             .then_with(|| priority(a.0).cmp(&priority(b.0)))
     });

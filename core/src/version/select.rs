@@ -197,7 +197,7 @@ pub fn select_explained(
                 .is_none_or(|c| v.cmp_precedence(c) == Ordering::Greater)
         })
         .collect();
-    newer.sort_by(|a, b| b.cmp(a));
+    crate::collections::sort_by(&mut newer, |a, b| b.cmp(a));
     newer.dedup();
     let rejected = newer
         .into_iter()

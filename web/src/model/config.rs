@@ -2,7 +2,7 @@
 //! with their origins, and diagnostics (what `tflock merge` and `tflock providers` print).
 
 use super::diagnostics::{rows, DiagnosticRow};
-use std::collections::BTreeMap;
+use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
 use tflock_core::config::{
     load_tree, render_merged, tree_requirements, LoadOptions, ModuleTree, ProviderRequirements,
@@ -42,7 +42,7 @@ fn split_dir(name: &str) -> (String, String) {
 /// Loads `files` (`(name, content)`; names with a directory part belong to local child
 /// modules, e.g. `modules/vpc/main.tf`) as the root module and its local children.
 pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
-    let mut dirs: BTreeMap<String, Vec<(String, Vec<u8>)>> = BTreeMap::new();
+    let mut dirs: SortedMap<String, Vec<(String, Vec<u8>)>> = SortedMap::new();
     dirs.entry(String::new()).or_default();
     for (name, content) in files {
         let (dir, file) = split_dir(name);

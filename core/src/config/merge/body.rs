@@ -2,8 +2,8 @@
 //! data blocks. Attributes replace by name; nested blocks replace *all* base blocks of the same
 //! type (a `dynamic "foo"` block counts as type `foo`); nested content is never merged.
 
+use crate::collections::SortedSet;
 use crate::config::model::{Block, Body, Item};
-use std::collections::HashSet;
 
 /// The type a nested block stands for: its own, or a `dynamic` block's label.
 fn effective_type(b: &Block) -> &str {
@@ -34,7 +34,7 @@ pub fn replace_blocks(base: &mut Body, over_blocks: &[&Block]) {
     if over_blocks.is_empty() {
         return;
     }
-    let types: HashSet<&str> = over_blocks.iter().map(|b| effective_type(b)).collect();
+    let types: SortedSet<&str> = over_blocks.iter().map(|b| effective_type(b)).collect();
     let mut at = None;
     let mut kept = Vec::with_capacity(base.items.len());
     for item in base.items.drain(..) {

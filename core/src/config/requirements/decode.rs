@@ -2,12 +2,12 @@
 //! strings, with Terraform's validation of each entry.
 
 use crate::addrs::{parse_provider_part, Provider};
+use crate::collections::SortedMap;
 use crate::config::model::{Attribute, Value};
 use crate::config::module::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::version::check_config_syntax;
-use std::collections::BTreeMap;
 
 /// One `required_providers` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +30,8 @@ pub struct LocalProvider {
 pub fn local_providers(
     module: &Module,
     flavor: Flavor,
-) -> (BTreeMap<String, LocalProvider>, Diagnostics) {
-    let mut out = BTreeMap::new();
+) -> (SortedMap<String, LocalProvider>, Diagnostics) {
+    let mut out = SortedMap::new();
     let mut diags = Diagnostics::new();
     // The module has at most one required_providers block (duplicates were reported while
     // loading); merged override entries live in it.

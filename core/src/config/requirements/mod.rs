@@ -13,13 +13,13 @@ pub use tree::{
 };
 
 use crate::addrs::Provider;
+use crate::collections::SortedMap;
 use crate::config::model::{Block, Value};
 use crate::config::module::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::version::{parse_config_constraint, Constraints};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// What kind of declaration a requirement came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,7 +71,7 @@ pub struct ProviderRequirement {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProviderRequirements {
     /// Per provider.
-    pub providers: BTreeMap<Provider, ProviderRequirement>,
+    pub providers: SortedMap<Provider, ProviderRequirement>,
     /// Problems found while collecting.
     pub diagnostics: Diagnostics,
 }

@@ -2,13 +2,13 @@
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
 use super::{add_module, ProviderRequirements};
+use crate::collections::SortedMap;
 use crate::config::modules_manifest::{
     directory_unreadable, key_of, not_installed, ModuleManifest,
 };
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
-use std::collections::BTreeMap;
 
 /// One module in the tree.
 #[derive(Debug, Clone)]
@@ -29,7 +29,7 @@ const MAX_DEPTH: usize = 32;
 
 /// Loads `root` from `dirs` (directory → its files) and every local module it calls.
 pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
-    dirs: &BTreeMap<String, Vec<(N, B)>>,
+    dirs: &SortedMap<String, Vec<(N, B)>>,
     root: &str,
     opts: &LoadOptions,
 ) -> ModuleTree {
@@ -41,7 +41,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
 /// a call the manifest does not list is an error (`Module not installed`). `dirs` is keyed
 /// by paths relative to the working directory, which `root` is.
 pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
-    dirs: &BTreeMap<String, Vec<(N, B)>>,
+    dirs: &SortedMap<String, Vec<(N, B)>>,
     root: &str,
     manifest: &ModuleManifest,
     opts: &LoadOptions,
@@ -50,7 +50,7 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
 }
 
 fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
-    dirs: &BTreeMap<String, Vec<(N, B)>>,
+    dirs: &SortedMap<String, Vec<(N, B)>>,
     dir: &str,
     path: String,
     opts: &LoadOptions,
