@@ -6,14 +6,14 @@ use std::cmp::Ordering;
 ///
 /// Taking the comparison as `&dyn Fn` keeps a single copy of the sort in the binary,
 /// whatever the element types.
-pub(super) fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| cmp(a, b));
     order
 }
 
 /// Reorders `items` by `order` (a permutation of their indices).
-pub(super) fn apply_order<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+fn apply_order<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
     order
         .iter()
@@ -38,4 +38,24 @@ pub fn sort_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
 /// Sorts `items` stably in ascending order through the shared sort.
 pub fn sort<T: Ord>(items: &mut Vec<T>) {
     sort_by(items, T::cmp);
+}
+
+/// `items` sorted stably by `cmp`, keeping the last of each run of equal items (the rule
+/// of `BTreeMap::from_iter` and `BTreeSet::from_iter`).
+pub(super) fn sort_keep_last<T>(mut items: Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) -> Vec<T> {
+    if items
+        .windows(2)
+        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
+    {
+        return items;
+    }
+    sort_by(&mut items, &cmp);
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
+    for t in items {
+        match out.last_mut() {
+            Some(last) if cmp(last, &t) == Ordering::Equal => *last = t,
+            _ => out.push(t),
+        }
+    }
+    out
 }

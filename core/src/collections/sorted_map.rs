@@ -1,6 +1,6 @@
 //! `SortedMap`: an ordered map over a sorted vector, with `BTreeMap`'s semantics.
 
-use super::order::{apply_order, stable_order};
+use super::order::sort_keep_last;
 use std::borrow::Borrow;
 use std::fmt;
 
@@ -61,16 +61,6 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
-    /// The keys in order, consuming the map.
-    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator {
-        self.entries.into_iter().map(|(k, _)| k)
-    }
-
-    /// The values in key order, consuming the map.
-    pub fn into_values(self) -> impl DoubleEndedIterator<Item = V> + ExactSizeIterator {
-        self.entries.into_iter().map(|(_, v)| v)
-    }
-
     /// The entry with the smallest key.
     pub fn first_key_value(&self) -> Option<(&K, &V)> {
         self.entries.first().map(|(k, v)| (k, v))
@@ -84,11 +74,6 @@ impl<K, V> SortedMap<K, V> {
     /// Keeps only the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
-    }
-
-    /// Removes every entry.
-    pub fn clear(&mut self) {
-        self.entries.clear();
     }
 }
 
@@ -107,16 +92,6 @@ impl<K: Ord, V> SortedMap<K, V> {
     {
         let i = self.find(key).ok()?;
         Some(&self.entries[i].1)
-    }
-
-    /// The stored key and value for `key`.
-    pub fn get_key_value<Q: Ord + ?Sized>(&self, key: &Q) -> Option<(&K, &V)>
-    where
-        K: Borrow<Q>,
-    {
-        let i = self.find(key).ok()?;
-        let (k, v) = &self.entries[i];
-        Some((k, v))
     }
 
     /// The value for `key`, mutable.
@@ -169,18 +144,9 @@ impl<K: Ord, V> SortedMap<K, V> {
     /// A map from entries in any order; a later entry replaces an earlier one with an
     /// equal key, as in `BTreeMap::from_iter`.
     fn from_unsorted(items: Vec<(K, V)>) -> Self {
-        if items.windows(2).all(|w| w[0].0 < w[1].0) {
-            return SortedMap { entries: items };
+        SortedMap {
+            entries: sort_keep_last(items, |a, b| a.0.cmp(&b.0)),
         }
-        let order = stable_order(items.len(), &|a, b| items[a].0.cmp(&items[b].0));
-        let mut entries: Vec<(K, V)> = Vec::with_capacity(items.len());
-        for (k, v) in apply_order(items, &order) {
-            match entries.last_mut() {
-                Some(last) if last.0 == k => *last = (k, v),
-                _ => entries.push((k, v)),
-            }
-        }
-        SortedMap { entries }
     }
 }
 
@@ -215,14 +181,6 @@ impl<'a, K, V> Entry<'a, K, V> {
         V: Default,
     {
         self.or_insert_with(V::default)
-    }
-
-    /// The key this entry is for.
-    pub fn key(&self) -> &K {
-        match self.slot {
-            Ok(i) => &self.map.entries[i].0,
-            Err(_) => &self.key,
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! `SortedSet`: an ordered set over a sorted vector, with `BTreeSet`'s semantics.
 
-use super::order::{apply_order, stable_order};
+use super::order::sort_keep_last;
 use std::borrow::Borrow;
 use std::fmt;
 
@@ -102,18 +102,9 @@ impl<T: Ord> SortedSet<T> {
     /// A set from items in any order; of equal items the last is kept, as in
     /// `BTreeSet::from_iter`.
     fn from_unsorted(items: Vec<T>) -> Self {
-        if items.windows(2).all(|w| w[0] < w[1]) {
-            return SortedSet { items };
+        SortedSet {
+            items: sort_keep_last(items, T::cmp),
         }
-        let order = stable_order(items.len(), &|a, b| items[a].cmp(&items[b]));
-        let mut out: Vec<T> = Vec::with_capacity(items.len());
-        for t in apply_order(items, &order) {
-            match out.last_mut() {
-                Some(last) if *last == t => *last = t,
-                _ => out.push(t),
-            }
-        }
-        SortedSet { items: out }
     }
 }
 
