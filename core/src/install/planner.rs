@@ -927,7 +927,8 @@ impl Planner {
             lines.push(note);
         }
         if diags.has_errors() {
-            return self.outcome(self.previous.clone(), false, diags, lines, Vec::new());
+            // Terraform keeps what it installed before another provider failed.
+            return self.outcome(self.previous.clone(), false, diags, lines, installs);
         }
 
         let mut new = self.previous.clone();

@@ -12,6 +12,7 @@ mod armor;
 mod key;
 mod keyring;
 mod packet;
+mod rsa;
 mod sig;
 mod verify;
 

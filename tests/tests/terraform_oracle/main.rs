@@ -1,0 +1,10 @@
+//! Differential suites against the real Terraform CLI (see `tflock_tests::terraform`):
+//! the same generated inputs go to `terraform` and `tflock`, and the observable results
+//! (exit status, lock file bytes, installed files, plans, diagnostics) must agree.
+//! Every generated suite prints its seed; `TFLOCK_ORACLE_SEED=<n>` replays one.
+
+#[path = "../e2e_common/mod.rs"]
+mod e2e_common;
+
+mod harness;
+mod lock;
