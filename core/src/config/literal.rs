@@ -6,6 +6,7 @@
 //! as not statically known, and the caller skips the check with a warning.
 
 use crate::collections::SortedMap;
+use crate::config::render::json_expr::quote_literal;
 use hcl_edit::expr::{Expression, ObjectKey, UnaryOperator};
 
 /// A literal value.
@@ -23,6 +24,29 @@ pub enum Literal {
     Array(Vec<Literal>),
     /// An object `{...}`.
     Object(SortedMap<String, Literal>),
+}
+
+impl Literal {
+    /// Native syntax meaning exactly this value (strings escape template sequences).
+    pub fn to_native(&self) -> String {
+        match self {
+            Literal::Null => "null".into(),
+            Literal::Bool(b) => b.to_string(),
+            Literal::Number(n) => n.clone(),
+            Literal::String(s) => quote_literal(s),
+            Literal::Array(items) => {
+                let parts: Vec<String> = items.iter().map(Literal::to_native).collect();
+                format!("[{}]", parts.join(", "))
+            }
+            Literal::Object(m) => {
+                let parts: Vec<String> = m
+                    .iter()
+                    .map(|(k, v)| format!("{} = {}", quote_literal(k), v.to_native()))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+        }
+    }
 }
 
 /// The literal value of native-syntax expression source `src`.

@@ -6,5 +6,7 @@
 #[path = "../e2e_common/mod.rs"]
 mod e2e_common;
 
+mod gen_config;
 mod harness;
 mod lock;
+mod merge;

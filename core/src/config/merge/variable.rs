@@ -8,12 +8,16 @@ use crate::diag::{Diagnostic, Diagnostics};
 
 /// Merges override variable `over` into `base`.
 pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    let old_type = type_of(base);
     for a in over.body.attributes() {
         base.body.set_attribute(a.clone());
     }
     base.touched = true;
     let type_set = over.body.attribute("type").is_some();
     let default_set = over.body.attribute("default").is_some();
+    if type_set && !default_set {
+        keep_converted_default(base, old_type.as_ref());
+    }
     let Some(default) = base.body.attribute("default") else {
         return;
     };
@@ -57,13 +61,7 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
         }
         return;
     }
-    let Some(ty) = base.body.attribute("type").and_then(|a| match &a.value {
-        Value::Native { expr, .. } => Type::parse(expr),
-        Value::Json(n) => n
-            .as_str()
-            .and_then(|s| hcl_edit::parser::parse_expr(s).ok())
-            .and_then(|e| Type::parse(&e)),
-    }) else {
+    let Some(ty) = type_of(base) else {
         return;
     };
     if let Err(err) = ty.check(&value) {
@@ -77,4 +75,52 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
                 .with_range(over.origin.decl.clone()),
         );
     }
+}
+
+/// The variable's type constraint, when it has one tflock can read.
+fn type_of(variable: &Block) -> Option<Type> {
+    variable
+        .body
+        .attribute("type")
+        .and_then(|a| match &a.value {
+            Value::Native { expr, .. } => Type::parse(expr),
+            Value::Json(n) => n
+                .as_str()
+                .and_then(|s| hcl_edit::parser::parse_expr(s).ok())
+                .and_then(|e| Type::parse(&e)),
+        })
+}
+
+/// Terraform converts a default to its block's type when it decodes the block, and an
+/// override of the type alone re-converts that converted value: `default = 0` under
+/// `type = string` stays the string "0" when an override makes the type `any`. The merged
+/// text says so by writing the converted value.
+fn keep_converted_default(variable: &mut Block, decoded_as: Option<&Type>) {
+    let Some(ty) = decoded_as else {
+        return;
+    };
+    let Some(default) = variable.body.attribute("default") else {
+        return;
+    };
+    let written = match &default.value {
+        Value::Native { src, .. } => eval_literal(src),
+        Value::Json(n) => json_literal(n),
+    };
+    let Some(converted) = written.ok().and_then(|w| Some((ty.convert(&w)?, w))) else {
+        return;
+    };
+    if converted.0 == converted.1 {
+        return;
+    }
+    let src = converted.0.to_native();
+    let Ok(expr) = hcl_edit::parser::parse_expr(&src) else {
+        return;
+    };
+    let mut attr = default.clone();
+    attr.value = Value::Native {
+        src,
+        expr: Box::new(expr),
+    };
+    attr.text = None;
+    variable.body.set_attribute(attr);
 }

@@ -3,7 +3,7 @@
 //! keeping its own comments and text from whichever file it came from. JSON-syntax items are
 //! printed as equivalent native syntax.
 
-mod json_expr;
+pub(crate) mod json_expr;
 
 use crate::config::model::{Attribute, Block, Body, Item, NativeText, Value};
 use crate::config::module::Module;
@@ -73,11 +73,11 @@ fn render_attribute(a: &Attribute, indent: &str, kind: &str) -> String {
     match (&a.text, &a.value) {
         (Some(t), _) => format!("{}{}{}\n", reindent(&t.prefix, indent), t.src, t.suffix),
         (None, Value::Json(node)) => {
-            let raw = json_expr::is_expression_argument(kind, &a.name);
+            let how = json_expr::reading(kind, &a.name);
             format!(
                 "{indent}{} = {}\n",
                 a.name,
-                json_expr::render(node, indent, raw)
+                json_expr::render(node, indent, how)
             )
         }
         (None, Value::Native { src, .. }) => format!("{indent}{} = {src}\n", a.name),
