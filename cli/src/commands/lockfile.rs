@@ -9,8 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tflock_core::lockfile::{
-    diff_locks, header_flavor, load_locks, merge_locks, render_diff, render_merge, write_locks,
-    LoadOptions, Locks, LOCK_FILE_NAME,
+    diff_locks, header_flavor, load_locks_bytes, merge_locks, render_diff, render_merge,
+    write_locks, LoadOptions, Locks, LOCK_FILE_NAME,
 };
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -104,19 +104,8 @@ struct Loaded {
 /// Reads and parses `path`. An unreadable file is HCL's `Failed to read file` error.
 fn load(path: &Path, flavor: Option<Flavor>) -> Loaded {
     let name = path.display().to_string();
-    let text = match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                return failed(
-                    flavor,
-                    Diagnostic::error(
-                        "Invalid file encoding",
-                        format!("The file {name} is not valid UTF-8."),
-                    ),
-                )
-            }
-        },
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
         Err(_) => {
             return failed(
                 flavor,
@@ -127,8 +116,10 @@ fn load(path: &Path, flavor: Option<Flavor>) -> Loaded {
             )
         }
     };
+    let text =
+        String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
     let flavor = flavor.unwrap_or_else(|| header_flavor(&text));
-    let (locks, diags) = load_locks(&text, &LoadOptions::new(name, flavor));
+    let (locks, diags) = load_locks_bytes(&bytes, &LoadOptions::new(name, flavor));
     Loaded {
         text,
         flavor,

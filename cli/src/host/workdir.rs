@@ -11,7 +11,7 @@ use tflock_core::config::requirements::ProviderRequirements;
 use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::install::Requirements;
 use tflock_core::lockfile::{
-    load_locks, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
+    load_locks_bytes, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -171,9 +171,8 @@ pub fn read_lock(dir: &Path, flavor: Flavor) -> anyhow::Result<(Locks, Diagnosti
         return Ok((Locks::new(), Diagnostics::new()));
     }
     let bytes = std::fs::read(&path)?;
-    let text = String::from_utf8_lossy(&bytes);
     let opts = LockLoadOptions::new(LOCK_FILE_NAME, flavor);
-    Ok(load_locks(&text, &opts))
+    Ok(load_locks_bytes(&bytes, &opts))
 }
 
 /// Writes the lock file atomically.

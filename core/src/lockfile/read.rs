@@ -83,6 +83,14 @@ const PROVIDER_SCHEMA: Schema = Schema {
     blocks: &[],
 };
 
+/// Parses and validates lock-file bytes as Terraform reads them: a UTF-8 byte order mark is
+/// skipped and bytes that are not UTF-8 stand for U+FFFD, so a stray byte in a comment is
+/// harmless, as it is to Terraform.
+pub fn load_locks_bytes(bytes: &[u8], opts: &LoadOptions) -> (Locks, Diagnostics) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    load_locks(&String::from_utf8_lossy(bytes), opts)
+}
+
 /// Parses and validates a lock file. Locks that fail validation are left out (or, for
 /// body-level problems, kept with what could be decoded, as Terraform does); any error in
 /// the diagnostics means the result must not be trusted.

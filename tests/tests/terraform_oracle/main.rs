@@ -9,4 +9,5 @@ mod e2e_common;
 mod gen_config;
 mod harness;
 mod lock;
+mod lockfile_diags;
 mod merge;
