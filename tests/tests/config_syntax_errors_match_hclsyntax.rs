@@ -1,0 +1,415 @@
+//! Differential test of `tflock_core::hcl_syntax`: broken configuration and lock files,
+//! generated from the fixtures and a few hand-written samples by random mutations, must get
+//! the same first error diagnostic (summary, detail, range) as `hclsyntax.ParseConfig` in
+//! `tests/oracles/hcl_syntax_diags`, and no error where hclsyntax reports none.
+//!
+//! `TFLOCK_SYNTAX_SEED=<n>` replays one seed; `TFLOCK_SYNTAX_CASES=<n>` changes the count.
+
+use base64::Engine;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use tflock_core::hcl_syntax;
+
+/// Valid samples covering the syntax the fixtures use little: templates, heredocs,
+/// directives, `for` expressions, splats, operators and escapes.
+const SAMPLES: &[&str] = &[
+    "x = \"${upper(\\\"a\\\")}\"\n",
+    "locals {\n  a = \"x${var.y}z\"\n  b = \"%{ if var.c }yes%{ else }no%{ endif }\"\n  c = <<EOT\nline ${a} and %{ for x in var.l }${x},%{ endfor }\n  EOT\n  d = <<-EOF\n    indented\n      more $${not} %%{no}\n    EOF\n}\n",
+    "resource \"aws_instance\" \"web\" {\n  count = var.n > 2 ? 3 : 1\n  tags = { for k, v in var.tags : k => upper(v) if v != \"\" }\n  ids = [for s in var.subnets : s.id]\n  all = aws_instance.other[*].id\n  legacy = aws_instance.other.*.id\n  first = var.list[0].name\n  num = -1.5e3 + 2 * (3 % 2) - 4 / 1\n  ok = !var.flag && (true || false) == null\n  esc = \"tab\\tquote\\\"unicode\\u00e9\\U0001F600\"\n  args = concat(var.a, var.b...)\n}\n",
+    "variable \"v\" {\n  type = object({\n    name = string\n    tags = map(string)\n  })\n  default = {\n    name = \"n\", tags = {}\n  }\n  validation {\n    condition     = length(var.v.name) > 0\n    error_message = \"Name must not be empty.\"\n  }\n}\n# comment\n// another\n/* block\n comment */\nmodule \"m\" { source = \"./m\" }\n",
+    "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \">= 4.0, < 6.0\"\n    }\n  }\n}\nprovider \"aws\" {\n  region = \"eu-west-1\"\n  alias  = \"eu\"\n}\n",
+    "output \"o\" {\n  value = {\n    a = [1, 2, 3]\n    \"b\" = { c = \"d\" }\n    (var.k) = 1\n  }\n  description = <<EOT\nMulti\r\nline\r\nEOT\n}\nlocals { é_name = \"naïve\" }\n",
+    "\u{feff}locals {\n  a = 1\n}\n",
+];
+
+const STRAY: &[&[u8]] = &[
+    b"@",
+    b"#",
+    b"$",
+    b"%",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b"(",
+    b")",
+    b"\"",
+    b"'",
+    b"`",
+    b";",
+    b"&",
+    b"|",
+    b"^",
+    b"~",
+    b"\\",
+    b"\t",
+    b"\r",
+    b"\n",
+    b"\0",
+    b"\x7f",
+    b"=",
+    b",",
+    b".",
+    b":",
+    b"?",
+    b"*",
+    b"-",
+    b"<",
+    b">",
+    b"!",
+    b"/",
+    b"0",
+    b"1.2.3",
+    b"e",
+    b"x",
+    b"${",
+    b"%{",
+    b"~}",
+    b"$${",
+    b"<<EOT\n",
+    b"<<-EOT\n",
+    b"EOT\n",
+    b"\"\n",
+    b"...",
+    b"=>",
+    b"==",
+    b"\\u12",
+    b"\\q",
+    b"\\U0011FFFF",
+    b"\\uD800",
+    b"for",
+    b"in",
+    b"if",
+    b"%{ if x }",
+    b"%{ else }",
+    b"%{ endif }",
+    b"%{ for a in b }",
+    b"%{ endfor }",
+    b"%{ iff }",
+    b"%{ }",
+    b"${ a }",
+    b"a.0.1",
+    b"a[*].b",
+    b"a.*.*",
+    b".*.",
+    "é".as_bytes(),
+    "“".as_bytes(),
+    "”".as_bytes(),
+    "世".as_bytes(),
+    "😀".as_bytes(),
+    "\u{301}".as_bytes(),
+    "\u{a0}".as_bytes(),
+    "\u{200b}".as_bytes(),
+    "\u{feff}".as_bytes(),
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\x80",
+    b"\xc0\x80",
+    b"\xed\xa0\x80",
+    b"\xf8\x88\x80\x80",
+];
+
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    collect(&tflock_tests::tests_dir().join("fixtures"), &mut out);
+    out.sort();
+    for (i, s) in SAMPLES.iter().enumerate() {
+        out.push((format!("sample{i}.tf"), s.as_bytes().to_vec()));
+    }
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|x| x == "tf" || x == "hcl") {
+            let bytes = std::fs::read(&path).expect("read fixture");
+            if bytes.len() < 20_000 {
+                let name = if path.to_string_lossy().contains("lock") {
+                    ".terraform.lock.hcl"
+                } else {
+                    "main.tf"
+                };
+                out.push((name.to_string(), bytes));
+            }
+        }
+    }
+}
+
+/// Byte offsets where a token-ish unit (identifier run or one other byte) starts and ends.
+fn token_at(src: &[u8], at: usize) -> (usize, usize) {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    if !word(src[at]) {
+        return (at, at + 1);
+    }
+    let mut s = at;
+    while s > 0 && word(src[s - 1]) {
+        s -= 1;
+    }
+    let mut e = at;
+    while e < src.len() && word(src[e]) {
+        e += 1;
+    }
+    (s, e)
+}
+
+fn mutate(rng: &mut StdRng, src: &mut Vec<u8>) {
+    if src.is_empty() {
+        src.extend_from_slice(STRAY[rng.gen_range(0..STRAY.len())]);
+        return;
+    }
+    let at = rng.gen_range(0..src.len());
+    match rng.gen_range(0..14) {
+        0 => {
+            src.remove(at);
+        }
+        1 | 2 => {
+            let stray = STRAY[rng.gen_range(0..STRAY.len())];
+            src.splice(at..at, stray.iter().copied());
+        }
+        3 => {
+            let b = src[at];
+            src.insert(at, b);
+        }
+        4 => {
+            let (s, e) = token_at(src, at);
+            src.drain(s..e);
+        }
+        5 => {
+            let (s, e) = token_at(src, at);
+            let tok = src[s..e].to_vec();
+            src.splice(e..e, tok);
+        }
+        6 => {
+            // Drop a closing bracket or quote.
+            let closers: Vec<usize> = (0..src.len())
+                .filter(|&i| matches!(src[i], b'}' | b']' | b')' | b'"'))
+                .collect();
+            if !closers.is_empty() {
+                src.remove(closers[rng.gen_range(0..closers.len())]);
+            }
+        }
+        7 => {
+            // Duplicate or delete a line.
+            let start = src[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let end = src[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(src.len(), |i| at + i + 1);
+            if rng.gen_bool(0.5) {
+                let line = src[start..end].to_vec();
+                src.splice(end..end, line);
+            } else {
+                src.drain(start..end);
+            }
+        }
+        8 => {
+            // Remove an equals sign.
+            let eqs: Vec<usize> = (0..src.len()).filter(|&i| src[i] == b'=').collect();
+            if !eqs.is_empty() {
+                src.remove(eqs[rng.gen_range(0..eqs.len())]);
+            }
+        }
+        9 => src.insert(at, b'\n'),
+        10 => src.truncate(at),
+        11 => {
+            if at + 1 < src.len() {
+                src.swap(at, at + 1);
+            }
+        }
+        12 => {
+            // Break a heredoc marker.
+            let text = src.clone();
+            if let Some(i) = text.windows(3).position(|w| w == b"EOT" || w == b"EOF") {
+                let i = if rng.gen_bool(0.5) {
+                    text.windows(3)
+                        .rposition(|w| w == b"EOT" || w == b"EOF")
+                        .unwrap_or(i)
+                } else {
+                    i
+                };
+                src[i] = b'X';
+            } else {
+                src.insert(at, b'\r');
+            }
+        }
+        _ => {
+            let b = rng.gen_range(0..=255u8);
+            src[at] = b;
+        }
+    }
+}
+
+fn cases(seed: u64, count: usize) -> Vec<(String, Vec<u8>)> {
+    let base = inputs();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out: Vec<(String, Vec<u8>)> = base.clone();
+    while out.len() < count {
+        let (name, src) = &base[rng.gen_range(0..base.len())];
+        let mut src = src.clone();
+        for _ in 0..rng.gen_range(1..=3) {
+            mutate(&mut rng, &mut src);
+        }
+        out.push((name.clone(), src));
+    }
+    out
+}
+
+fn run_oracle(cases: &[(String, Vec<u8>)], mode: &[&str]) -> Vec<Value> {
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let input: Vec<Value> = cases
+        .iter()
+        .map(|(name, src)| serde_json::json!({"name": name, "src": b64.encode(src)}))
+        .collect();
+    let mut child = Command::new(tflock_tests::oracle("hcl_syntax_diags"))
+        .args(mode)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run hcl_syntax_diags");
+    let body = serde_json::to_vec(&input).expect("encode oracle input");
+    let mut stdin = child.stdin.take().expect("oracle stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(&body).expect("write oracle input"));
+    let out = child.wait_with_output().expect("oracle output");
+    writer.join().expect("oracle writer");
+    assert!(out.status.success(), "hcl_syntax_diags failed");
+    serde_json::from_slice(&out.stdout).expect("oracle JSON")
+}
+
+fn pos_json(p: &tflock_core::Pos) -> Value {
+    serde_json::json!({"line": p.line, "column": p.column, "byte": p.byte})
+}
+
+fn ours_json(d: &tflock_core::Diagnostic) -> Value {
+    let subject = d.range.as_ref().map(|r| {
+        serde_json::json!({"filename": r.filename, "start": pos_json(&r.start), "end": pos_json(&r.end)})
+    });
+    serde_json::json!({"severity": "error", "summary": d.summary, "detail": d.detail, "subject": subject})
+}
+
+fn seed() -> u64 {
+    std::env::var("TFLOCK_SYNTAX_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_1e55)
+}
+
+fn count() -> usize {
+    std::env::var("TFLOCK_SYNTAX_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4000)
+}
+
+#[test]
+fn first_syntax_error_matches_hclsyntax() {
+    let seed = seed();
+    let cases = cases(seed, count());
+    let expected = run_oracle(&cases, &[]);
+    let (mut errors, mut first_ok, mut all_ok, mut clean_ok, mut clean) = (0, 0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for ((name, src), want) in cases.iter().zip(&expected) {
+        let want = want.as_array().cloned().unwrap_or_default();
+        let ours: Vec<Value> = hcl_syntax::diagnostics(src, name)
+            .iter()
+            .map(ours_json)
+            .collect();
+        if want.is_empty() {
+            clean += 1;
+            if ours.is_empty() {
+                clean_ok += 1;
+            } else {
+                failures.push(format!(
+                    "{:?}\n  want: no error\n  got:  {}",
+                    String::from_utf8_lossy(src),
+                    ours[0]
+                ));
+            }
+            continue;
+        }
+        errors += 1;
+        if ours.first() == want.first() {
+            first_ok += 1;
+        } else {
+            failures.push(format!(
+                "{:?}\n  want: {}\n  got:  {}",
+                String::from_utf8_lossy(src),
+                want[0],
+                ours.first().unwrap_or(&Value::Null)
+            ));
+        }
+        if ours == want {
+            all_ok += 1;
+        }
+    }
+    println!(
+        "seed {seed}: {} cases; {errors} with errors, first error matches in {first_ok}, whole list in {all_ok}; {clean} clean, {clean_ok} clean for us too",
+        cases.len()
+    );
+    for f in failures
+        .iter()
+        .filter(|f| !f.contains("must be UTF-8") && !f.contains("\u{fffd}"))
+        .take(15)
+    {
+        println!("MISMATCH {f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "seed {seed}: {} of {} cases differ from hclsyntax",
+        failures.len(),
+        cases.len()
+    );
+}
+
+#[test]
+fn scanner_tokens_match_hclsyntax() {
+    let seed = seed();
+    let cases = cases(seed, count() / 4);
+    let expected = run_oracle(&cases, &["-tokens"]);
+    let mut failures = Vec::new();
+    for ((name, src), want) in cases.iter().zip(&expected) {
+        let ours: Vec<Value> = hcl_syntax::token_dump(src, name)
+            .into_iter()
+            .map(|(ty, bytes, r)| {
+                serde_json::json!({"type": ty, "bytes": String::from_utf8_lossy(&bytes),
+                    "range": {"filename": r.filename, "start": pos_json(&r.start), "end": pos_json(&r.end)}})
+            })
+            .collect();
+        let want: Vec<Value> = want.as_array().cloned().unwrap_or_default();
+        if ours != want {
+            let i = ours
+                .iter()
+                .zip(&want)
+                .position(|(a, b)| a != b)
+                .unwrap_or(ours.len().min(want.len()));
+            failures.push(format!(
+                "{:?}\n  want[{i}]: {}\n  got[{i}]:  {}",
+                String::from_utf8_lossy(src),
+                want.get(i).unwrap_or(&Value::Null),
+                ours.get(i).unwrap_or(&Value::Null)
+            ));
+        }
+    }
+    println!(
+        "seed {seed}: {} cases, {} token streams differ",
+        cases.len(),
+        failures.len()
+    );
+    for f in failures.iter().take(10) {
+        println!("MISMATCH {f}");
+    }
+    assert!(failures.is_empty(), "seed {seed}: token streams differ");
+}
