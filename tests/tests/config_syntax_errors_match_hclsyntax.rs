@@ -413,3 +413,30 @@ fn scanner_tokens_match_hclsyntax() {
     }
     assert!(failures.is_empty(), "seed {seed}: token streams differ");
 }
+
+/// Go's stacks grow and ours do not: nesting far past anything real is refused at a fixed
+/// depth instead of overflowing. An unoptimised build needs under 2 MiB for that depth
+/// (optimised frames are several times smaller; wasm has 1 MiB).
+#[test]
+fn absurd_nesting_is_refused_within_a_small_stack() {
+    for src in [
+        format!("x = {}", "[".repeat(100_000)),
+        format!("x = {}", "-".repeat(100_000)),
+        format!("x = {}", "\"${".repeat(100_000)),
+        "a {\n".repeat(100_000),
+        format!("x = {}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+    ] {
+        let diags = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || hcl_syntax::diagnostics(src.as_bytes(), "main.tf"))
+            .expect("spawn")
+            .join()
+            .expect("no stack overflow");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.summary == "Configuration nested too deeply"),
+            "{diags:?}"
+        );
+    }
+}

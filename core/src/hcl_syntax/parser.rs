@@ -19,6 +19,7 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Diags {
         next: 0,
         newlines: vec![true],
         recovery: false,
+        depth: 0,
     };
     p.parse_body(Kind::Eof)
 }
@@ -30,7 +31,12 @@ pub(crate) struct Parser<'a> {
     next: usize,
     newlines: Vec<bool>,
     pub recovery: bool,
+    depth: usize,
 }
+
+/// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
+/// (1 MiB in wasm) do not, and no real configuration comes near this.
+pub(crate) const MAX_DEPTH: usize = 128;
 
 const BINARY_OPS: &[&[Kind]] = &[
     &[Kind::Or],
@@ -294,7 +300,10 @@ impl<'a> Parser<'a> {
         let next = self.peek();
         match next.kind {
             Kind::Equal => self.finish_attribute(ident, false),
-            Kind::OQuote | Kind::OBrace | Kind::Ident => (None, self.finish_block(ident)),
+            Kind::OQuote | Kind::OBrace | Kind::Ident => {
+                let diags = self.nested(|p| ((), p.finish_block(ident)), ()).1;
+                (None, diags)
+            }
             _ => {
                 self.recover_after_body_item();
                 let d = self.diag(
@@ -533,7 +542,34 @@ impl<'a> Parser<'a> {
 
     // ---- expressions ----
 
+    /// Runs `f` one nesting level deeper, or reports that the nesting is too deep.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> (T, Diags), placeholder: T) -> (T, Diags) {
+        if self.depth >= MAX_DEPTH {
+            let mut diags = Diags::new();
+            if !self.recovery {
+                let at = self.peek().span;
+                diags.push(self.diag(
+                    "Configuration nested too deeply",
+                    format!("Blocks, brackets or operators are nested more than {MAX_DEPTH} levels deep here; tflock does not read deeper nesting."),
+                    at,
+                ));
+            }
+            self.recovery = true;
+            self.recover(Kind::Eof);
+            return (placeholder, diags);
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
     pub fn parse_expression(&mut self) -> (Expr, Diags) {
+        let at = self.next_range();
+        self.nested(Self::parse_conditional, at)
+    }
+
+    fn parse_conditional(&mut self) -> (Expr, Diags) {
         let start_range = self.next_range();
         let (cond, mut diags) = self.parse_binary_ops(BINARY_OPS);
         if self.recovery && !diags.is_empty() {
@@ -601,6 +637,11 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_expression_with_traversals(&mut self) -> (Expr, Diags) {
+        let at = self.next_range();
+        self.nested(Self::parse_term_and_traversals, at)
+    }
+
+    fn parse_term_and_traversals(&mut self) -> (Expr, Diags) {
         let (term, mut diags) = self.parse_expression_term();
         let (ret, more) = self.parse_expression_traversals(term);
         diags.extend(more);
