@@ -735,12 +735,14 @@ impl<'a> Parser<'a> {
                         self.read();
                         let mut close = self.read();
                         if close.kind != Kind::CBrack && !self.recovery {
+                            // Go keeps a pointer to `close`, which recovery then overwrites:
+                            // the subject is where recovery stopped.
+                            close = self.recover(Kind::CBrack);
                             diags.push(self.diag(
                                 "Missing close bracket on splat index",
                                 "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
                                 close.span,
                             ));
-                            close = self.recover(Kind::CBrack);
                         }
                         let item = open.span.to(close.span);
                         let (trav, nested) = self.parse_expression_traversals(item);
@@ -756,12 +758,14 @@ impl<'a> Parser<'a> {
                         } else {
                             let close = self.read();
                             if close.kind != Kind::CBrack && !self.recovery {
+                                // As above: the subject is where recovery stopped.
+                                let close = self.recover(Kind::CBrack);
                                 diags.push(self.diag(
                                     "Missing close bracket on index",
                                     "The index operator must end with a closing bracket (\"]\").",
                                     close.span,
                                 ));
-                                self.recover(Kind::CBrack)
+                                close
                             } else {
                                 close
                             }

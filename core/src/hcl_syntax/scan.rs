@@ -91,7 +91,7 @@ pub(crate) fn decode(bytes: &[u8], i: usize) -> (Option<char>, usize) {
 }
 
 fn is_ident_start(data: &[u8], i: usize) -> Option<usize> {
-    let b = data[i];
+    let b = *data.get(i)?;
     if b == b'_' || b.is_ascii_alphabetic() {
         return Some(1);
     }
