@@ -16,8 +16,10 @@ pub(crate) fn check(tokens: &[Token], data: &[u8], filename: &str) -> Vec<Diagno
             );
         };
         match tok.kind {
-            Kind::BitwiseAnd | Kind::BitwiseOr | Kind::BitwiseXor | Kind::BitwiseNot => {
-                if bitwise < 4 {
+            Kind::BitwiseAnd | Kind::BitwiseOr | Kind::BitwiseXor | Kind::BitwiseNot
+                if bitwise < 4 =>
+            {
+                {
                     let suggestion = match tok.kind {
                         Kind::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
                         Kind::BitwiseOr => " Did you mean boolean OR (\"||\")?",

@@ -352,28 +352,26 @@ impl<'a> Parser<'a> {
     fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
         let (_, mut diags) = self.parse_expression();
-        if !(self.recovery && !diags.is_empty()) {
-            if !single_line {
-                let end = self.peek();
-                if end.kind != Kind::Newline && end.kind != Kind::Eof {
-                    if !self.recovery {
-                        let (summary, detail) = if end.kind == Kind::Comma {
-                            ("Unexpected comma after argument", "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.")
-                        } else {
-                            (
-                                "Missing newline after argument",
-                                "An argument definition must end with a newline.",
-                            )
-                        };
-                        diags.push(self.diag(summary, detail, end.span));
-                    }
-                    self.recover_after_body_item();
-                } else {
-                    self.read();
-                }
-            }
-        } else {
+        if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();
+        } else if !single_line {
+            let end = self.peek();
+            if end.kind != Kind::Newline && end.kind != Kind::Eof {
+                if !self.recovery {
+                    let (summary, detail) = if end.kind == Kind::Comma {
+                        ("Unexpected comma after argument", "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.")
+                    } else {
+                        (
+                            "Missing newline after argument",
+                            "An argument definition must end with a newline.",
+                        )
+                    };
+                    diags.push(self.diag(summary, detail, end.span));
+                }
+                self.recover_after_body_item();
+            } else {
+                self.read();
+            }
         }
         let item = Item::Attribute {
             name: self.bytes(&ident),
