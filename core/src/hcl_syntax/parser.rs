@@ -4,6 +4,7 @@
 
 use super::token::{Kind, Span, Token};
 use crate::diag::{Diagnostic, Pos};
+use std::collections::HashMap;
 
 pub(crate) type Diags = Vec<Diagnostic>;
 
@@ -223,7 +224,8 @@ impl<'a> Parser<'a> {
 
     fn parse_body(&mut self, end: Kind) -> Diags {
         let mut diags = Diags::new();
-        let mut attrs: Vec<(&'a [u8], Span)> = Vec::new();
+        // A HashMap: a `locals` block may hold thousands of arguments.
+        let mut attrs: HashMap<&'a [u8], Span> = HashMap::new();
         let start_range = self.prev_range();
         loop {
             let next = self.peek();
@@ -239,8 +241,8 @@ impl<'a> Parser<'a> {
                     let (item, item_diags) = self.parse_body_item();
                     diags.extend(item_diags);
                     if let Some(Item::Attribute { name, name_range }) = item {
-                        match attrs.iter().find(|(n, _)| *n == name) {
-                            Some((_, existing)) => {
+                        match attrs.get(name) {
+                            Some(existing) => {
                                 let detail = format!(
                                     "The argument {} was already set at {}. Each argument may be set only once.",
                                     super::go_quote::quote(name),
@@ -248,7 +250,9 @@ impl<'a> Parser<'a> {
                                 );
                                 diags.push(self.diag("Attribute redefined", detail, name_range));
                             }
-                            None => attrs.push((name, name_range)),
+                            None => {
+                                attrs.insert(name, name_range);
+                            }
                         }
                     }
                 }
