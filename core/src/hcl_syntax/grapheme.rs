@@ -36,6 +36,14 @@ pub(crate) fn advance(pos: &mut Pos, bytes: &[u8]) {
             prev = Some(Class::Control);
             continue;
         }
+        if (0x20..0x7F).contains(&bytes[i]) && prev != Some(Class::Prepend) {
+            // Printable ASCII: always a cluster of its own.
+            pos.column += 1;
+            prev = Some(Class::Other);
+            regional_run = 0;
+            i += 1;
+            continue;
+        }
         let (class, len) = match ragel_char_len(bytes, i) {
             Some(len) => (class_of(decode(&bytes[i..i + len])), len),
             None => (Class::Broken, 1),

@@ -44,7 +44,8 @@ pub(crate) fn scan(src: &[u8]) -> (Vec<Token>, &[u8], usize) {
             byte: base,
         },
         base,
-        tokens: Vec::new(),
+        // Typical configuration has a token every three or four bytes.
+        tokens: Vec::with_capacity(data.len() / 4 + 1),
         modes: vec![Mode::Main],
         braces: 0,
         ret_braces: Vec::new(),
