@@ -6,7 +6,10 @@
 //! its invalid-token checks (`invalid`), then the recursive-descent parser's error paths and
 //! recovery (`parser`, `template`), so summaries, details and ranges are hclsyntax's own.
 
+mod body;
+mod collections;
 mod escapes;
+mod expr;
 mod go_quote;
 mod grapheme;
 mod invalid;
