@@ -137,11 +137,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn finish_attribute(
-        &mut self,
-        ident: Token,
-        single_line: bool,
-    ) -> (Option<Item<'a>>, Diags) {
+    fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
         let (_, mut diags) = self.parse_expression();
         if self.recovery && !diags.is_empty() {
