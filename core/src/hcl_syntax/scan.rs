@@ -404,9 +404,14 @@ impl Scanner<'_> {
                 return Some(self.midline(p, p + escaped_sequence_len(d, p)));
             }
             next?;
-            // `$` and one byte then a newline is one literal with that newline.
-            if let Some(nl) = newline_end(d, p + 2) {
-                return Some(self.end_of_line(p, p + 2, nl));
+            // `$` and one byte before a newline: Ragel ends that line's literal early (its
+            // `fhold`), so the two bytes are a literal of their own and the newline follows.
+            if newline_end(d, p + 2).is_some() {
+                if let Some(h) = self.heredocs.last_mut() {
+                    h.start_of_line = true;
+                }
+                self.emit(Kind::StringLit, p, p + 2);
+                return Some(p + 2);
             }
             return Some(self.midline(p, p + 1));
         }
