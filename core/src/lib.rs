@@ -8,6 +8,7 @@ pub mod config;
 pub mod diag;
 pub mod flavor;
 pub mod hash;
+pub mod hcl_syntax;
 pub mod install;
 pub mod lockfile;
 mod nfc;

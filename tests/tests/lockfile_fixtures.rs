@@ -230,11 +230,32 @@ fn opentofu_texts_name_opentofu() {
         .any(|d| d.detail.contains("bundled inside OpenTofu itself")));
 }
 
-/// A fuzzer-found input (unclosed nested objects) on which hcl-edit backtracks for seconds;
-/// the reader refuses such nesting before parsing.
+/// A fuzzer-found input (unclosed nested objects) on which hcl-edit backtracks for seconds:
+/// hclsyntax's checks refuse it before hcl-edit runs, with hclsyntax's first error.
 #[test]
 fn deeply_nested_input_is_refused_before_parsing() {
     let text = read(&tflock_tests::fixtures("lockfile").join("deep-nesting/.terraform.lock.hcl"));
+    let (locks, diags) = load_locks(
+        &text,
+        &LoadOptions::new(".terraform.lock.hcl", Flavor::Terraform),
+    );
+    assert!(locks.is_empty());
+    let d = diags.iter().next().expect("a diagnostic");
+    assert_eq!(d.summary, "Missing expression");
+    assert_eq!(
+        d.range.as_ref().map(|r| r.to_string()).as_deref(),
+        Some(".terraform.lock.hcl:63,1-1")
+    );
+}
+
+/// Nesting that is valid HCL but deeper than any lock file still never reaches hcl-edit.
+#[test]
+fn deeply_nested_valid_input_is_refused_before_hcl_edit() {
+    let text = format!(
+        "provider \"a/b\" {{\n  version = {}\"1.0.0\"{}\n}}\n",
+        "[".repeat(40),
+        "]".repeat(40)
+    );
     let (locks, diags) = load_locks(
         &text,
         &LoadOptions::new(".terraform.lock.hcl", Flavor::Terraform),

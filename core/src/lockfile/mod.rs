@@ -2,9 +2,9 @@
 
 mod content;
 pub mod diff;
-mod go_print;
+pub(crate) mod go_print;
 pub mod hcl_string;
-mod levenshtein;
+pub(crate) mod levenshtein;
 pub mod merge;
 pub mod messages;
 mod model;

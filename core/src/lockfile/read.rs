@@ -101,6 +101,11 @@ pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
     };
     let mut locks = Locks::new();
     let mut diags = Diagnostics::new();
+    let syntax = crate::hcl_syntax::diagnostics(text.as_bytes(), &opts.filename);
+    if syntax.iter().any(Diagnostic::is_error) {
+        diags.extend(syntax);
+        return (locks, diags);
+    }
     if let Some(at) = too_deep_at(text) {
         diags.push(
             Diagnostic::error(
@@ -166,8 +171,8 @@ pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
     (locks, diags)
 }
 
-/// hcl-edit reports one error and no partial tree; HCL's own syntax messages are many and
-/// parser-specific, so this keeps hcl-edit's description under one summary.
+/// What hcl-edit alone refuses (hclsyntax's own errors were reported before it ran): its
+/// description under one summary.
 fn syntax_error(src: &Source<'_>, err: &hcl_edit::parser::Error) -> Diagnostic {
     let at = err.location().offset();
     let summary = if err.message().contains("redefined attribute") {

@@ -10,6 +10,7 @@ use crate::config::model::{Body, Item};
 use crate::config::schema;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
+use crate::hcl_syntax;
 
 pub use text::decode;
 
@@ -33,6 +34,15 @@ pub fn parse_file(
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
+    if !json {
+        // hclsyntax's verdict and words, before hcl-edit (which accepts some files
+        // hclsyntax refuses, and words its errors differently) or the UTF-8 check.
+        let syntax = hcl_syntax::diagnostics(bytes, name);
+        if syntax.iter().any(Diagnostic::is_error) {
+            diags.extend(syntax);
+            return None;
+        }
+    }
     let src = match decode(name, bytes, json) {
         Ok(s) => s,
         Err(d) => {

@@ -6,7 +6,8 @@ use crate::diag::{Diagnostic, Range};
 use hcl_edit::structure as hs;
 use hcl_edit::{Decorate, Span};
 
-/// Parses a native-syntax file into its top-level body.
+/// Parses a native-syntax file into its top-level body. Syntax errors are reported from
+/// `hcl_syntax` before this runs; the error here covers what hcl-edit alone refuses.
 pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
     match hcl_edit::parser::parse_body(src) {
         Ok(body) => Ok(convert_body(name, src, &body)),

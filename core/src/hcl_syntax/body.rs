@@ -1,0 +1,322 @@
+//! Bodies (`ParseBody`, `parseBodyItem`, attributes, blocks and their labels): where a
+//! configuration file's own structure goes wrong.
+
+use super::parser::{Diags, Parser};
+use super::token::{Kind, Span, Token};
+use std::collections::HashMap;
+
+impl<'a> Parser<'a> {
+    pub(super) fn parse_body(&mut self, end: Kind) -> Diags {
+        let mut diags = Diags::new();
+        // A HashMap: a `locals` block may hold thousands of arguments.
+        let mut attrs: HashMap<&'a [u8], Span> = HashMap::new();
+        let start_range = self.prev_range();
+        loop {
+            let next = self.peek();
+            if next.kind == end {
+                self.read();
+                break;
+            }
+            match next.kind {
+                Kind::Newline => {
+                    self.read();
+                }
+                Kind::Ident => {
+                    let (item, item_diags) = self.parse_body_item();
+                    diags.extend(item_diags);
+                    if let Some(Item::Attribute { name, name_range }) = item {
+                        match attrs.get(name) {
+                            Some(existing) => {
+                                let detail = format!(
+                                    "The argument {} was already set at {}. Each argument may be set only once.",
+                                    super::go_quote::quote(name),
+                                    self.range_string(*existing)
+                                );
+                                diags.push(self.diag("Attribute redefined", detail, name_range));
+                            }
+                            None => {
+                                attrs.insert(name, name_range);
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    let bad = self.read();
+                    if !self.recovery {
+                        diags.push(match bad.kind {
+                            Kind::OQuote => self.diag(
+                                "Invalid argument name",
+                                "Argument names must not be quoted.",
+                                bad.span,
+                            ),
+                            Kind::Eof if end == Kind::CBrace => self.diag(
+                                "Unclosed configuration block",
+                                "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                                start_range,
+                            ),
+                            Kind::Eof => self.diag(
+                                "Unclosed configuration body",
+                                "Found end of file before the end of this configuration body.",
+                                start_range,
+                            ),
+                            _ => self.diag(
+                                "Argument or block definition required",
+                                "An argument or block definition is required here.",
+                                bad.span,
+                            ),
+                        });
+                    }
+                    self.recover(end);
+                    break;
+                }
+            }
+        }
+        diags
+    }
+
+    fn parse_body_item(&mut self) -> (Option<Item<'a>>, Diags) {
+        let ident = self.read();
+        if ident.kind != Kind::Ident {
+            self.recover_after_body_item();
+            let d = self.diag(
+                "Argument or block definition required",
+                "An argument or block definition is required here.",
+                ident.span,
+            );
+            return (None, vec![d]);
+        }
+        let next = self.peek();
+        match next.kind {
+            Kind::Equal => self.finish_attribute(ident, false),
+            Kind::OQuote | Kind::OBrace | Kind::Ident => {
+                let diags = self.nested(|p| ((), p.finish_block(ident)), ()).1;
+                (None, diags)
+            }
+            _ => {
+                self.recover_after_body_item();
+                let d = self.diag(
+                    "Argument or block definition required",
+                    "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                    ident.span,
+                );
+                (None, vec![d])
+            }
+        }
+    }
+
+    fn parse_single_attr_body(&mut self) -> Diags {
+        let ident = self.read();
+        if ident.kind != Kind::Ident {
+            self.recover_after_body_item();
+            return vec![self.diag(
+                "Argument or block definition required",
+                "An argument or block definition is required here.",
+                ident.span,
+            )];
+        }
+        let next = self.peek();
+        match next.kind {
+            Kind::Equal => self.finish_attribute(ident, true).1,
+            Kind::OQuote | Kind::OBrace | Kind::Ident => {
+                self.recover_after_body_item();
+                let name = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
+                vec![self.diag(
+                    "Argument definition required",
+                    format!("A single-line block definition can contain only a single argument. If you meant to define argument {}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.", super::go_quote::quote(name.as_bytes())),
+                    ident.span.to(next.span),
+                )]
+            }
+            _ => {
+                self.recover_after_body_item();
+                vec![self.diag(
+                    "Argument or block definition required",
+                    "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                    ident.span,
+                )]
+            }
+        }
+    }
+
+    fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
+        self.read(); // the equals sign
+        let (_, mut diags) = self.parse_expression();
+        if self.recovery && !diags.is_empty() {
+            self.recover_after_body_item();
+        } else if !single_line {
+            let end = self.peek();
+            if end.kind != Kind::Newline && end.kind != Kind::Eof {
+                if !self.recovery {
+                    let (summary, detail) = if end.kind == Kind::Comma {
+                        ("Unexpected comma after argument", "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.")
+                    } else {
+                        (
+                            "Missing newline after argument",
+                            "An argument definition must end with a newline.",
+                        )
+                    };
+                    diags.push(self.diag(summary, detail, end.span));
+                }
+                self.recover_after_body_item();
+            } else {
+                self.read();
+            }
+        }
+        let item = Item::Attribute {
+            name: self.bytes(&ident),
+            name_range: ident.span,
+        };
+        (Some(item), diags)
+    }
+
+    fn finish_block(&mut self, _ident: Token) -> Diags {
+        let mut diags = Diags::new();
+        let o_brace;
+        loop {
+            let tok = self.peek();
+            match tok.kind {
+                Kind::OBrace => {
+                    o_brace = self.read();
+                    break;
+                }
+                Kind::OQuote => diags.extend(self.parse_quoted_string_literal()),
+                Kind::Ident => {
+                    self.read();
+                }
+                _ => {
+                    match tok.kind {
+                        Kind::Equal => diags.push(self.diag(
+                            "Invalid block definition",
+                            "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
+                            tok.span,
+                        )),
+                        Kind::Newline => diags.push(self.diag(
+                            "Invalid block definition",
+                            "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
+                            tok.span,
+                        )),
+                        _ if !self.recovery => diags.push(self.diag(
+                            "Invalid block definition",
+                            "Either a quoted string block label or an opening brace (\"{\") is expected here.",
+                            tok.span,
+                        )),
+                        _ => {}
+                    }
+                    self.recover_after_body_item();
+                    return diags;
+                }
+            }
+        }
+        let body_diags = match self.peek().kind {
+            Kind::Newline | Kind::Eof | Kind::CBrace => self.parse_body(Kind::CBrace),
+            _ => {
+                let body_diags = self.parse_single_attr_body();
+                let next = self.peek();
+                match next.kind {
+                    Kind::CBrace => {
+                        self.read();
+                    }
+                    Kind::Comma => {
+                        diags.push(self.diag(
+                            "Invalid single-argument block definition",
+                            "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
+                            next.span,
+                        ));
+                        self.recover(Kind::CBrace);
+                    }
+                    Kind::Newline => {
+                        diags.push(self.diag(
+                            "Invalid single-argument block definition",
+                            "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
+                            next.span,
+                        ));
+                        self.recover(Kind::CBrace);
+                    }
+                    _ => {
+                        if !self.recovery {
+                            if next.kind == Kind::Eof {
+                                diags.push(self.diag(
+                                    "Unclosed configuration block",
+                                    "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                                    o_brace.span,
+                                ));
+                            } else {
+                                diags.push(self.diag(
+                                    "Invalid single-argument block definition",
+                                    "A single-line block definition must end with a closing brace immediately after its single argument definition.",
+                                    next.span,
+                                ));
+                            }
+                        }
+                        self.recover(Kind::CBrace);
+                    }
+                }
+                body_diags
+            }
+        };
+        diags.extend(body_diags);
+        let eol = self.peek();
+        if eol.kind == Kind::Newline || eol.kind == Kind::Eof {
+            self.read();
+        } else {
+            if !self.recovery {
+                diags.push(self.diag(
+                    "Missing newline after block definition",
+                    "A block definition must end with a newline.",
+                    eol.span,
+                ));
+            }
+            self.recover_after_body_item();
+        }
+        diags
+    }
+
+    /// `parseQuotedStringLiteral`, for block labels.
+    fn parse_quoted_string_literal(&mut self) -> Diags {
+        let o_quote = self.read();
+        let mut diags = Diags::new();
+        loop {
+            let tok = self.read();
+            match tok.kind {
+                Kind::CQuote => break,
+                Kind::QuotedLit => diags.extend(self.escape_diags(&tok)),
+                Kind::TemplateControl | Kind::TemplateInterp => {
+                    let which = if tok.kind == Kind::TemplateControl {
+                        "%"
+                    } else {
+                        "$"
+                    };
+                    diags.push(self.diag(
+                        "Invalid string literal",
+                        format!("Template sequences are not allowed in this string. To include a literal \"{which}\", double it (as \"{which}{which}\") to escape it."),
+                        tok.span,
+                    ));
+                    self.recover(Kind::TemplateSeqEnd);
+                }
+                Kind::Eof => {
+                    diags.push(self.diag(
+                        "Unterminated string literal",
+                        "Unable to find the closing quote mark before the end of the file.",
+                        tok.span,
+                    ));
+                    break;
+                }
+                _ => {
+                    diags.push(self.diag(
+                        "Invalid string literal",
+                        "This item is not valid in a string literal.",
+                        tok.span,
+                    ));
+                    self.recover(Kind::CQuote);
+                    break;
+                }
+            }
+        }
+        let _ = o_quote;
+        diags
+    }
+}
+
+/// A body item the parser returns: only attributes matter (for "Attribute redefined").
+enum Item<'a> {
+    Attribute { name: &'a [u8], name_range: Span },
+}

@@ -1,0 +1,303 @@
+//! Collection constructors (`parseTupleCons`, `parseObjectCons`) and `for` expressions.
+
+use super::parser::{Diags, Expr, Parser};
+use super::token::{Kind, Token};
+
+impl Parser<'_> {
+    pub(super) fn parse_tuple_cons(&mut self) -> (Expr, Diags) {
+        let open = self.read();
+        self.push_newlines(false);
+        let result = self.tuple_items(open);
+        self.pop_newlines();
+        result
+    }
+
+    pub(super) fn tuple_items(&mut self, open: Token) -> (Expr, Diags) {
+        if self.is_keyword(&self.peek(), "for") {
+            return self.finish_for_expr(open);
+        }
+        let mut diags = Diags::new();
+        let close;
+        loop {
+            if self.peek().kind == Kind::CBrack {
+                close = self.read();
+                break;
+            }
+            let (_, expr_diags) = self.parse_expression();
+            let failed = !expr_diags.is_empty();
+            diags.extend(expr_diags);
+            if self.recovery && failed {
+                close = self.recover(Kind::CBrack);
+                break;
+            }
+            let next = self.peek();
+            if next.kind == Kind::CBrack {
+                close = self.read();
+                break;
+            }
+            if next.kind != Kind::Comma {
+                if !self.recovery {
+                    diags.push(if next.kind == Kind::Eof {
+                        self.diag(
+                            "Unterminated tuple constructor expression",
+                            "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+                            open.span,
+                        )
+                    } else {
+                        self.diag(
+                            "Missing item separator",
+                            "Expected a comma to mark the beginning of the next item.",
+                            next.span,
+                        )
+                    });
+                }
+                close = self.recover(Kind::CBrack);
+                break;
+            }
+            self.read();
+        }
+        (open.span.to(close.span), diags)
+    }
+
+    pub(super) fn parse_object_cons(&mut self) -> (Expr, Diags) {
+        let open = self.read();
+        self.push_newlines(false);
+        let is_for = self.is_keyword(&self.peek(), "for");
+        self.pop_newlines();
+        if is_for {
+            return self.finish_for_expr(open);
+        }
+        self.push_newlines(true);
+        let result = self.object_items(open);
+        self.pop_newlines();
+        result
+    }
+
+    pub(super) fn object_items(&mut self, open: Token) -> (Expr, Diags) {
+        let mut diags = Diags::new();
+        let close;
+        loop {
+            let next = self.peek();
+            if next.kind == Kind::Newline {
+                self.read();
+                continue;
+            }
+            if next.kind == Kind::CBrace {
+                close = self.read();
+                break;
+            }
+            let (_, key_diags) = self.parse_expression();
+            let failed = !key_diags.is_empty();
+            diags.extend(key_diags);
+            if self.recovery && failed {
+                close = self.recover(Kind::CBrace);
+                break;
+            }
+            let next = self.peek();
+            if next.kind != Kind::Equal && next.kind != Kind::Colon {
+                if !self.recovery {
+                    diags.push(match next.kind {
+                        Kind::Newline | Kind::Comma => self.diag(
+                            "Missing attribute value",
+                            "Expected an attribute value, introduced by an equals sign (\"=\").",
+                            next.span,
+                        ),
+                        Kind::Ident => self.diag(
+                            "Missing key/value separator",
+                            "Expected an equals sign (\"=\") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.",
+                            next.span,
+                        ),
+                        Kind::Eof => self.diag(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.span,
+                        ),
+                        _ => self.diag(
+                            "Missing key/value separator",
+                            "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                            next.span,
+                        ),
+                    });
+                }
+                close = self.recover(Kind::CBrace);
+                break;
+            }
+            self.read();
+            let (_, value_diags) = self.parse_expression();
+            let failed = !value_diags.is_empty();
+            diags.extend(value_diags);
+            if self.recovery && failed {
+                close = self.recover(Kind::CBrace);
+                break;
+            }
+            let next = self.peek();
+            if next.kind == Kind::CBrace {
+                close = self.read();
+                break;
+            }
+            if next.kind != Kind::Comma && next.kind != Kind::Newline {
+                if !self.recovery {
+                    diags.push(if next.kind == Kind::Eof {
+                        self.diag(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.span,
+                        )
+                    } else {
+                        self.diag(
+                            "Missing attribute separator",
+                            "Expected a newline or comma to mark the beginning of the next attribute.",
+                            next.span,
+                        )
+                    });
+                }
+                close = self.recover(Kind::CBrace);
+                break;
+            }
+            self.read();
+        }
+        (open.span.to(close.span), diags)
+    }
+
+    pub(super) fn finish_for_expr(&mut self, open: Token) -> (Expr, Diags) {
+        self.push_newlines(false);
+        let result = self.for_expr(open);
+        self.pop_newlines();
+        result
+    }
+
+    pub(super) fn for_error(
+        &mut self,
+        open: Token,
+        close_kind: Kind,
+        mut diags: Diags,
+        detail: Option<&str>,
+    ) -> (Expr, Diags) {
+        if let Some(detail) = detail {
+            if !self.recovery {
+                let at = self.peek().span;
+                diags.push(self.diag("Invalid 'for' expression", detail, at));
+            }
+        }
+        let close = self.recover(close_kind);
+        (open.span.to(close.span), diags)
+    }
+
+    pub(super) fn for_expr(&mut self, open: Token) -> (Expr, Diags) {
+        self.read(); // "for"
+        let make_obj = open.kind == Kind::OBrace;
+        let close_kind = if make_obj { Kind::CBrace } else { Kind::CBrack };
+        let mut diags = Diags::new();
+        if self.peek().kind != Kind::Ident {
+            return self.for_error(
+                open,
+                close_kind,
+                diags,
+                Some("For expression requires variable name after 'for'."),
+            );
+        }
+        self.read();
+        if self.peek().kind == Kind::Comma {
+            self.read();
+            if self.peek().kind != Kind::Ident {
+                return self.for_error(
+                    open,
+                    close_kind,
+                    diags,
+                    Some("For expression requires value variable name after comma."),
+                );
+            }
+            self.read();
+        }
+        if !self.is_keyword(&self.peek(), "in") {
+            return self.for_error(
+                open,
+                close_kind,
+                diags,
+                Some("For expression requires the 'in' keyword after its name declarations."),
+            );
+        }
+        self.read();
+        let (_, coll_diags) = self.parse_expression();
+        let failed = !coll_diags.is_empty();
+        diags.extend(coll_diags);
+        if self.recovery && failed {
+            return self.for_error(open, close_kind, diags, None);
+        }
+        if self.peek().kind != Kind::Colon {
+            return self.for_error(
+                open,
+                close_kind,
+                diags,
+                Some("For expression requires a colon after the collection expression."),
+            );
+        }
+        self.read();
+        let (mut val_expr, mut val_diags) = self.parse_expression();
+        let mut key: Option<(Expr, Diags)> = None;
+        if self.peek().kind == Kind::FatArrow {
+            self.read();
+            key = Some((val_expr, val_diags));
+            (val_expr, val_diags) = self.parse_expression();
+        }
+        let key_failed = key.as_ref().is_some_and(|(_, d)| !d.is_empty());
+        let val_failed = !val_diags.is_empty();
+        let key_expr = key.map(|(e, d)| {
+            diags.extend(d);
+            e
+        });
+        diags.extend(val_diags);
+        if self.recovery && (key_failed || val_failed) {
+            return self.for_error(open, close_kind, diags, None);
+        }
+        let mut ellipsis = None;
+        if self.peek().kind == Kind::Ellipsis {
+            ellipsis = Some(self.read());
+        }
+        if self.is_keyword(&self.peek(), "if") {
+            self.read();
+            let (_, cond_diags) = self.parse_expression();
+            let failed = !cond_diags.is_empty();
+            diags.extend(cond_diags);
+            if self.recovery && failed {
+                return self.for_error(open, close_kind, diags, None);
+            }
+        }
+        let close = if self.peek().kind == close_kind {
+            self.read()
+        } else {
+            if !self.recovery {
+                let at = self.peek().span;
+                diags.push(self.diag(
+                    "Invalid 'for' expression",
+                    "Extra characters after the end of the 'for' expression.",
+                    at,
+                ));
+            }
+            self.recover(close_kind)
+        };
+        if !make_obj {
+            if let Some(key) = key_expr {
+                diags.push(self.diag(
+                    "Invalid 'for' expression",
+                    "Key expression is not valid when building a tuple.",
+                    key,
+                ));
+            }
+            if let Some(e) = ellipsis {
+                diags.push(self.diag(
+                    "Invalid 'for' expression",
+                    "Grouping ellipsis (...) cannot be used when building a tuple.",
+                    e.span,
+                ));
+            }
+        } else if key_expr.is_none() {
+            diags.push(self.diag(
+                "Invalid 'for' expression",
+                "Key expression is required when building an object.",
+                val_expr,
+            ));
+        }
+        (open.span.to(close.span), diags)
+    }
+}

@@ -1,0 +1,113 @@
+//! `ParseStringLiteralToken`'s escape-sequence errors for quoted string literals, with the
+//! range of the offending sequence as `scanStringLit` slices it.
+
+use super::go_quote::quote;
+use super::grapheme;
+use super::scan::ragel_char_len;
+use super::token::Span;
+
+/// `(summary detail, span)` for each bad escape in the quoted literal `bytes` at `span`.
+pub(crate) fn check(bytes: &[u8], span: Span) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    let mut end = span.start;
+    for slice in slices(bytes) {
+        let start = end;
+        grapheme::advance(&mut end, slice);
+        let at = Span { start, end };
+        if slice[0] != b'\\' {
+            continue;
+        }
+        let Some(&selector) = slice.get(1) else {
+            out.push((
+                "Backslash must be followed by an escape sequence selector character.".to_string(),
+                at,
+            ));
+            continue;
+        };
+        match selector {
+            b'n' | b'r' | b't' | b'"' | b'\\' => {}
+            b'u' | b'U' => {
+                let (want, digits) = if selector == b'u' {
+                    (6, "four")
+                } else {
+                    (10, "eight")
+                };
+                if slice.len() != want {
+                    out.push((
+                        format!(
+                            "The \\{} escape sequence must be followed by {digits} hexadecimal digits.",
+                            selector as char
+                        ),
+                        at,
+                    ));
+                    continue;
+                }
+                let hex = std::str::from_utf8(&slice[2..]).unwrap_or("0");
+                let num = u32::from_str_radix(hex, 16).unwrap_or(0);
+                if char::from_u32(num).is_none() {
+                    out.push((format!("Cannot encode character U+{num:04x} in UTF-8."), at));
+                }
+            }
+            _ => out.push((
+                format!(
+                    "The symbol {} is not a valid escape sequence selector.",
+                    quote(&slice[1..])
+                ),
+                at,
+            )),
+        }
+    }
+    out
+}
+
+/// `scanStringLit(bytes, true)`: escapes, `$${`-style sequences, newlines and literal runs.
+fn slices(d: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut lit = 0;
+    let mut i = 0;
+    while i < d.len() {
+        let len = match d[i] {
+            b'\\' => match d.get(i + 1) {
+                Some(b'u') => 2 + hex_run(d, i + 2, 4),
+                Some(b'U') => 2 + hex_run(d, i + 2, 8),
+                Some(_) => 1 + ragel_char_len(d, i + 1).unwrap_or(0),
+                None => 1,
+            },
+            b'$' | b'%' => {
+                if d.get(i + 1) == Some(&d[i]) {
+                    if d.get(i + 2) == Some(&b'{') {
+                        3
+                    } else {
+                        2
+                    }
+                } else {
+                    1
+                }
+            }
+            b'\r' if d.get(i + 1) == Some(&b'\n') => 2,
+            b'\r' | b'\n' => 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        if lit < i {
+            out.push(&d[lit..i]);
+        }
+        out.push(&d[i..i + len]);
+        i += len;
+        lit = i;
+    }
+    if lit < d.len() {
+        out.push(&d[lit..]);
+    }
+    out
+}
+
+fn hex_run(d: &[u8], from: usize, max: usize) -> usize {
+    d[from.min(d.len())..]
+        .iter()
+        .take(max)
+        .take_while(|b| b.is_ascii_hexdigit())
+        .count()
+}

@@ -1,0 +1,244 @@
+//! hclsyntax's recursive-descent parser (`parser.go`) reduced to what decides its
+//! diagnostics: the token it stops at, the ranges it reports, the order it reports them in,
+//! and its recovery, which decides what it reports after the first error.
+
+use super::token::{Kind, Span, Token};
+use crate::diag::{Diagnostic, Pos};
+
+pub(crate) type Diags = Vec<Diagnostic>;
+
+/// What the parser keeps of an expression: its source range (a few messages quote it).
+pub(crate) type Expr = Span;
+
+/// The diagnostics `parser.ParseBody(TokenEOF)` reports for the scanned file.
+pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Diags {
+    let mut p = Parser {
+        tokens,
+        data,
+        filename,
+        next: 0,
+        newlines: vec![true],
+        recovery: false,
+        depth: 0,
+    };
+    p.parse_body(Kind::Eof)
+}
+
+pub(crate) struct Parser<'a> {
+    tokens: &'a [Token],
+    pub data: &'a [u8],
+    filename: &'a str,
+    next: usize,
+    newlines: Vec<bool>,
+    pub recovery: bool,
+    depth: usize,
+}
+
+/// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
+/// (1 MiB in wasm) do not, and no real configuration comes near this.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// `oppositeBracket`.
+pub(crate) fn opposite(kind: Kind) -> Kind {
+    match kind {
+        Kind::OBrace => Kind::CBrace,
+        Kind::OBrack => Kind::CBrack,
+        Kind::OParen => Kind::CParen,
+        Kind::OQuote => Kind::CQuote,
+        Kind::OHeredoc => Kind::CHeredoc,
+        Kind::CBrace => Kind::OBrace,
+        Kind::CBrack => Kind::OBrack,
+        Kind::CParen => Kind::OParen,
+        Kind::CQuote => Kind::OQuote,
+        Kind::CHeredoc => Kind::OHeredoc,
+        Kind::TemplateControl | Kind::TemplateInterp => Kind::TemplateSeqEnd,
+        Kind::TemplateSeqEnd => Kind::TemplateInterp,
+        _ => Kind::Nil,
+    }
+}
+
+/// A zero position: what Go's zero `hcl.Range` contributes to a range built from it.
+pub(super) const ZERO: Span = Span {
+    start: Pos {
+        line: 0,
+        column: 0,
+        byte: 0,
+    },
+    end: Pos {
+        line: 0,
+        column: 0,
+        byte: 0,
+    },
+};
+
+impl<'a> Parser<'a> {
+    // ---- the peeker ----
+
+    pub(super) fn next_token(&self) -> (Token, usize) {
+        let include = *self.newlines.last().unwrap_or(&true);
+        for i in self.next..self.tokens.len() {
+            let tok = self.tokens[i];
+            match tok.kind {
+                Kind::Comment => {
+                    // Line comments own their newline; it still ends an argument.
+                    if include && tok.to > tok.from && self.data[tok.to - 1] == b'\n' {
+                        let fake = Token {
+                            kind: Kind::Newline,
+                            from: tok.to - 1,
+                            ..tok
+                        };
+                        return (fake, i + 1);
+                    }
+                    continue;
+                }
+                Kind::Newline if !include => continue,
+                _ => return (tok, i + 1),
+            }
+        }
+        (self.tokens[self.tokens.len() - 1], self.tokens.len())
+    }
+
+    pub fn peek(&self) -> Token {
+        self.next_token().0
+    }
+
+    pub fn read(&mut self) -> Token {
+        let (tok, next) = self.next_token();
+        self.next = next;
+        tok
+    }
+
+    pub fn next_range(&self) -> Span {
+        self.peek().span
+    }
+
+    pub fn prev_range(&self) -> Span {
+        if self.next == 0 {
+            return self.next_range();
+        }
+        self.tokens[self.next - 1].span
+    }
+
+    pub fn push_newlines(&mut self, include: bool) {
+        self.newlines.push(include);
+    }
+
+    pub fn pop_newlines(&mut self) {
+        self.newlines.pop();
+    }
+
+    pub fn bytes(&self, tok: &Token) -> &'a [u8] {
+        &self.data[tok.from..tok.to]
+    }
+
+    pub fn is_keyword(&self, tok: &Token, kw: &str) -> bool {
+        tok.kind == Kind::Ident && self.bytes(tok) == kw.as_bytes()
+    }
+
+    pub fn diag(&self, summary: &str, detail: impl Into<String>, at: Span) -> Diagnostic {
+        Diagnostic::error(summary, detail).with_range(super::range(self.filename, at))
+    }
+
+    /// `hcl.Range.String()` of `at`, as messages quote other places in the file.
+    pub fn range_string(&self, at: Span) -> String {
+        super::range(self.filename, at).to_string()
+    }
+
+    // ---- recovery ----
+
+    pub fn recover(&mut self, end: Kind) -> Token {
+        let start = opposite(end);
+        self.recovery = true;
+        let mut nest = 0;
+        loop {
+            let tok = self.read();
+            let mut kind = tok.kind;
+            if end == Kind::TemplateSeqEnd && kind == Kind::TemplateControl {
+                kind = Kind::TemplateInterp;
+            }
+            if kind == start {
+                nest += 1;
+            } else if kind == end {
+                if nest < 1 {
+                    return tok;
+                }
+                nest -= 1;
+            } else if kind == Kind::Eof {
+                return tok;
+            }
+        }
+    }
+
+    pub(super) fn recover_after_body_item(&mut self) {
+        self.recovery = true;
+        let mut open: Vec<Kind> = Vec::new();
+        loop {
+            let tok = self.read();
+            match tok.kind {
+                Kind::Newline if open.is_empty() => return,
+                Kind::Eof => return,
+                Kind::OBrace
+                | Kind::OBrack
+                | Kind::OParen
+                | Kind::OQuote
+                | Kind::OHeredoc
+                | Kind::TemplateInterp
+                | Kind::TemplateControl => open.push(tok.kind),
+                Kind::CBrace | Kind::CBrack | Kind::CParen | Kind::CQuote | Kind::CHeredoc => {
+                    let opener = opposite(tok.kind);
+                    while open.last().is_some_and(|&k| k != opener) {
+                        open.pop();
+                    }
+                    open.pop();
+                }
+                Kind::TemplateSeqEnd => {
+                    while open
+                        .last()
+                        .is_some_and(|&k| k != Kind::TemplateInterp && k != Kind::TemplateControl)
+                    {
+                        open.pop();
+                    }
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `ParseStringLiteralToken`'s diagnostics for a quoted literal token.
+    pub fn escape_diags(&self, tok: &Token) -> Diags {
+        if tok.kind != Kind::QuotedLit {
+            return Diags::new();
+        }
+        super::escapes::check(self.bytes(tok), tok.span)
+            .into_iter()
+            .map(|(detail, at)| self.diag("Invalid escape sequence", detail, at))
+            .collect()
+    }
+
+    /// Runs `f` one nesting level deeper, or reports that the nesting is too deep.
+    pub(super) fn nested<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> (T, Diags),
+        placeholder: T,
+    ) -> (T, Diags) {
+        if self.depth >= MAX_DEPTH {
+            let mut diags = Diags::new();
+            if !self.recovery {
+                let at = self.peek().span;
+                diags.push(self.diag(
+                    "Configuration nested too deeply",
+                    format!("Blocks, brackets or operators are nested more than {MAX_DEPTH} levels deep here; tflock does not read deeper nesting."),
+                    at,
+                ));
+            }
+            self.recovery = true;
+            self.recover(Kind::Eof);
+            return (placeholder, diags);
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+}
