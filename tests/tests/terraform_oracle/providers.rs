@@ -1,7 +1,8 @@
 //! Suite 4, `tflock providers` vs `terraform providers` on generated module trees (required
 //! providers, provider blocks, implied providers of resources and data sources, aliases,
 //! nested local modules, overrides). Terraform prints each node's children in Go map order,
-//! so the trees are compared as sets of lines per node.
+//! so the trees are compared as sets of lines per node; the drawing characters (treeprint
+//! continues a branch with `│` and two no-break spaces) are compared exactly.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -97,6 +98,7 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut stack: Vec<String> = Vec::new();
     let mut started = false;
+    let mut prefixes = BTreeSet::new();
     for line in text.lines() {
         if line == "." {
             started = true;
@@ -104,14 +106,19 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             out.entry(".".into()).or_default();
             continue;
         }
-        if !started || line.trim().is_empty() {
+        if !started {
             continue;
+        }
+        if line.trim().is_empty() {
+            break; // the tree ends; warnings may follow
         }
         let content_at = line
             .char_indices()
-            .find(|(_, c)| !matches!(c, ' ' | '│' | '├' | '└' | '─'))
+            .find(|(_, c)| !matches!(c, ' ' | '\u{a0}' | '│' | '├' | '└' | '─'))
             .map_or(line.len(), |(i, _)| i);
-        let depth = line[..content_at].chars().count() / 4;
+        let prefix = &line[..content_at];
+        let depth = prefix.chars().count() / 4;
+        prefixes.insert(prefix.replace(['├', '└'], "+").replace('─', "-"));
         let content = line[content_at..].trim_end().to_string();
         stack.truncate(depth);
         let parent = stack.join("/");
@@ -122,6 +129,7 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             out.entry(parent).or_default().insert(content);
         }
     }
+    out.insert("(drawing)".into(), prefixes);
     out
 }
 
@@ -154,10 +162,12 @@ fn provider_trees_match_terraform() {
                 .map(|(k, v)| format!("----- {k}\n{}", String::from_utf8_lossy(&v)))
                 .collect();
             failures.push(format!(
-                "seed {seed}, case {n}\n{}\n--- terraform\n{}\n--- tflock\n{}",
+                "seed {seed}, case {n}\n{}\n--- terraform\n{}\n--- tflock\n{}\n--- trees\n{:#?}\n{:#?}",
                 files.join(""),
                 crate::e2e_common::text(&tf),
-                crate::e2e_common::text(&ours)
+                crate::e2e_common::text(&ours),
+                tree(&a),
+                tree(&b)
             ));
         }
     }

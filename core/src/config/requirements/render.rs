@@ -37,7 +37,8 @@ fn node(out: &mut String, t: &ModuleTree, indent: &str, flavor: Flavor) {
         out.push_str(&line);
         out.push('\n');
         if let Some(c) = child {
-            let next = format!("{indent}{}", if last { "    " } else { "│   " });
+            // treeprint (Terraform's tree printer) continues a branch with two no-break spaces.
+            let next = format!("{indent}{}", if last { "    " } else { "│\u{a0}\u{a0} " });
             node(out, c, &next, flavor);
         }
     }
