@@ -419,3 +419,39 @@ fn every_init_flag_terraform_accepts_in_an_empty_directory_tflock_accepts() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(accepted > 40, "the oracle accepted only {accepted} forms");
 }
+
+#[test]
+fn providers_mirror_lock_file_false_ignores_the_locked_version() {
+    let demo = provider("demo");
+    let reg = registry(&[(&demo, "1.2.0"), (&demo, "1.3.0")]);
+    let server = StaticServer::start(registry_files(&reg, HOST));
+    let env = Env::new();
+    env.cli_config(&host_block(&server));
+    env.requires(&[("demo", "1.2.0")]);
+    let out = env.run(&["init"]);
+    assert!(out.status.success(), "{}", text(&out));
+    env.requires(&[("demo", ">= 1.0")]);
+    let versions = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join(HOST).join("acme/demo"))
+            .expect("mirror written")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().to_string())
+            .filter(|n| n.ends_with(".json") && n != "index.json")
+            .collect();
+        names.sort();
+        names
+    };
+    for (flags, want) in [
+        (&[][..], "1.2.0.json"),
+        (&["-lock-file=true"], "1.2.0.json"),
+        (&["-lock-file=false"], "1.3.0.json"),
+    ] {
+        let target = tempfile::tempdir().expect("tempdir");
+        let dir = target.path().display().to_string();
+        let mut args = vec!["providers", "mirror"];
+        args.extend(flags);
+        args.push(&dir);
+        let out = env.run(&args);
+        assert!(out.status.success(), "{flags:?}: {}", text(&out));
+        assert_eq!(versions(target.path()), [want], "{flags:?}");
+    }
+}
