@@ -1,10 +1,85 @@
-//! Terraform spells long flags with one dash (`-upgrade`, `-chdir=DIR`); clap wants two.
+//! Terraform's command line: the global `-chdir=DIR`, and long flags spelled with one dash
+//! (`-upgrade`), which clap wants with two.
 
+use crate::terraform_flags::{self, FlagError, Native, Rewritten};
 use std::ffi::OsString;
+
+/// Takes Terraform's global `-chdir=DIR` (or `--chdir=DIR`) out of the options before the
+/// subcommand; the error is Terraform's text for `-chdir` without `=DIR`.
+pub fn extract_chdir(
+    mut args: Vec<OsString>,
+) -> Result<(Option<OsString>, Vec<OsString>), &'static str> {
+    let mut found = None;
+    for (i, arg) in args.iter().enumerate().skip(1) {
+        let Some(s) = arg.to_str().filter(|s| s.starts_with('-')) else {
+            break;
+        };
+        let s = s.strip_prefix("--").unwrap_or(&s[1..]);
+        if s == "chdir" || s == "chdir=" {
+            return Err(
+                "must include an equals sign followed by a directory path, like -chdir=example",
+            );
+        }
+        if let Some(dir) = s.strip_prefix("chdir=") {
+            found = Some((i, OsString::from(dir)));
+        }
+    }
+    Ok(match found {
+        Some((i, dir)) => {
+            args.remove(i);
+            (Some(dir), args)
+        }
+        None => (None, args),
+    })
+}
+
+/// The command line for clap. The arguments of `init`, `providers lock` and `providers
+/// mirror` follow Terraform's grammar ([`terraform_flags::rewrite`], which learns tflock's
+/// own flags from `cli`); elsewhere one-dash long flags just gain a dash.
+pub fn normalize(args: Vec<OsString>, cli: &clap::Command) -> Result<Rewritten, FlagError> {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .map_while(|a| a.to_str())
+        .take(2)
+        .collect();
+    let path = match words.as_slice() {
+        ["providers", sub, ..] => vec!["providers", *sub],
+        [first, ..] => vec![*first],
+        [] => vec![],
+    };
+    let Some(table) = terraform_flags::table(&path) else {
+        return Ok(Rewritten {
+            args: one_dash_to_two(args),
+            ignored: Vec::new(),
+        });
+    };
+    let command = path
+        .iter()
+        .try_fold(cli, |cmd, name| cmd.find_subcommand(name))
+        .expect("every table names a subcommand");
+    let native = |name: &str| {
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some(name))?;
+        Some(if arg.get_action().takes_values() {
+            Native::Value
+        } else {
+            Native::Switch
+        })
+    };
+    let split = path.len() + 1;
+    let mut rest = args;
+    let tail = rest.split_off(split);
+    let mut out = terraform_flags::rewrite(table, tail, native)?;
+    rest.append(&mut out.args);
+    out.args = rest;
+    Ok(out)
+}
 
 /// Rewrites `-name[=value]` (one dash, two or more characters) into `--name[=value]`, so users
 /// can type flags the way Terraform spells them. Everything after `--` is left alone.
-pub fn normalize(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+fn one_dash_to_two(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut out = Vec::new();
     let mut passthrough = false;
     for (i, arg) in args.into_iter().enumerate() {
@@ -43,7 +118,7 @@ mod tests {
     use super::*;
 
     fn n(v: &[&str]) -> Vec<String> {
-        normalize(v.iter().map(OsString::from))
+        one_dash_to_two(v.iter().map(OsString::from))
             .into_iter()
             .map(|s| s.into_string().unwrap())
             .collect()
@@ -74,5 +149,18 @@ mod tests {
             ]
         );
         assert_eq!(n(&["tflock", "--", "-foo"]), ["tflock", "--", "-foo"]);
+    }
+
+    #[test]
+    fn chdir_is_taken_from_the_options_before_the_subcommand() {
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let (dir, rest) = extract_chdir(os(&["tflock", "-chdir=envs/prod", "init"])).unwrap();
+        assert_eq!(dir, Some(OsString::from("envs/prod")));
+        assert_eq!(rest, os(&["tflock", "init"]));
+        let (dir, rest) = extract_chdir(os(&["tflock", "init", "-chdir=x"])).unwrap();
+        assert_eq!(dir, None);
+        assert_eq!(rest, os(&["tflock", "init", "-chdir=x"]));
+        assert!(extract_chdir(os(&["tflock", "-chdir", "x", "init"])).is_err());
+        assert!(extract_chdir(os(&["tflock", "--chdir=", "init"])).is_err());
     }
 }

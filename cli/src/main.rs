@@ -5,17 +5,23 @@ mod args;
 mod commands;
 mod host;
 mod output;
+mod terraform_flags;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
+use terraform_flags::FlagError;
+use tflock_core::Diagnostic;
 
 /// Provider locking, hashing and override merging for Terraform and OpenTofu.
 #[derive(Debug, Parser)]
-#[command(name = "tflock", version, about)]
+#[command(
+    name = "tflock",
+    version,
+    about,
+    after_help = "Global option (before the command), as Terraform's:\n  \
+                  -chdir=DIR  Switch to DIR before running the command."
+)]
 struct Cli {
-    /// Switch to this working directory before running the command.
-    #[arg(long, global = true, value_name = "DIR")]
-    chdir: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -37,15 +43,42 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(args::normalize(std::env::args_os()));
-    if let Some(dir) = &cli.chdir {
-        if let Err(e) = std::env::set_current_dir(dir) {
+    let (chdir, args) = match args::extract_chdir(std::env::args_os().collect()) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("Invalid -chdir option: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(dir) = chdir {
+        if let Err(e) = std::env::set_current_dir(&dir) {
             eprintln!(
-                "Error: Error handling -chdir option: chdir {}: {e}",
-                dir.display()
+                "Error handling -chdir option: chdir {}: {}",
+                dir.to_string_lossy(),
+                go_error_text(&e)
             );
             return ExitCode::FAILURE;
         }
+    }
+    let args = match args::normalize(args, &Cli::command()) {
+        Ok(args) => args,
+        Err(e) => {
+            let (summary, detail) = match e {
+                FlagError::Parse(message) => ("Failed to parse command-line flags", message),
+                FlagError::Unsupported(name, why) => {
+                    ("Unsupported option", format!("-{name}: {why}"))
+                }
+            };
+            output::print_diagnostic(&Diagnostic::error(summary, detail));
+            return ExitCode::FAILURE;
+        }
+    };
+    let cli = Cli::parse_from(args.args);
+    if !args.ignored.is_empty() {
+        eprintln!(
+            "tflock: ignoring {} (no meaning for tflock)",
+            args.ignored.join(", ")
+        );
     }
     let result = match cli.command {
         Command::Hash(a) => commands::hash::run(a),
@@ -61,5 +94,17 @@ fn main() -> ExitCode {
             eprintln!("Error: {err:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An OS error the way Go prints it (`no such file or directory`), without Rust's
+/// capital letter and `(os error 2)`.
+fn go_error_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = text.split(" (os error").next().unwrap_or_default();
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

@@ -99,11 +99,28 @@ pub fn tflock_bin() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let status = Command::new(env!("CARGO"))
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo
                 .args(["build", "--quiet", "-p", "tflock"])
-                .current_dir(workspace_root())
-                .status()
-                .expect("run cargo build -p tflock");
+                .current_dir(workspace_root());
+            // `cargo test` gives this process the test crate's CARGO_MANIFEST_DIR, CARGO_PKG_*
+            // and so on; build scripts that track them (ring's) would make this build and
+            // the next plain `cargo build` or `cargo test` rebuild each other every time.
+            for (key, _) in std::env::vars_os() {
+                let key = key.to_string_lossy();
+                if key.starts_with("CARGO_PKG_")
+                    || key.starts_with("CARGO_MANIFEST_")
+                    || [
+                        "CARGO_CRATE_NAME",
+                        "CARGO_PRIMARY_PACKAGE",
+                        "CARGO_TARGET_TMPDIR",
+                    ]
+                    .contains(&key.as_ref())
+                {
+                    cargo.env_remove(key.as_ref());
+                }
+            }
+            let status = cargo.status().expect("run cargo build -p tflock");
             assert!(status.success(), "cargo build -p tflock failed");
             target_dir().join("debug").join("tflock")
         })

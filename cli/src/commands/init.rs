@@ -1,14 +1,15 @@
-//! `tflock init [-upgrade] [-lockfile=readonly]`: resolve, download, verify and install
-//! providers into `.terraform/providers` and write the lock file, like `terraform init`.
+//! `tflock init [-upgrade] [-lockfile=readonly] [-plugin-dir=DIR]...`: resolve, download,
+//! verify and install providers into `.terraform/providers` and write the lock file, like
+//! `terraform init`. Its other flags are in [`crate::terraform_flags`].
 
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
 use crate::host::http::Http;
 use crate::host::provider_dir::ProviderDir;
-use crate::host::sources::Sources;
+use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
 use crate::output::{print_diagnostics, print_json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
@@ -18,6 +19,10 @@ use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock init`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Terraform's other init flags (-input, -backend, -backend-config, -var, \
+    -reconfigure...) are accepted and ignored; -from-module is refused."
+)]
 pub struct InitArgs {
     /// Ignore the lock file's selections and pick the newest allowed versions.
     #[arg(long)]
@@ -34,6 +39,13 @@ pub struct InitArgs {
     /// Print the outcome as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Install only from this filesystem mirror directory, ignoring the CLI config's
+    /// `provider_installation`; repeat for several.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dir: Vec<PathBuf>,
+    /// Terraform refuses positional arguments; kept to say so in its words.
+    #[arg(hide = true)]
+    pub extra: Vec<String>,
 }
 
 /// Parses a `-flavor` value.
@@ -45,6 +57,13 @@ pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
 /// Runs `tflock init`.
 pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let flavor = parse_flavor(&args.flavor)?;
+    if !args.extra.is_empty() {
+        print_diagnostics(&single(Diagnostic::error(
+            "Too many command line arguments. Did you mean to use -chdir?",
+            "",
+        )));
+        return Ok(ExitCode::FAILURE);
+    }
     let readonly = match args.lockfile.as_deref() {
         None => false,
         Some("readonly") => true,
@@ -64,6 +83,8 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let dir = Path::new(".");
+    store_plugin_dirs(dir, &args.plugin_dir)
+        .map_err(|e| anyhow::anyhow!("Error saving -plugin-dir to workspace directory: {e}"))?;
     let mut diags = Diagnostics::new();
 
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
@@ -89,7 +110,17 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     }
 
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cli_cfg);
-    let sources = Sources::from_cli_config(&cli_cfg, flavor, http).map_err(anyhow::Error::msg)?;
+    let sources = if args.plugin_dir.is_empty() {
+        Sources::from_cli_config(&cli_cfg, flavor, http).map_err(anyhow::Error::msg)?
+    } else {
+        // Like Terraform, only these directories, as filesystem mirrors.
+        let mirrors = args
+            .plugin_dir
+            .iter()
+            .cloned()
+            .map(Method::FilesystemMirror);
+        Sources::only(mirrors.collect(), &cli_cfg, flavor, http)
+    };
     let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
     let mut options = PlanOptions::new(
         flavor,
@@ -139,6 +170,24 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Records `-plugin-dir`s in the data directory's `plugin_path`, as Terraform does for its
+/// later commands; one empty `-plugin-dir=` removes the record.
+fn store_plugin_dirs(dir: &Path, dirs: &[PathBuf]) -> std::io::Result<()> {
+    let path = workdir::data_dir(dir).join("plugin_path");
+    match dirs {
+        [] => Ok(()),
+        [only] if only.as_os_str().is_empty() => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+        _ => {
+            let list: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            std::fs::create_dir_all(workdir::data_dir(dir))?;
+            std::fs::write(&path, serde_json::to_string_pretty(&list)?)
+        }
+    }
 }
 
 fn single(d: Diagnostic) -> Diagnostics {

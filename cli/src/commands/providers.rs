@@ -55,6 +55,7 @@ struct Common {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Terraform's -test-directory, -var and -var-file are accepted and ignored.")]
 struct LockArgs {
     #[command(flatten)]
     common: Common,
@@ -76,11 +77,16 @@ struct LockArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Terraform's -var and -var-file are accepted and ignored.")]
 struct MirrorArgs {
     #[command(flatten)]
     common: Common,
+    /// `false`: ignore the lock file's versions and take the newest allowed.
+    #[arg(long = "lock-file", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = true)]
+    lock_file: bool,
     /// The mirror directory to create or update.
-    target: PathBuf,
+    #[arg(value_name = "TARGET")]
+    target: Vec<PathBuf>,
 }
 
 /// Runs `tflock providers ...`.
@@ -240,7 +246,7 @@ fn lock_one(
     } else {
         Method::Registry
     };
-    let sources = Sources::single(method, &p.cli_cfg, p.flavor, http);
+    let sources = Sources::only(vec![method], &p.cli_cfg, p.flavor, http);
     let cache_dir = if args.enable_plugin_cache {
         cliconfig::plugin_cache_dir(&p.cli_cfg)
     } else {
@@ -285,7 +291,20 @@ fn remember_verified(cache: &HashCache, outcome: &tflock_core::install::Outcome,
 }
 
 fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
+    let [target] = args.target.as_slice() else {
+        let mut d = Diagnostics::new();
+        d.push(Diagnostic::error(
+            "No output directory specified",
+            "The providers mirror command requires an output directory as a command-line argument.",
+        ));
+        print_diagnostics(&d);
+        return Ok(ExitCode::FAILURE);
+    };
     let p = match prepare(Path::new("."), &args.common, &[])? {
+        Ok(p) if !args.lock_file => Prepared {
+            previous: tflock_core::lockfile::Locks::new(),
+            ..p
+        },
         Ok(p) => p,
         Err(diags) => {
             print_diagnostics(&diags);
@@ -295,10 +314,10 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
     let sources =
         Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
-    std::fs::create_dir_all(&args.target)?;
+    std::fs::create_dir_all(target)?;
     let staging = tempfile::Builder::new()
         .prefix(".tflock-mirror-")
-        .tempdir_in(&args.target)?;
+        .tempdir_in(target)?;
     let host = Host {
         sources: &sources,
         installed: None,
@@ -324,8 +343,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         };
         let Some(tmp) = &fetched.kept else { continue };
         let host_dir = tflock_core::addrs::hostname::for_display(&provider.hostname);
-        let dir = args
-            .target
+        let dir = target
             .join(&host_dir)
             .join(&provider.namespace)
             .join(&provider.r#type);
@@ -351,7 +369,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             ));
     }
     for ((host_dir, ns, ty, version), archives) in by_version {
-        let dir = args.target.join(&host_dir).join(&ns).join(&ty);
+        let dir = target.join(&host_dir).join(&ns).join(&ty);
         update_version_json(&dir.join(format!("{version}.json")), &archives)?;
         update_index_json(&dir.join("index.json"), &version)?;
         if !args.common.json {

@@ -71,9 +71,17 @@ impl Sources {
         ))
     }
 
-    /// Exactly one method for every provider (`providers lock -fs-mirror/-net-mirror`).
-    pub fn single(method: Method, cfg: &CliConfig, flavor: Flavor, http: Http) -> Sources {
-        Sources::with_set(SourceSet::single(method.into_core(), cfg, flavor), http)
+    /// These methods, in priority order, for every provider (`providers lock -fs-mirror` or
+    /// `-net-mirror`, `init -plugin-dir`); `cfg` still supplies `host` blocks.
+    pub fn only(methods: Vec<Method>, cfg: &CliConfig, flavor: Flavor, http: Http) -> Sources {
+        let entries = methods
+            .into_iter()
+            .map(|m| source::SourceEntry {
+                method: m.into_core(),
+                filter: None,
+            })
+            .collect();
+        Sources::with_set(SourceSet::new(entries, cfg, flavor), http)
     }
 
     fn with_set(set: SourceSet, http: Http) -> Sources {
