@@ -102,7 +102,9 @@ pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
 fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
     let flavor = parse_flavor(flavor)?;
     let tree = workdir::load_configuration(Path::new("."), flavor)?;
-    let diags = workdir::tree_diagnostics(&tree);
+    let mut diags = workdir::tree_diagnostics(&tree);
+    // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
+    diags.extend(workdir::requirements(&tree, flavor).0.diagnostics);
     if diags.has_errors() {
         print_diagnostics(&diags);
         return Ok(ExitCode::FAILURE);

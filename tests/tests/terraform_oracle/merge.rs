@@ -252,3 +252,49 @@ fn merged_modules_plan_like_terraform_with_overrides() {
         failures.join("\n\n")
     );
 }
+
+#[test]
+fn count_and_for_each_from_different_files_plan_like_terraform_and_warn() {
+    let cases = [
+        ("for_each = toset([\"a\", \"b\"])", "count = 3"),
+        ("count = 1", "for_each = { k = \"v\" }"),
+    ];
+    let dirs = Dirs::new();
+    for (n, (base, over)) in cases.iter().enumerate() {
+        let m = Module {
+            files: vec![
+                (
+                    "main.tf".into(),
+                    format!("resource \"terraform_data\" \"r\" {{\n  {base}\n  input = \"x\"\n}}\n\noutput \"o\" {{\n  value = length(terraform_data.r)\n}}\n"),
+                ),
+                (
+                    "override.tf".into(),
+                    format!("resource \"terraform_data\" \"r\" {{\n  {over}\n}}\n"),
+                ),
+            ],
+        };
+        let failures = run_batch(&dirs, &[(n, m)], 0);
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    write(
+        &tmp.path().join("main.tf"),
+        "resource \"terraform_data\" \"r\" {\n  for_each = toset([])\n}\n",
+    );
+    write(
+        &tmp.path().join("override.tf"),
+        "resource \"terraform_data\" \"r\" {\n  count = 1\n}\n",
+    );
+    let out = std::process::Command::new(tflock_bin())
+        .arg("merge")
+        .arg(tmp.path())
+        .output()
+        .expect("tflock merge");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("Override combines count and for_each"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("for_each"));
+}

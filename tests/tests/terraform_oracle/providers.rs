@@ -25,7 +25,14 @@ const SOURCES: &[(&str, &str)] = &[
     ("random", "registry.terraform.io/hashicorp/random"),
 ];
 const CONSTRAINTS: &[&str] = &["", ">= 1.0", "~> 3.1", "1.2.3", ">= 2.0, < 4.0.0", "!= 1.5"];
-const TYPES: &[&str] = &["random_id", "null_resource", "aws_instance", "thing_widget", "local_file", "http"];
+const TYPES: &[&str] = &[
+    "random_id",
+    "null_resource",
+    "aws_instance",
+    "thing_widget",
+    "local_file",
+    "http",
+];
 
 /// One module's `main.tf` (and maybe an override), given which children it calls.
 fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> {
@@ -56,7 +63,11 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
     }
     for (i, t) in TYPES.iter().enumerate() {
         if rng.gen_bool(0.3) {
-            let mode = if rng.gen_bool(0.7) { "resource" } else { "data" };
+            let mode = if rng.gen_bool(0.7) {
+                "resource"
+            } else {
+                "data"
+            };
             let _ = writeln!(main, "{mode} \"{t}\" \"r{i}\" {{}}\n");
         }
     }
@@ -80,7 +91,9 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
 /// Writes a random tree of local modules under `dir`.
 fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
     let children: Vec<String> = if depth < 2 {
-        (0..rng.gen_range(0..3)).map(|i| format!("m{depth}{i}")).collect()
+        (0..rng.gen_range(0..3))
+            .map(|i| format!("m{depth}{i}"))
+            .collect()
     } else {
         Vec::new()
     };
@@ -118,7 +131,11 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             .map_or(line.len(), |(i, _)| i);
         let prefix = &line[..content_at];
         let depth = prefix.chars().count() / 4;
-        prefixes.insert(prefix.replace(['├', '└'], "+").replace('─', "-"));
+        // Which child is last depends on the order, so only the kinds of segment count.
+        let chars: Vec<char> = prefix.chars().collect();
+        for segment in chars.chunks(4) {
+            prefixes.insert(segment.iter().collect::<String>().replace('└', "├"));
+        }
         let content = line[content_at..].trim_end().to_string();
         stack.truncate(depth);
         let parent = stack.join("/");

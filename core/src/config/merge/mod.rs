@@ -264,6 +264,33 @@ fn merge_module_call(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     base.touched = true;
 }
 
+/// An override that sets `count` where the base has `for_each` (or the reverse) leaves
+/// Terraform 1.15.5 with both: it never re-checks the combination, silently repeats by
+/// `count` and can crash while planning. The merged module says what Terraform does (only
+/// `count`) and a warning says why, instead of a module Terraform would then reject.
+fn keep_count_over_for_each(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+    if base.body.attribute("count").is_none() || base.body.attribute("for_each").is_none() {
+        return;
+    }
+    let from_override = if over.body.attribute("count").is_some() {
+        "count comes from this override and for_each from an earlier definition"
+    } else {
+        "for_each comes from this override and count from an earlier definition"
+    };
+    diags.push(
+        Diagnostic::warning(
+            "Override combines count and for_each",
+            format!(
+                "After merging, {} {:?} has both count and for_each ({from_override}). Terraform keeps both, repeats the resource by count, ignores for_each and can fail while planning; the merged module keeps only count. Override the same one of the two that the base sets.",
+                base.kind,
+                base.labels.join(".")
+            ),
+        )
+        .with_range(over.origin.decl.clone()),
+    );
+    base.body.remove_attribute("for_each");
+}
+
 fn merge_resource(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Diagnostics) {
     use crate::config::model::Item;
     merge_bodies(
@@ -272,6 +299,7 @@ fn merge_resource(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Di
         &["depends_on"],
         &["lifecycle", "connection", "provisioner"],
     );
+    keep_count_over_for_each(base, over, diags);
     // Only managed resources merge lifecycle settings, connection and provisioners; the
     // override's lifecycle arguments other than these (e.g. replace_triggered_by) and its
     // conditions are not merged, exactly as Terraform's Resource.merge.
