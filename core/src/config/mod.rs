@@ -69,11 +69,21 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
     };
     let primaries = parse(&set.primary, &mut diags);
     let overrides = parse(&set.overrides, &mut diags);
+    let unreadable = diags.has_errors();
     let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
+    let mut merge_diags = Diagnostics::new();
     for file in &overrides {
-        merge::merge_file(&mut module, &mut ix, file, flavor, &mut diags);
+        merge::merge_file(&mut module, &mut ix, file, flavor, &mut merge_diags);
     }
+    // Terraform merges what hclsyntax recovered from a file with syntax errors; tflock has
+    // none of that file, so a base block it lacks may well be there for Terraform.
+    diags.extend(
+        merge_diags
+            .0
+            .into_iter()
+            .filter(|d| !(unreadable && d.summary.starts_with("Missing "))),
+    );
     LoadedModule {
         module,
         diagnostics: diags,

@@ -156,7 +156,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Error and warning diagnostics in the text form both tools print without colour:
 /// `(severity, summary, detail with whitespace collapsed)`.
-fn diagnostics(text: &str) -> Vec<(String, String, String)> {
+pub fn diagnostics(text: &str) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let mut current: Option<(String, String, Vec<String>)> = None;
     for line in text.lines() {

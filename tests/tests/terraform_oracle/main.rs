@@ -6,6 +6,7 @@
 #[path = "../e2e_common/mod.rs"]
 mod e2e_common;
 
+mod config_errors;
 mod gen_config;
 mod harness;
 mod lock;

@@ -17,17 +17,37 @@ pub fn convert_file(
     diags: &mut Diagnostics,
 ) -> Body {
     let cx = Cx { name, src };
-    let Some(props) = root.as_object() else {
-        diags.push(
-            Diagnostic::error(
-                "Incorrect JSON value type",
-                "A JSON object is required here, setting the arguments for this block.",
-            )
-            .with_range(cx.range(root.start_span())),
-        );
-        return Body::default();
+    // A body may also be an array of objects, whose properties all count.
+    let parts: Vec<&Node> = match &root.kind {
+        NodeKind::Array(items) => items.iter().collect(),
+        _ => vec![root],
     };
     let mut body = Body::default();
+    for part in parts {
+        let Some(props) = part.as_object() else {
+            let detail = if std::ptr::eq(part, root) {
+                "A JSON object is required here, setting the arguments for this block."
+            } else {
+                "A JSON object is required here, to define arguments and child blocks."
+            };
+            diags.push(
+                Diagnostic::error("Incorrect JSON value type", detail)
+                    .with_range(cx.range(part.start_span())),
+            );
+            continue;
+        };
+        convert_props(&cx, props, flavor, &mut body, diags);
+    }
+    body
+}
+
+fn convert_props(
+    cx: &Cx<'_>,
+    props: &[Property],
+    flavor: Flavor,
+    body: &mut Body,
+    diags: &mut Diagnostics,
+) {
     for p in props {
         if p.key == "//" {
             continue;
@@ -47,7 +67,6 @@ pub fn convert_file(
             ),
         }
     }
-    body
 }
 
 struct Cx<'a> {
