@@ -272,6 +272,8 @@ fn serve<S: Read + Write>(
                 headers.push((k, v));
             }
         }
+        // A HEAD answer has the headers of a GET and no body (Go's getter asks HEAD first).
+        let head = request_line.starts_with("HEAD ");
         let path = request_line
             .split_whitespace()
             .nth(1)
@@ -333,7 +335,9 @@ fn serve<S: Read + Write>(
             }
             _ => {}
         }
-        stream.write_all(&body)?;
+        if !head {
+            stream.write_all(&body)?;
+        }
         stream.flush()?;
         if !keep_alive {
             return Ok(());

@@ -284,3 +284,82 @@ fn lock_behaviour_matches_terraform_on_generated_cases() {
         failures.join("\n\n")
     );
 }
+
+/// `<version>.json` with only what Terraform writes: each archive's `url` and its `h1:`
+/// hashes (tflock may add `zh:`).
+fn comparable(rel: &str, bytes: &[u8]) -> Vec<u8> {
+    if !rel.ends_with(".json") || rel.ends_with("index.json") {
+        return bytes.to_vec();
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).expect("version JSON");
+    if let Some(archives) = v["archives"].as_object_mut() {
+        for a in archives.values_mut() {
+            if let Some(hashes) = a["hashes"].as_array_mut() {
+                hashes.retain(|h| h.as_str().is_some_and(|h| h.starts_with("h1:")));
+            }
+        }
+    }
+    serde_json::to_vec_pretty(&v).expect("json")
+}
+
+#[test]
+fn providers_mirror_writes_what_terraform_writes() {
+    let registry = registry();
+    let server = StaticServer::start(common::registry_files(&registry, common::HOST));
+    let (mut rng, seed) = rng("providers mirror", 16_006);
+    let plats = platforms();
+    for n in 0..6 {
+        let mut case = generate(&mut rng);
+        case.providers.retain(|p| p.1 != "> 3.0");
+        for p in &mut case.providers {
+            p.2 = Prior::Absent;
+        }
+        let k = rng.gen_range(1..=plats.len());
+        let chosen: Vec<&String> = plats.choose_multiple(&mut rng, k).collect();
+        let mut args = vec!["providers".to_string(), "mirror".to_string()];
+        args.extend(chosen.iter().map(|p| format!("-platform={p}")));
+        args.push("out".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let tf = Env::new();
+        tf.cli_config(&common::host_block(&server));
+        std::fs::write(tf.work.join("main.tf"), main_tf(&case)).expect("main.tf");
+        let ours = Env::new();
+        ours.cli_config(&common::host_block(&server));
+        copy_tree(&tf.work, &ours.work);
+        let tf_out = run_terraform(
+            &tf.work,
+            tf.home.path(),
+            &tf.home.path().join("cli.tfrc"),
+            &args,
+        );
+        let our_out = ours.run(&args);
+        let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+            tree(&dir.join("out"))
+                .into_iter()
+                .map(|(rel, bytes)| {
+                    let c = comparable(&rel, &bytes);
+                    (rel, c)
+                })
+                .collect()
+        };
+        let what = format!("seed {seed}, case {n}: {args:?}\n{}", main_tf(&case));
+        assert_eq!(
+            tf_out.status.success(),
+            our_out.status.success(),
+            "{what}{}{}",
+            outputs("terraform", &tf_out),
+            outputs("tflock", &our_out)
+        );
+        let (a, b) = (files(&tf.work), files(&ours.work));
+        let names = |f: &[(String, Vec<u8>)]| f.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a), names(&b), "{what}");
+        for ((name, x), (_, y)) in a.iter().zip(&b) {
+            assert!(
+                x == y,
+                "{what}{name} differs:\n--- terraform\n{}\n--- tflock\n{}",
+                String::from_utf8_lossy(x),
+                String::from_utf8_lossy(y)
+            );
+        }
+    }
+}
