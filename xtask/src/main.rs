@@ -201,8 +201,12 @@ fn bench(args: &[String]) -> Result<()> {
             "bench merge",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"]),
         ),
+        "signature" => step(
+            "bench signature",
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "signature"]),
+        ),
         "wasm" => step("bench wasm", wasm::bench(args.get(1).map(String::as_str))),
-        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge, wasm)"),
+        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge, signature, wasm)"),
     }
 }
 
