@@ -22,7 +22,12 @@ use crate::diag::{Diagnostic, Range};
 use token::Span;
 
 /// Every diagnostic `hclsyntax.ParseConfig` reports for `src` read as `filename`, in order.
+/// Without the `hclsyntax-diagnostics` feature (the npm package, to stay within its size
+/// budget) nothing: hcl-edit's verdict and generic syntax errors stand alone.
 pub fn diagnostics(src: &[u8], filename: &str) -> Vec<Diagnostic> {
+    if !cfg!(feature = "hclsyntax-diagnostics") {
+        return Vec::new();
+    }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
     diags.extend(parser::parse(&tokens, data, filename));

@@ -87,25 +87,34 @@ const PROVIDER_SCHEMA: Schema = Schema {
 /// skipped and bytes that are not UTF-8 stand for U+FFFD, so a stray byte in a comment is
 /// harmless, as it is to Terraform.
 pub fn load_locks_bytes(bytes: &[u8], opts: &LoadOptions) -> (Locks, Diagnostics) {
+    // hclsyntax reads the bytes themselves: a stray byte inside a string is its error.
+    let syntax = crate::hcl_syntax::diagnostics(bytes, &opts.filename);
+    if syntax.iter().any(Diagnostic::is_error) {
+        return (Locks::new(), Diagnostics(syntax));
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    load_locks(&String::from_utf8_lossy(bytes), opts)
+    decode_locks(&String::from_utf8_lossy(bytes), opts)
 }
 
 /// Parses and validates a lock file. Locks that fail validation are left out (or, for
 /// body-level problems, kept with what could be decoded, as Terraform does); any error in
 /// the diagnostics means the result must not be trusted.
 pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
+    let syntax = crate::hcl_syntax::diagnostics(text.as_bytes(), &opts.filename);
+    if syntax.iter().any(Diagnostic::is_error) {
+        return (Locks::new(), Diagnostics(syntax));
+    }
+    decode_locks(text, opts)
+}
+
+/// Decodes a lock file hclsyntax accepts.
+fn decode_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
     let src = Source {
         filename: &opts.filename,
         text,
     };
     let mut locks = Locks::new();
     let mut diags = Diagnostics::new();
-    let syntax = crate::hcl_syntax::diagnostics(text.as_bytes(), &opts.filename);
-    if syntax.iter().any(Diagnostic::is_error) {
-        diags.extend(syntax);
-        return (locks, diags);
-    }
     if let Some(at) = too_deep_at(text) {
         diags.push(
             Diagnostic::error(
