@@ -20,6 +20,16 @@ function flavorOf(c) {
   return existsSync(f) ? readFileSync(f, "utf8").trim() : "terraform";
 }
 
+// The package is built without the core's hclsyntax-diagnostics feature (its size budget):
+// where the CLI gives hclsyntax's exact syntax errors, the package gives a generic one, and
+// the files only hclsyntax refuses (hcl-edit accepts them) it accepts. Those fixtures are
+// compared on the verdict; the exact diagnostics are the Rust suites' business.
+const GENERIC_SYNTAX = new Set(["Invalid configuration syntax", "Invalid HCL syntax", "Invalid character encoding"]);
+const HCLSYNTAX_ONLY = new Set(["escaped-quote-in-interpolation-is-an-error"]);
+const isError = (d) => d.severity === "error";
+const syntaxOnly = (c, got) =>
+  HCLSYNTAX_ONLY.has(c) || got.diagnostics.some((d) => GENERIC_SYNTAX.has(d.summary));
+
 // The CLI prints JSON diagnostics without `file`; the package adds it from the range.
 const withFile = (ds) => ds.map((d) => ({ ...d, file: d.range ? d.range.filename : null }));
 
@@ -30,6 +40,11 @@ test("loadModule equals `tflock merge --json` on every config fixture", () => {
     const r = runCli(["merge", "--json", "--flavor", flavor, join(dir, c, "input")]);
     const want = camelKeys(JSON.parse(r.stdout));
     const got = tf.loadModule(inputFiles(c), { flavor });
+    if (syntaxOnly(c, got)) {
+      assert.ok(want.diagnostics.some(isError), c);
+      if (!HCLSYNTAX_ONLY.has(c)) assert.ok(got.diagnostics.some(isError), c);
+      continue;
+    }
     assert.equal(got.merged, want.merged, c);
     assert.deepEqual(got.files, want.files, c);
     assert.deepEqual(got.provenance, want.provenance, c);
