@@ -15,7 +15,7 @@ use tflock_tests::terraform::run_terraform;
 use tflock_tests::tflock_bin;
 
 use crate::gen_config::{self, Module};
-use crate::harness::rng;
+use crate::harness::{failures_of, rng};
 use crate::lockfile_diags::diagnostics;
 
 const CASES: usize = 60;
@@ -192,26 +192,7 @@ fn configuration_errors_match_terraform() {
         .collect();
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..2)
-            .map(|w| {
-                let (cases, home) = (&cases, home.path());
-                s.spawn(move || {
-                    cases
-                        .iter()
-                        .enumerate()
-                        .skip(w)
-                        .step_by(2)
-                        .filter_map(|(n, (m, what))| check(home, m, what, seed, n).err())
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect()
-    });
+    let failures = failures_of(&cases, |n, (m, what)| check(home.path(), m, what, seed, n));
     assert!(
         failures.is_empty(),
         "{} of {CASES} broken configurations are judged differently from Terraform:\n\n{}",

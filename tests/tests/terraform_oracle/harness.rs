@@ -47,3 +47,31 @@ pub fn copy_tree(from: &Path, to: &Path) {
         std::fs::write(dest, bytes).expect("write");
     }
 }
+
+/// The failures of `check` over `items` (with their indexes), run on two threads: each
+/// case spends most of its time waiting for a Terraform or tflock process.
+pub fn failures_of<T: Sync>(
+    items: &[T],
+    check: impl Fn(usize, &T) -> Result<(), String> + Sync,
+) -> Vec<String> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|w| {
+                let check = &check;
+                s.spawn(move || {
+                    items
+                        .iter()
+                        .enumerate()
+                        .skip(w)
+                        .step_by(2)
+                        .filter_map(|(n, item)| check(n, item).err())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    })
+}

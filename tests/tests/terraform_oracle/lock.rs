@@ -16,7 +16,7 @@ use tflock_tests::http_server::StaticServer;
 use tflock_tests::terraform::run_terraform;
 
 use crate::e2e_common::{self as common, id, platforms, provider, Env};
-use crate::harness::{copy_tree, rng, tree};
+use crate::harness::{copy_tree, failures_of, rng, tree};
 
 const NAMES: &[&str] = &["alpha", "beta", "gamma"];
 const VERSIONS: &[&str] = &["1.0.0", "1.1.0", "1.2.0-beta1", "2.0.0", "2.1.0"];
@@ -257,26 +257,9 @@ fn lock_behaviour_matches_terraform_on_generated_cases() {
     let server = StaticServer::start(common::registry_files(&registry, common::HOST));
     let (mut rng, seed) = rng("lock behaviour", 16_001);
     let cases: Vec<Case> = (0..40).map(|n| generate(&mut rng, n)).collect();
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|w| {
-                let (cases, registry, server) = (&cases, &registry, &server);
-                s.spawn(move || {
-                    let mut failed = Vec::new();
-                    for (n, case) in cases.iter().enumerate().skip(w).step_by(2) {
-                        let what = describe(case, seed, n, &prior_lock(case, registry));
-                        if let Err(e) = run_case(server, registry, case, &what) {
-                            failed.push(e);
-                        }
-                    }
-                    failed
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker"))
-            .collect()
+    let failures = failures_of(&cases, |n, case| {
+        let what = describe(case, seed, n, &prior_lock(case, &registry));
+        run_case(&server, &registry, case, &what)
     });
     assert!(
         failures.is_empty(),

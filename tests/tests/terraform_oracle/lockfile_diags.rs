@@ -14,7 +14,7 @@ use rand::Rng;
 use tflock_tests::terraform::run_terraform;
 use tflock_tests::tflock_bin;
 
-use crate::harness::rng;
+use crate::harness::{failures_of, rng};
 
 const CASES: usize = 60;
 
@@ -250,27 +250,14 @@ fn lock_file_diagnostics_match_terraform() {
     let files: Vec<Vec<u8>> = (0..CASES).map(|_| lock_file(&mut rng)).collect();
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..2)
-            .map(|w| {
-                let (files, home) = (&files, home.path());
-                s.spawn(move || {
-                    let dir = tempfile::tempdir().expect("tempdir");
-                    std::fs::write(dir.path().join("main.tf"), "terraform {}\n").expect("main.tf");
-                    files
-                        .iter()
-                        .enumerate()
-                        .skip(w)
-                        .step_by(2)
-                        .filter_map(|(n, bytes)| check(dir.path(), home, bytes, seed, n).err())
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect()
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dirs = [dir.path().join("0"), dir.path().join("1")];
+    for d in &dirs {
+        std::fs::create_dir_all(d).expect("mkdir");
+        std::fs::write(d.join("main.tf"), "terraform {}\n").expect("main.tf");
+    }
+    let failures = failures_of(&files, |n, bytes| {
+        check(&dirs[n % 2], home.path(), bytes, seed, n)
     });
     assert!(
         failures.is_empty(),
