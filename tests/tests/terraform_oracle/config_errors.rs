@@ -192,7 +192,12 @@ fn configuration_errors_match_terraform() {
         .collect();
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let failures = failures_of(&cases, |n, (m, what)| check(home.path(), m, what, seed, n));
+    let failures = failures_of(&cases, |n, (m, what)| {
+        check(home.path(), m, what, seed, n)
+            .err()
+            .into_iter()
+            .collect()
+    });
     assert!(
         failures.is_empty(),
         "{} of {CASES} broken configurations are judged differently from Terraform:\n\n{}",

@@ -48,11 +48,11 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The failures of `check` over `items` (with their indexes), run on two threads: each
+/// The failures `check` finds over `items` (with their indexes), run on two threads: each
 /// case spends most of its time waiting for a Terraform or tflock process.
 pub fn failures_of<T: Sync>(
     items: &[T],
-    check: impl Fn(usize, &T) -> Result<(), String> + Sync,
+    check: impl Fn(usize, &T) -> Vec<String> + Sync,
 ) -> Vec<String> {
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..2)
@@ -64,7 +64,7 @@ pub fn failures_of<T: Sync>(
                         .enumerate()
                         .skip(w)
                         .step_by(2)
-                        .filter_map(|(n, item)| check(n, item).err())
+                        .flat_map(|(n, item)| check(n, item))
                         .collect::<Vec<_>>()
                 })
             })

@@ -260,6 +260,9 @@ fn lock_behaviour_matches_terraform_on_generated_cases() {
     let failures = failures_of(&cases, |n, case| {
         let what = describe(case, seed, n, &prior_lock(case, &registry));
         run_case(&server, &registry, case, &what)
+            .err()
+            .into_iter()
+            .collect()
     });
     assert!(
         failures.is_empty(),

@@ -258,6 +258,9 @@ fn lock_file_diagnostics_match_terraform() {
     }
     let failures = failures_of(&files, |n, bytes| {
         check(&dirs[n % 2], home.path(), bytes, seed, n)
+            .err()
+            .into_iter()
+            .collect()
     });
     assert!(
         failures.is_empty(),

@@ -13,7 +13,7 @@ use tflock_tests::terraform::run_terraform;
 use tflock_tests::tflock_bin;
 
 use crate::gen_config::{self, Module};
-use crate::harness::rng;
+use crate::harness::{failures_of, rng};
 
 const MODULES: usize = 200;
 const BATCH: usize = 50;
@@ -226,25 +226,7 @@ fn merged_modules_plan_like_terraform_with_overrides() {
         .collect();
     let dirs = Dirs::new();
     let batches: Vec<&[(usize, Module)]> = modules.chunks(BATCH).collect();
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..2)
-            .map(|w| {
-                let (batches, dirs) = (&batches, &dirs);
-                s.spawn(move || {
-                    batches
-                        .iter()
-                        .skip(w)
-                        .step_by(2)
-                        .flat_map(|b| run_batch(dirs, b, seed))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect()
-    });
+    let failures = failures_of(&batches, |_, batch| run_batch(&dirs, batch, seed));
     assert!(
         failures.is_empty(),
         "{} of {MODULES} generated modules disagree with Terraform:\n\n{}",
