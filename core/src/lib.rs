@@ -6,6 +6,7 @@ pub mod addrs;
 pub mod collections;
 pub mod config;
 pub mod diag;
+pub mod edge;
 pub mod flavor;
 pub mod hash;
 pub mod hcl_syntax;

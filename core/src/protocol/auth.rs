@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::names::preferred_hashes;
 use super::registry::PackageMeta;
 use super::sha256sums::{check_listed_checksum, Sha256Sums};
-use super::signature::{classify_signer, find_signing_key, Signer, TrustRoots};
+use super::signature::{classify_signer, find_signing_key, Signer, SigningKey, TrustRoots};
 use crate::Flavor;
 
 /// The overall authentication outcome, as the products name it.
@@ -280,59 +280,106 @@ pub fn authenticate_registry_package(
     };
     result.sums_problem = sums_problem;
 
+    let signed = verify_sums_signature(&SumsSignatureInput {
+        flavor: input.flavor,
+        provider_hostname: input.provider_hostname,
+        enforce_gpg_validation: input.enforce_gpg_validation,
+        signing_keys: &meta.signing_keys,
+        document: input.document,
+        signature: input.signature,
+        trust_roots: input.trust_roots,
+    })?;
+    for h in signed_hashes {
+        result.add(HashRecord {
+            hash: h,
+            signed_by: signed.key_id.clone(),
+            reported_by_registry: true,
+            ..HashRecord::default()
+        });
+    }
+    result.key_id = signed.key_id;
+    result.kind = match signed.kind {
+        Some(kind) => kind,
+        None => result.tofu_kind(),
+    };
+    Ok(result)
+}
+
+/// What the signature check over a `SHA256SUMS` document needs.
+#[derive(Debug, Clone)]
+pub struct SumsSignatureInput<'a> {
+    /// Whose rules and texts.
+    pub flavor: Flavor,
+    /// The provider's hostname (OpenTofu skips signature checks only on its own registry).
+    pub provider_hostname: &'a str,
+    /// OpenTofu's `OPENTOFU_ENFORCE_GPG_VALIDATION=true`.
+    pub enforce_gpg_validation: bool,
+    /// The registry's `signing_keys`, in its order.
+    pub signing_keys: &'a [SigningKey],
+    /// The `SHA256SUMS` bytes.
+    pub document: &'a [u8],
+    /// The detached signature bytes.
+    pub signature: &'a [u8],
+    /// Terraform's trust roots (ignored by OpenTofu).
+    pub trust_roots: &'a TrustRoots,
+}
+
+/// Who vouched for a `SHA256SUMS` document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedSums {
+    /// Terraform's classification; `None` for OpenTofu, whose kind depends on the other
+    /// checks too.
+    pub kind: Option<AuthKind>,
+    /// The verifying key's ID; `None` when OpenTofu did not require a signature.
+    pub key_id: Option<String>,
+}
+
+/// The signature step of registry package authentication, on its own: a mirror checks it
+/// once per `SHA256SUMS` before any archive is downloaded, and the per-package check
+/// reuses it so both say the same thing.
+pub fn verify_sums_signature(input: &SumsSignatureInput<'_>) -> Result<SignedSums, AuthError> {
     match input.flavor {
         Flavor::Terraform => {
-            let found = find_signing_key(input.document, input.signature, &meta.signing_keys)
+            let found = find_signing_key(input.document, input.signature, input.signing_keys)
                 .map_err(|e| AuthError(e.to_string()))?;
-            let key = &meta.signing_keys[found.index];
+            let key = &input.signing_keys[found.index];
             let signer = classify_signer(input.document, input.signature, key, input.trust_roots)
                 .map_err(|e| AuthError(e.to_string()))?;
-            result.kind = match signer {
+            let kind = match signer {
                 Signer::HashiCorp => AuthKind::SignedByHashiCorp,
                 Signer::Partner => AuthKind::SignedByPartner,
                 Signer::Community => AuthKind::SelfSigned,
             };
-            for h in signed_hashes {
-                result.add(HashRecord {
-                    hash: h,
-                    signed_by: Some(found.key_id.clone()),
-                    reported_by_registry: true,
-                    ..HashRecord::default()
-                });
-            }
-            result.key_id = Some(found.key_id);
+            Ok(SignedSums {
+                kind: Some(kind),
+                key_id: Some(found.key_id),
+            })
         }
         Flavor::OpenTofu => {
             let required = signing_required(
                 Flavor::OpenTofu,
-                !meta.signing_keys.is_empty(),
+                !input.signing_keys.is_empty(),
                 input.provider_hostname,
                 input.enforce_gpg_validation,
             );
-            let key_id = if required {
-                let found = find_signing_key(input.document, input.signature, &meta.signing_keys)
-                    .map_err(|e| {
-                        AuthError(format!(
-                            "the provider is not signed with a valid signing key; please contact the provider author ({e})"
-                        ))
-                    })?;
-                Some(found.key_id)
-            } else {
-                None
-            };
-            for h in signed_hashes {
-                result.add(HashRecord {
-                    hash: h,
-                    signed_by: key_id.clone(),
-                    reported_by_registry: true,
-                    ..HashRecord::default()
+            if !required {
+                return Ok(SignedSums {
+                    kind: None,
+                    key_id: None,
                 });
             }
-            result.key_id = key_id;
-            result.kind = result.tofu_kind();
+            let found = find_signing_key(input.document, input.signature, input.signing_keys)
+                .map_err(|e| {
+                    AuthError(format!(
+                        "the provider is not signed with a valid signing key; please contact the provider author ({e})"
+                    ))
+                })?;
+            Ok(SignedSums {
+                kind: None,
+                key_id: Some(found.key_id),
+            })
         }
     }
-    Ok(result)
 }
 
 /// OpenTofu's `registryPackageAuthentication`: with `packages` present, the requested

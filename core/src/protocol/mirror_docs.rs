@@ -27,6 +27,33 @@ pub fn add_archive(
     write(&doc)
 }
 
+/// `<version>.json` with `hash` listed first for `platform` (an `h1:` learned after the
+/// archive was listed). `None` when there is nothing to change: the hash is listed already
+/// or the platform is not.
+pub fn add_hash_first(
+    current: &[u8],
+    platform: &str,
+    hash: &str,
+) -> Result<Option<Vec<u8>>, String> {
+    let mut doc = read(Some(current))?;
+    let Some(entry) = section(&mut doc, "archives")?.get_mut(platform) else {
+        return Ok(None);
+    };
+    let hashes = entry
+        .as_object_mut()
+        .ok_or_else(|| format!("archive {platform:?} is not an object"))?
+        .entry("hashes")
+        .or_insert_with(|| json!([]));
+    let list = hashes
+        .as_array_mut()
+        .ok_or_else(|| format!("the hashes of {platform:?} are not a list"))?;
+    if list.iter().any(|h| h.as_str() == Some(hash)) {
+        return Ok(None);
+    }
+    list.insert(0, json!(hash));
+    write(&doc).map(Some)
+}
+
 fn read(current: Option<&[u8]>) -> Result<Map<String, Value>, String> {
     let Some(bytes) = current else {
         return Ok(Map::new());
@@ -75,6 +102,21 @@ mod tests {
         let parsed = MirrorVersion::parse(&doc).unwrap();
         assert_eq!(parsed.archives.len(), 2);
         assert_eq!(parsed.archives["linux_amd64"].hashes.len(), 2);
+
+        let zh_only = add_archive(None, "linux_amd64", "a.zip", &["zh:00".to_string()]).unwrap();
+        let both = add_hash_first(&zh_only, "linux_amd64", "h1:x=")
+            .unwrap()
+            .unwrap();
+        let parsed = MirrorVersion::parse(&both).unwrap();
+        assert_eq!(
+            parsed.archives["linux_amd64"].hashes,
+            vec!["h1:x=", "zh:00"]
+        );
+        assert_eq!(add_hash_first(&both, "linux_amd64", "h1:x=").unwrap(), None);
+        assert_eq!(
+            add_hash_first(&both, "darwin_arm64", "h1:x=").unwrap(),
+            None
+        );
 
         assert_eq!(
             add_version(Some(b"[]"), "1.0.0").unwrap_err(),

@@ -39,7 +39,7 @@ pub struct Conversation {
 }
 
 /// The procedure stopped: this request has no response yet.
-pub(crate) struct Suspend(SourceRequest);
+pub(crate) struct Suspend(pub(crate) SourceRequest);
 
 /// A step of the procedure that may need IO.
 pub(crate) type Io<T> = Result<T, Suspend>;
@@ -51,6 +51,14 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// A view of `set` and the responses in `log`.
+    pub(crate) fn new(
+        set: &'a mut SourceSet,
+        log: &'a [(SourceRequest, SourceResponse)],
+    ) -> Ctx<'a> {
+        Ctx { set, log }
+    }
+
     fn find(&self, req: SourceRequest) -> Io<&'a SourceResponse> {
         match self.log.iter().find(|(r, _)| *r == req) {
             Some((_, resp)) => Ok(resp),

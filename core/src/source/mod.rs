@@ -11,11 +11,11 @@
 //! remembered in the set, so later conversations skip those requests. Every message is
 //! worded here, the same for every host.
 
-mod conversation;
+pub(crate) mod conversation;
 mod exchange;
 mod filesystem;
 mod network_mirror;
-mod registry;
+pub(crate) mod registry;
 mod set;
 
 pub use conversation::{Conversation, Step};

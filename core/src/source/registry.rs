@@ -80,11 +80,35 @@ fn protocols_compatible(protocols: &[String]) -> bool {
         })
 }
 
+/// One installable version of the origin's listing and the platforms it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CatalogEntry {
+    pub(crate) version: Version,
+    pub(crate) platforms: Vec<Platform>,
+}
+
+/// The installable versions and the registry's warnings.
+pub(crate) type Catalog = (Vec<CatalogEntry>, Vec<String>);
+
 /// `GET <base><ns>/<type>/versions`.
 pub(crate) fn versions(
     ctx: &mut Ctx<'_>,
     p: &Provider,
 ) -> Io<Result<AvailableVersions, SourceError>> {
+    Ok(
+        catalog(ctx, p)?.map(|(entries, warnings)| AvailableVersions {
+            versions: entries.into_iter().map(|e| e.version).collect(),
+            warnings,
+        }),
+    )
+}
+
+/// `GET <base><ns>/<type>/versions`, keeping each installable version's platforms (which
+/// Terraform ignores; a mirror lists them) and the registry's warnings.
+pub(crate) fn catalog(
+    ctx: &mut Ctx<'_>,
+    p: &Provider,
+) -> Io<Result<Catalog, SourceError>> {
     let base = match providers_base(ctx, &p.hostname)? {
         Ok(b) => b,
         Err(e) => return Ok(Err(e)),
@@ -119,15 +143,20 @@ pub(crate) fn versions(
         Err(e) => return Ok(Err(SourceError::other(e.0))),
     };
     let flavor = ctx.set.flavor;
-    let versions = parsed
+    let entries = parsed
         .valid_versions()
         .filter(|e| protocols_compatible(&e.protocols))
-        .filter_map(|e| Version::parse_flavored(&e.version, flavor).ok())
+        .filter_map(|e| {
+            let version = Version::parse_flavored(&e.version, flavor).ok()?;
+            let platforms = e
+                .platforms
+                .iter()
+                .filter_map(|p| Platform::parse(&p.platform()).ok())
+                .collect();
+            Some(CatalogEntry { version, platforms })
+        })
         .collect();
-    Ok(Ok(AvailableVersions {
-        versions,
-        warnings: parsed.warnings.clone(),
-    }))
+    Ok(Ok((entries, parsed.warnings.clone())))
 }
 
 /// `GET <base><ns>/<type>/<version>/download/<os>/<arch>`, then `SHA256SUMS` and its

@@ -1,0 +1,24 @@
+//! Where things live in the bucket. Public objects sit at their URL path
+//! (`<host>/<namespace>/<type>/index.json`, `<version>.json`, archives); the mirror's own
+//! bookkeeping lives under `_tflock/`, which no request path can name (routes take exactly
+//! four segments and refuse ones starting with `_` or `.`).
+
+/// The origin record of a version whose documents live in `dir` (`host/ns/type`).
+pub fn origin_record(dir: &str, version: &str) -> String {
+    format!("_tflock/origin/{dir}/{version}.json")
+}
+
+/// The single-flight lease of an archive download or upload.
+pub fn lease(archive_key: &str) -> String {
+    format!("_tflock/lease/{archive_key}")
+}
+
+/// A cached origin "not found" for a public key.
+pub fn miss(public_key: &str) -> String {
+    format!("_tflock/miss/{public_key}")
+}
+
+/// Whether `key` is bookkeeping rather than a public object.
+pub fn is_private(key: &str) -> bool {
+    key.starts_with("_tflock/")
+}

@@ -1,0 +1,69 @@
+//! The edge mirror's rules: what a pull-through provider mirror (the Worker) fetches from an
+//! origin registry, what it checks before it publishes anything, and how it answers HTTP,
+//! all without IO. The Worker performs the requests and stores the bytes; every decision
+//! is made here, with the same discovery, credentials, download-document validation and
+//! `SHA256SUMS` signature rules `tflock providers lock` applies.
+//!
+//! - [`config`]: the Worker's settings (a CLI configuration text, `TF_TOKEN_*`, upload tokens).
+//! - [`fill`]: filling `index.json` and `<version>.json` from the origin, as a resumable
+//!   procedure that asks for every independent request at once.
+//! - [`record`]: what a filled version remembers about the origin (archive URLs, signed
+//!   `zh:`, claimed `h1:`), and the check an archive passes before it is kept.
+//! - [`http`]: `Range`, `If-None-Match`, caching and CORS headers.
+//! - [`parts`]: cutting a stream into equal multipart-upload parts.
+//! - [`keys`]: where each object lives in the bucket.
+
+pub mod config;
+pub mod fill;
+pub mod http;
+pub mod keys;
+pub mod parts;
+pub mod record;
+
+use std::fmt;
+
+/// Why the mirror cannot serve something; `status` is the HTTP status to answer with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeError {
+    /// What kind of failure, which decides caching and stale answers.
+    pub kind: EdgeErrorKind,
+    /// The text for the client, naming the provider, version and platform involved.
+    pub message: String,
+}
+
+/// Failure categories the Worker treats differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeErrorKind {
+    /// The origin says there is no such provider, version or platform (404, cached briefly).
+    NotFound,
+    /// The origin could not be reached or answered badly (502; a stale copy may be served).
+    OriginFailed,
+    /// The origin answered, but what it sent failed verification (502; nothing is kept).
+    Refused,
+}
+
+impl EdgeError {
+    /// A failure of `kind` with `message`.
+    pub fn new(kind: EdgeErrorKind, message: impl Into<String>) -> EdgeError {
+        EdgeError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// The HTTP status that reports it.
+    pub fn status(&self) -> u16 {
+        match self.kind {
+            EdgeErrorKind::NotFound => 404,
+            EdgeErrorKind::OriginFailed | EdgeErrorKind::Refused => 502,
+        }
+    }
+}
+
+impl fmt::Display for EdgeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EdgeError {}
