@@ -22,3 +22,9 @@ pub fn miss(public_key: &str) -> String {
 pub fn is_private(key: &str) -> bool {
     key.starts_with("_tflock/")
 }
+
+/// The hashes (`{"h1": ..., "zh": ...}`) of a stored archive, written before its lease is
+/// released, so a later upload of the same key can be compared without re-reading it.
+pub fn hashes(archive_key: &str) -> String {
+    format!("_tflock/hashes/{archive_key}")
+}

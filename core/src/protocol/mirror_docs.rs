@@ -54,6 +54,55 @@ pub fn add_hash_first(
     write(&doc).map(Some)
 }
 
+/// A freshly filled `<version>.json` keeping the `h1:` hashes `old` listed for platforms
+/// whose `zh:` is unchanged (they were computed from the same archive), and the platforms
+/// of `new` that still lack an `h1:`.
+pub fn carry_h1(old: Option<&[u8]>, new: &[u8]) -> Result<(Vec<u8>, Vec<String>), String> {
+    let old = read(old)?;
+    let mut doc = read(Some(new))?;
+    let mut missing = Vec::new();
+    let old_archives = old.get("archives").and_then(Value::as_object);
+    for (platform, entry) in section(&mut doc, "archives")?.iter_mut() {
+        let Some(hashes) = entry.get_mut("hashes").and_then(Value::as_array_mut) else {
+            missing.push(platform.clone());
+            continue;
+        };
+        let listed = |v: &Value| -> Vec<String> {
+            v.get("hashes")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|h| h.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let now: Vec<String> = listed(&json!({ "hashes": hashes.clone() }));
+        let before = old_archives
+            .and_then(|a| a.get(platform))
+            .map(listed)
+            .unwrap_or_default();
+        let same_zh = now
+            .iter()
+            .filter(|h| h.starts_with("zh:"))
+            .all(|h| before.contains(h));
+        if same_zh {
+            for h1 in before.iter().rev().filter(|h| h.starts_with("h1:")) {
+                if !now.contains(h1) {
+                    hashes.insert(0, json!(h1));
+                }
+            }
+        }
+        if !hashes
+            .iter()
+            .any(|h| h.as_str().is_some_and(|h| h.starts_with("h1:")))
+        {
+            missing.push(platform.clone());
+        }
+    }
+    Ok((write(&doc)?, missing))
+}
+
 fn read(current: Option<&[u8]>) -> Result<Map<String, Value>, String> {
     let Some(bytes) = current else {
         return Ok(Map::new());
@@ -117,6 +166,25 @@ mod tests {
             add_hash_first(&both, "darwin_arm64", "h1:x=").unwrap(),
             None
         );
+
+        let refreshed = add_archive(None, "linux_amd64", "a.zip", &["zh:00".to_string()]).unwrap();
+        let refreshed = add_archive(
+            Some(&refreshed),
+            "darwin_arm64",
+            "b.zip",
+            &["zh:11".to_string()],
+        )
+        .unwrap();
+        let (carried, missing) = carry_h1(Some(&both), &refreshed).unwrap();
+        let parsed = MirrorVersion::parse(&carried).unwrap();
+        assert_eq!(
+            parsed.archives["linux_amd64"].hashes,
+            vec!["h1:x=", "zh:00"]
+        );
+        assert_eq!(missing, vec!["darwin_arm64"]);
+        let changed = add_archive(None, "linux_amd64", "a.zip", &["zh:22".to_string()]).unwrap();
+        let (_, missing) = carry_h1(Some(&both), &changed).unwrap();
+        assert_eq!(missing, vec!["linux_amd64"]);
 
         assert_eq!(
             add_version(Some(b"[]"), "1.0.0").unwrap_err(),

@@ -105,10 +105,7 @@ pub(crate) fn versions(
 
 /// `GET <base><ns>/<type>/versions`, keeping each installable version's platforms (which
 /// Terraform ignores; a mirror lists them) and the registry's warnings.
-pub(crate) fn catalog(
-    ctx: &mut Ctx<'_>,
-    p: &Provider,
-) -> Io<Result<Catalog, SourceError>> {
+pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, SourceError>> {
     let base = match providers_base(ctx, &p.hostname)? {
         Ok(b) => b,
         Err(e) => return Ok(Err(e)),

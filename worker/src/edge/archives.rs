@@ -1,0 +1,386 @@
+//! Archives: served from R2; on a miss pulled from the origin once (a lease makes
+//! concurrent cold requests wait for one download), streamed into a multipart upload while
+//! the core hashes it, and published only if the core accepts its hashes. Uploads take the
+//! same path, with a token; a published archive never changes (same bytes again: 200,
+//! different bytes: 409).
+
+use std::time::Duration;
+
+use futures_util::future::{select, Either};
+use futures_util::{Stream, StreamExt};
+use tflock_core::edge::keys;
+use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
+use tflock_core::edge::record::OriginRecord;
+use tflock_core::edge::{EdgeError, EdgeErrorKind};
+use tflock_core::hash::{ZipHasher, ZipHashes};
+use tflock_core::protocol::mirror_docs;
+use worker::{Bucket, Delay, MultipartUpload, Request, Response, Result, UploadedPart};
+
+use super::documents::{self, internal, now};
+use super::origin::{self, Slot};
+use super::{respond, store, trace, Mirror};
+use crate::route::Upload;
+
+/// The largest archive accepted (uploads and pulls).
+const MAX_ARCHIVE: u64 = 2 * 1024 * 1024 * 1024;
+/// How long a request waits for another one's pull or upload of the same archive.
+const WAIT: Duration = Duration::from_secs(120);
+/// How long one chunk of an origin download may take (a stalled download fails).
+const CHUNK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `GET`/`HEAD` of an archive.
+pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<Response> {
+    let bucket = mirror.bucket()?;
+    if let Some(r) = respond::archive(&bucket, req, &a.key).await? {
+        trace(|t| t.cache = "hit");
+        return Ok(r);
+    }
+    if !mirror.config.pulls_through(&a.hostname) {
+        return respond::error(404, "Not Found");
+    }
+    let Some(_slot) = Slot::take() else {
+        return respond::too_busy();
+    };
+    trace(|t| t.cache = "miss");
+    if let Err(e) = pull(mirror, &bucket, a).await {
+        return respond::error(e.status(), &e.message);
+    }
+    match respond::archive(&bucket, req, &a.key).await? {
+        Some(r) => Ok(r),
+        None => respond::error(502, "the pulled archive vanished; retry"),
+    }
+}
+
+/// Makes sure the archive `a` is in R2, pulling it from the origin if no one else is.
+pub(crate) async fn pull(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    a: &Upload,
+) -> std::result::Result<(), EdgeError> {
+    let record = documents::record(mirror, bucket, &a.dir, &a.version).await?;
+    let Some((platform, origin_archive)) = record.platform_of(&a.filename) else {
+        return Err(EdgeError::new(
+            EdgeErrorKind::NotFound,
+            format!(
+                "the origin registry lists no {} for {} {}",
+                a.filename, record.provider, record.version
+            ),
+        ));
+    };
+    let started = now();
+    loop {
+        if stored(bucket, &a.key).await? {
+            return Ok(());
+        }
+        if store::take_lease(bucket, &a.key, now())
+            .await
+            .map_err(err)?
+        {
+            break;
+        }
+        if now() - started > WAIT.as_millis() as f64 {
+            return Err(internal(
+                "another request is still pulling this archive; retry",
+            ));
+        }
+        Delay::from(Duration::from_millis(200)).await;
+    }
+    // This request owns the lease: one origin download.
+    let result = download(bucket, a, &record, platform, &origin_archive.url).await;
+    let _ = store::release_lease(bucket, &a.key).await;
+    result
+}
+
+async fn stored(bucket: &Bucket, key: &str) -> std::result::Result<bool, EdgeError> {
+    Ok(bucket.head(key).await.map_err(err)?.is_some())
+}
+
+async fn download(
+    bucket: &Bucket,
+    a: &Upload,
+    record: &OriginRecord,
+    platform: &str,
+    url: &str,
+) -> std::result::Result<(), EdgeError> {
+    let what = format!("{} {} for {platform}", record.provider, record.version);
+    let t0 = now();
+    // Archives go without credentials, as the CLI fetches them.
+    let mut resp = origin::get(url, None)
+        .await
+        .map_err(|e| EdgeError::new(EdgeErrorKind::OriginFailed, format!("{what}: {e}")))?;
+    if resp.status_code() != 200 {
+        return Err(EdgeError::new(
+            EdgeErrorKind::OriginFailed,
+            format!(
+                "{what}: the origin answered {} for {url}",
+                resp.status_code()
+            ),
+        ));
+    }
+    let body = resp.stream().map_err(err)?;
+    let staged = stage(bucket, &a.key, body, Some(CHUNK_TIMEOUT)).await;
+    trace(|t| t.origin_ms += (now() - t0) as u64);
+    let (hashes, pending) = staged.map_err(|e| {
+        EdgeError::new(
+            EdgeErrorKind::Refused,
+            format!("{what}: cannot hash the archive: {e}"),
+        )
+    })?;
+    publish(bucket, a, Some(record), platform, &hashes, pending)
+        .await
+        .map(|_| ())
+}
+
+/// An archive written to R2 as parts but not yet visible.
+struct Pending {
+    upload: MultipartUpload,
+    parts: Vec<UploadedPart>,
+}
+
+/// Streams `body` into a multipart upload of `key` in equal parts while hashing it.
+/// Nothing becomes visible until [`publish`]; on failure the upload is aborted here.
+async fn stage<S>(
+    bucket: &Bucket,
+    key: &str,
+    body: S,
+    chunk_timeout: Option<Duration>,
+) -> std::result::Result<(ZipHashes, Pending), String>
+where
+    S: Stream<Item = Result<Vec<u8>>> + Unpin,
+{
+    let upload = bucket
+        .create_multipart_upload(key.to_string())
+        .http_metadata(store::content_type_meta("application/zip"))
+        .execute()
+        .await
+        .map_err(|e| e.to_string())?;
+    match stream_parts(&upload, body, chunk_timeout).await {
+        Ok((hashes, parts)) => Ok((hashes, Pending { upload, parts })),
+        Err(e) => {
+            let _ = upload.abort().await;
+            Err(e)
+        }
+    }
+}
+
+async fn stream_parts<S>(
+    upload: &MultipartUpload,
+    mut body: S,
+    chunk_timeout: Option<Duration>,
+) -> std::result::Result<(ZipHashes, Vec<UploadedPart>), String>
+where
+    S: Stream<Item = Result<Vec<u8>>> + Unpin,
+{
+    let mut hasher = ZipHasher::new();
+    let mut splitter = PartSplitter::new(PART_SIZE);
+    let mut parts = Vec::new();
+    loop {
+        let next = match chunk_timeout {
+            None => body.next().await,
+            Some(limit) => match select(body.next(), Box::pin(Delay::from(limit))).await {
+                Either::Left((chunk, _)) => chunk,
+                Either::Right(_) => return Err("the download stalled".to_string()),
+            },
+        };
+        let Some(chunk) = next else { break };
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        hasher.update(&chunk).map_err(|e| e.to_string())?;
+        for part in splitter.push(&chunk) {
+            parts.push(put_part(upload, parts.len(), part).await?);
+        }
+        if splitter.total() > MAX_ARCHIVE {
+            return Err(format!("the archive is larger than {MAX_ARCHIVE} bytes"));
+        }
+    }
+    let hashes = hasher.finish().map_err(|e| e.to_string())?;
+    if let Some(last) = splitter.finish() {
+        parts.push(put_part(upload, parts.len(), last).await?);
+    }
+    Ok((hashes, parts))
+}
+
+async fn put_part(
+    upload: &MultipartUpload,
+    done: usize,
+    bytes: Vec<u8>,
+) -> std::result::Result<UploadedPart, String> {
+    let number =
+        u16::try_from(done + 1).map_err(|_| "the archive has too many parts".to_string())?;
+    upload
+        .upload_part(number, bytes)
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Checks a staged archive against the origin record (if the host is pulled through),
+/// then makes it visible, records its hashes and lists them. Aborts on refusal.
+async fn publish(
+    bucket: &Bucket,
+    a: &Upload,
+    record: Option<&OriginRecord>,
+    platform: &str,
+    hashes: &ZipHashes,
+    pending: Pending,
+) -> std::result::Result<Vec<String>, EdgeError> {
+    let listed = match record {
+        Some(record) => match record.accept(platform, hashes) {
+            Ok(listed) => {
+                trace(|t| t.verification = format!("verified ({})", record.auth));
+                listed
+            }
+            Err(e) => {
+                trace(|t| t.verification = format!("refused: {}", e.message));
+                let _ = pending.upload.abort().await;
+                return Err(e);
+            }
+        },
+        None => vec![hashes.h1.to_string(), hashes.zh.to_string()],
+    };
+    pending.upload.complete(pending.parts).await.map_err(err)?;
+    let sidecar = serde_json::json!({ "h1": hashes.h1.to_string(), "zh": hashes.zh.to_string() });
+    bucket
+        .put(keys::hashes(&a.key), sidecar.to_string().into_bytes())
+        .execute()
+        .await
+        .map_err(err)?;
+    let now = now();
+    let version_key = format!("{}/{}.json", a.dir, a.version);
+    let h1 = hashes.h1.to_string();
+    if record.is_some() {
+        store::update(bucket, &version_key, now, |current| match current {
+            Some(doc) => mirror_docs::add_hash_first(doc, platform, &h1),
+            None => Ok(None),
+        })
+        .await
+        .map_err(err)?;
+    } else {
+        store::update(bucket, &version_key, now, |current| {
+            mirror_docs::add_archive(current, platform, &a.filename, &listed).map(Some)
+        })
+        .await
+        .map_err(err)?;
+        let index_key = format!("{}/index.json", a.dir);
+        store::update(bucket, &index_key, now, |current| {
+            mirror_docs::add_version(current, &a.version).map(Some)
+        })
+        .await
+        .map_err(err)?;
+    }
+    Ok(listed)
+}
+
+/// `PUT` of an archive.
+pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> Result<Response> {
+    if !mirror.config.uploads_enabled() {
+        return respond::error(403, "Uploads are disabled: set the UPLOAD_TOKEN secret.");
+    }
+    let auth = req.headers().get("authorization")?.unwrap_or_default();
+    if !mirror.config.upload_allowed(&a.hostname, &auth) {
+        return respond::error(401, "Unauthorized");
+    }
+    let declared: Option<u64> = req
+        .headers()
+        .get("content-length")?
+        .and_then(|l| l.parse().ok());
+    if declared.is_some_and(|l| l > MAX_ARCHIVE) {
+        return respond::error(
+            413,
+            &format!("An archive may have at most {MAX_ARCHIVE} bytes."),
+        );
+    }
+    let bucket = mirror.bucket()?;
+    let record = if mirror.config.pulls_through(&a.hostname) {
+        match documents::record(mirror, &bucket, &a.dir, &a.version).await {
+            Ok(r) => Some(r),
+            Err(e) => {
+                return respond::error(
+                    if e.kind == EdgeErrorKind::NotFound {
+                        409
+                    } else {
+                        e.status()
+                    },
+                    &format!(
+                        "The upload cannot be checked against the origin: {}",
+                        e.message
+                    ),
+                )
+            }
+        }
+    } else {
+        None
+    };
+    let body = req.stream()?;
+    if stored(&bucket, &a.key).await.unwrap_or(false)
+        || !store::take_lease(&bucket, &a.key, now()).await?
+    {
+        return compare_with_stored(&bucket, a, body).await;
+    }
+    let result = async {
+        let (hashes, pending) = match stage(&bucket, &a.key, body, None).await {
+            Ok(staged) => staged,
+            Err(e) => return respond::error(422, &format!("Cannot hash provider package: {e}")),
+        };
+        match publish(&bucket, a, record.as_ref(), &a.platform, &hashes, pending).await {
+            Ok(_) => {
+                let body = serde_json::json!({
+                    "key": a.key,
+                    "h1": hashes.h1.to_string(),
+                    "zh": hashes.zh.to_string(),
+                });
+                respond::json(201, &body)
+            }
+            Err(e) if e.kind == EdgeErrorKind::Refused => respond::error(409, &e.message),
+            Err(e) => respond::error(e.status(), &e.message),
+        }
+    }
+    .await;
+    let _ = store::release_lease(&bucket, &a.key).await;
+    result
+}
+
+/// An upload of a key that exists or is being written: hash it (keeping nothing), wait for
+/// the other writer, and compare.
+async fn compare_with_stored<S>(bucket: &Bucket, a: &Upload, mut body: S) -> Result<Response>
+where
+    S: Stream<Item = Result<Vec<u8>>> + Unpin,
+{
+    let mut hasher = ZipHasher::new();
+    while let Some(chunk) = body.next().await {
+        if hasher.update(&chunk?).is_err() {
+            break;
+        }
+    }
+    let mine = hasher.finish().ok().map(|h| h.zh.to_string());
+    let started = now();
+    loop {
+        if let Some(s) = store::read(bucket, &keys::hashes(&a.key)).await? {
+            let theirs: serde_json::Value = serde_json::from_slice(&s.bytes).unwrap_or_default();
+            return if mine.as_deref() == theirs["zh"].as_str() {
+                respond::json(
+                    200,
+                    &serde_json::json!({ "key": a.key, "h1": theirs["h1"], "zh": theirs["zh"] }),
+                )
+            } else {
+                respond::error(409, &format!("{} is already published with other bytes ({}); published archives never change.", a.key, theirs["zh"].as_str().unwrap_or("?")))
+            };
+        }
+        let busy = store::lease_held(bucket, &a.key).await?;
+        if !busy && !stored(bucket, &a.key).await.unwrap_or(false) {
+            return respond::error(
+                409,
+                &format!("A concurrent upload of {} did not complete; retry.", a.key),
+            );
+        }
+        if now() - started > WAIT.as_millis() as f64 {
+            return respond::error(
+                409,
+                &format!("A concurrent upload of {} is still running.", a.key),
+            );
+        }
+        Delay::from(Duration::from_millis(200)).await;
+    }
+}
+
+fn err(e: worker::Error) -> EdgeError {
+    internal(&e.to_string())
+}

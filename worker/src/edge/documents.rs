@@ -1,0 +1,188 @@
+//! `index.json` and `<version>.json`: served from R2 while fresh, filled from the origin on
+//! a miss or when stale (a stale copy is served, marked, when the origin fails), origin
+//! "not found" answers remembered briefly.
+
+use std::collections::HashMap;
+
+use tflock_core::addrs::Provider;
+use tflock_core::edge::fill::{Fill, Filled};
+use tflock_core::edge::http::{expired, DOCUMENT_TTL_MS, MISS_TTL_MS};
+use tflock_core::edge::keys;
+use tflock_core::edge::record::OriginRecord;
+use tflock_core::edge::{EdgeError, EdgeErrorKind};
+use tflock_core::protocol::mirror_docs;
+use tflock_core::version::Version;
+use worker::{Bucket, Request, Response, Result};
+
+use super::origin::{busy, run_fill, Slot};
+use super::store::{self, Stored};
+use super::{fills, respond, trace, Mirror};
+use crate::route::Document;
+
+/// Serves a document.
+pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Result<Response> {
+    let bucket = mirror.bucket()?;
+    let now = now();
+    let stored = store::read(&bucket, &doc.key).await?;
+    let pulls = mirror.config.pulls_through(&doc.hostname);
+    if let Some(s) = &stored {
+        if !pulls || !expired(filled_at(s), now, DOCUMENT_TTL_MS) {
+            trace(|t| t.cache = "hit");
+            return respond::document(req, s.bytes.clone(), &s.http_etag, None);
+        }
+    }
+    if !pulls {
+        return respond::error(404, "Not Found");
+    }
+    if stored.is_none() {
+        if let Some(miss) = store::read(&bucket, &keys::miss(&doc.key)).await? {
+            if !expired(filled_at(&miss), now, MISS_TTL_MS) {
+                trace(|t| t.cache = "hit");
+                return respond::error(404, &String::from_utf8_lossy(&miss.bytes));
+            }
+        }
+    }
+    let Some(_slot) = Slot::take() else {
+        return match stored {
+            Some(s) => respond::document(req, s.bytes, &s.http_etag, Some(&busy().message)),
+            None => respond::too_busy(),
+        };
+    };
+    let result = fill(mirror, &bucket, doc, now).await;
+    match result {
+        Ok(()) => {
+            trace(|t| t.cache = "miss");
+            match store::read(&bucket, &doc.key).await? {
+                Some(s) => respond::document(req, s.bytes, &s.http_etag, None),
+                None => respond::error(502, "the filled document vanished; retry"),
+            }
+        }
+        Err(e) => match (stored, e.kind) {
+            (Some(s), EdgeErrorKind::OriginFailed) => {
+                trace(|t| t.cache = "stale");
+                respond::document(req, s.bytes, &s.http_etag, Some(&e.message))
+            }
+            (_, EdgeErrorKind::NotFound) => {
+                let custom = HashMap::from([("filled-at".to_string(), now.to_string())]);
+                bucket
+                    .put(keys::miss(&doc.key), e.message.clone().into_bytes())
+                    .custom_metadata(custom)
+                    .execute()
+                    .await?;
+                respond::error(404, &e.message)
+            }
+            _ => respond::error(e.status(), &e.message),
+        },
+    }
+}
+
+/// Fills `doc` from the origin.
+async fn fill(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    doc: &Document,
+    now: f64,
+) -> std::result::Result<(), EdgeError> {
+    let provider = provider_of(&doc.dir)?;
+    match &doc.version {
+        None => {
+            let Filled::Index { doc: bytes, .. } =
+                run_fill(mirror, Fill::index(&mirror.config, provider)).await?
+            else {
+                return Err(internal("an index fill returned something else"));
+            };
+            store::update(bucket, &doc.key, now, |_| Ok(Some(bytes.clone())))
+                .await
+                .map_err(|e| internal(&e.to_string()))
+        }
+        Some(version) => fill_version(mirror, bucket, &doc.dir, version, now)
+            .await
+            .map(|_| ()),
+    }
+}
+
+/// Fills `<version>.json` and the origin record of `dir` `version`, keeping `h1:` hashes
+/// already learned, and queues the `h1:` of every platform still without one.
+pub(crate) async fn fill_version(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    dir: &str,
+    version: &str,
+    now: f64,
+) -> std::result::Result<OriginRecord, EdgeError> {
+    let provider = provider_of(dir)?;
+    let v = Version::parse(version)
+        .map_err(|e| EdgeError::new(EdgeErrorKind::NotFound, format!("{version}: {e}")))?;
+    let filled = run_fill(mirror, Fill::version(&mirror.config, provider, v)).await;
+    let (doc, record) = match filled {
+        Ok(Filled::Version { doc, record }) => {
+            trace(|t| t.verification = format!("verified ({})", record.auth));
+            (doc, record)
+        }
+        Ok(_) => return Err(internal("a version fill returned something else")),
+        Err(e) => {
+            if e.kind == EdgeErrorKind::Refused {
+                trace(|t| t.verification = format!("refused: {}", e.message));
+            }
+            return Err(e);
+        }
+    };
+    bucket
+        .put(keys::origin_record(dir, version), record.to_json())
+        .http_metadata(store::content_type_meta("application/json"))
+        .execute()
+        .await
+        .map_err(|e| internal(&e.to_string()))?;
+    let key = format!("{dir}/{version}.json");
+    let missing = std::cell::RefCell::new(Vec::new());
+    store::update(bucket, &key, now, |old| {
+        let (next, lacking) = mirror_docs::carry_h1(old, &doc)?;
+        *missing.borrow_mut() = lacking;
+        Ok(Some(next))
+    })
+    .await
+    .map_err(|e| internal(&e.to_string()))?;
+    fills::enqueue_h1(mirror, dir, version, &missing.into_inner()).await;
+    Ok(record)
+}
+
+/// The origin record of `dir` `version`, filling the version if there is none yet.
+pub(crate) async fn record(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    dir: &str,
+    version: &str,
+) -> std::result::Result<OriginRecord, EdgeError> {
+    let stored = store::read(bucket, &keys::origin_record(dir, version))
+        .await
+        .map_err(|e| internal(&e.to_string()))?;
+    if let Some(s) = stored {
+        if let Ok(record) = OriginRecord::from_json(&s.bytes) {
+            return Ok(record);
+        }
+    }
+    fill_version(mirror, bucket, dir, version, now()).await
+}
+
+fn provider_of(dir: &str) -> std::result::Result<Provider, EdgeError> {
+    let mut parts = dir.split('/');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(h), Some(n), Some(t)) => Ok(Provider::new(h, n, t)),
+        _ => Err(internal(&format!("{dir} is not host/namespace/type"))),
+    }
+}
+
+fn filled_at(s: &Stored) -> f64 {
+    s.custom
+        .get("filled-at")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+pub(crate) fn now() -> f64 {
+    worker::Date::now().as_millis() as f64
+}
+
+pub(crate) fn internal(message: &str) -> EdgeError {
+    EdgeError::new(EdgeErrorKind::OriginFailed, message.to_string())
+}

@@ -1,0 +1,174 @@
+//! The Workers runtime glue: R2, Queues and outbound fetches driving the core's edge rules.
+//!
+//! - `documents`: `index.json` / `<version>.json`, filled from the origin on a miss.
+//! - `archives`: archives served from R2, pulled through (single-flight) or uploaded.
+//! - `fills`: the queue consumer (`h1:` of every platform, backfill) and its producer side.
+//! - `origin`: performing the core's source requests with the CLI's credential rules.
+//! - `store`: R2 reads, compare-and-swap writes, leases.
+//! - `respond`: HTTP answers (CORS, caching, ranges, `ETag`).
+
+mod archives;
+mod documents;
+mod fills;
+mod origin;
+mod respond;
+mod store;
+
+use std::cell::RefCell;
+
+use tflock_core::edge::config::EdgeConfig;
+use worker::{event, Context, Env, MessageBatch, Request, Response, Result};
+
+use crate::route::{route, Route};
+
+/// The R2 binding.
+const BUCKET: &str = "MIRROR";
+/// The queue producer binding for background fills.
+const QUEUE: &str = "FILL";
+
+/// What one request learned, for its log line.
+#[derive(Debug, Default)]
+pub(crate) struct Trace {
+    /// `hit`, `miss`, `stale` or `-`.
+    pub cache: &'static str,
+    /// Milliseconds spent waiting for the origin.
+    pub origin_ms: u64,
+    /// `verified`, `refused: ...` or `-`.
+    pub verification: String,
+}
+
+thread_local! {
+    static TRACE: RefCell<Trace> = RefCell::new(Trace::default());
+}
+
+/// Updates the current request's trace.
+pub(crate) fn trace(f: impl FnOnce(&mut Trace)) {
+    TRACE.with(|t| f(&mut t.borrow_mut()));
+}
+
+/// The mirror's bindings and settings for one invocation.
+pub(crate) struct Mirror {
+    pub env: Env,
+    pub config: EdgeConfig,
+}
+
+impl Mirror {
+    fn new(env: Env) -> std::result::Result<Mirror, String> {
+        let mut vars = Vec::new();
+        for name in [
+            "TFLOCK_CLI_CONFIG",
+            "TFLOCK_FLAVOR",
+            "TFLOCK_PRIVATE_HOSTS",
+            "UPLOAD_TOKEN",
+        ] {
+            if let Some(v) = var(&env, name) {
+                vars.push((name.to_string(), v));
+            }
+        }
+        // `TF_TOKEN_*` and `UPLOAD_TOKEN_*` secrets: their names are only known at runtime.
+        for name in binding_names(&env) {
+            if name.starts_with("TF_TOKEN_") || name.starts_with("UPLOAD_TOKEN_") {
+                if let Some(v) = var(&env, &name) {
+                    vars.push((name, v));
+                }
+            }
+        }
+        let config = EdgeConfig::from_vars(&vars)?;
+        Ok(Mirror { env, config })
+    }
+
+    pub fn bucket(&self) -> Result<worker::Bucket> {
+        self.env.bucket(BUCKET)
+    }
+
+    pub fn queue(&self) -> Option<worker::Queue> {
+        self.env.queue(QUEUE).ok()
+    }
+}
+
+/// A variable or secret, whichever is bound.
+fn var(env: &Env, name: &str) -> Option<String> {
+    env.secret(name)
+        .map(|s| s.to_string())
+        .or_else(|_| env.var(name).map(|v| v.to_string()))
+        .ok()
+}
+
+/// The names bound on `env` (variables, secrets and bindings alike).
+fn binding_names(env: &Env) -> Vec<String> {
+    use worker::wasm_bindgen::JsCast;
+    let obj: &worker::js_sys::Object = env.unchecked_ref();
+    worker::js_sys::Object::keys(obj)
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect()
+}
+
+#[event(fetch)]
+async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    let started = worker::Date::now().as_millis();
+    TRACE.with(|t| *t.borrow_mut() = Trace::default());
+    let method = req.method().to_string();
+    let path = req.path();
+    let which = route(&method, &path);
+    let response = match Mirror::new(env) {
+        Err(why) => respond::error(
+            500,
+            &format!("The mirror's configuration is invalid: {why}"),
+        ),
+        Ok(mirror) => handle(&mirror, req, &which).await,
+    };
+    let response = match response {
+        Ok(r) => r,
+        Err(e) => respond::error(500, &format!("{e}"))?,
+    };
+    let response = respond::with_cors(response)?;
+    TRACE.with(|t| {
+        let t = t.borrow();
+        let line = serde_json::json!({
+            "method": method,
+            "path": path,
+            "route": route_name(&which),
+            "status": response.status_code(),
+            "cache": if t.cache.is_empty() { "-" } else { t.cache },
+            "origin_ms": t.origin_ms,
+            "verification": if t.verification.is_empty() { "-" } else { t.verification.as_str() },
+            "ms": worker::Date::now().as_millis().saturating_sub(started),
+        });
+        worker::console_log!("{line}");
+    });
+    Ok(response)
+}
+
+async fn handle(mirror: &Mirror, mut req: Request, which: &Route) -> Result<Response> {
+    match which {
+        Route::Document(doc) => documents::serve(mirror, &req, doc).await,
+        Route::Archive(a) => archives::serve(mirror, &req, a).await,
+        Route::Upload(u) => archives::receive(mirror, &mut req, u).await,
+        Route::Preflight => respond::preflight(),
+        Route::Backfill => fills::backfill(mirror, &mut req).await,
+        Route::Objects => store::objects(mirror, &req).await,
+        Route::NotFound => respond::error(404, "Not Found"),
+        Route::MethodNotAllowed => respond::error(405, "Method Not Allowed"),
+    }
+}
+
+fn route_name(r: &Route) -> &'static str {
+    match r {
+        Route::Document(d) if d.version.is_some() => "version",
+        Route::Document(_) => "index",
+        Route::Archive(_) => "archive",
+        Route::Upload(_) => "upload",
+        Route::Preflight => "preflight",
+        Route::Backfill => "backfill",
+        Route::Objects => "objects",
+        Route::NotFound => "not_found",
+        Route::MethodNotAllowed => "method_not_allowed",
+    }
+}
+
+#[event(queue)]
+async fn queue(batch: MessageBatch<serde_json::Value>, env: Env, _ctx: Context) -> Result<()> {
+    let mirror = Mirror::new(env).map_err(worker::Error::RustError)?;
+    fills::consume(&mirror, batch).await
+}

@@ -1,0 +1,190 @@
+//! R2 access: documents read with their ETag and replaced only by compare-and-swap, leases
+//! taken by conditional create, and the operator's object listing.
+
+use std::collections::HashMap;
+
+use tflock_core::edge::keys;
+use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
+
+use super::{respond, Mirror};
+
+/// An object read whole, with what a conditional write needs.
+pub(crate) struct Stored {
+    pub bytes: Vec<u8>,
+    /// The R2 etag (unquoted), for `onlyIf`.
+    pub etag: String,
+    /// The quoted HTTP etag, for `ETag` / `If-None-Match`.
+    pub http_etag: String,
+    pub custom: HashMap<String, String>,
+}
+
+/// How long a lease holds before another request may take it over.
+const LEASE_MS: f64 = 10.0 * 60.0 * 1000.0;
+/// Compare-and-swap attempts before giving up (each lost race means someone else wrote).
+const CAS_TRIES: usize = 16;
+
+/// Reads `key` whole.
+pub(crate) async fn read(bucket: &Bucket, key: &str) -> Result<Option<Stored>> {
+    let Some(object) = bucket.get(key).execute().await? else {
+        return Ok(None);
+    };
+    let etag = object.etag();
+    let http_etag = object.http_etag();
+    let custom = object.custom_metadata().unwrap_or_default();
+    let bytes = match object.body() {
+        Some(body) => body.bytes().await?,
+        None => Vec::new(),
+    };
+    Ok(Some(Stored {
+        bytes,
+        etag,
+        http_etag,
+        custom,
+    }))
+}
+
+/// Writes `bytes` to `key` only if the object still has `expected` etag (`None`: only if
+/// it does not exist). False when someone else wrote first.
+pub(crate) async fn swap(
+    bucket: &Bucket,
+    key: &str,
+    expected: Option<&str>,
+    bytes: Vec<u8>,
+    content_type: &str,
+    custom: HashMap<String, String>,
+) -> Result<bool> {
+    let condition = match expected {
+        Some(etag) => Conditional {
+            etag_matches: Some(etag.to_string()),
+            ..Conditional::default()
+        },
+        None => Conditional {
+            etag_does_not_match: Some("*".to_string()),
+            ..Conditional::default()
+        },
+    };
+    let written = bucket
+        .put(key, bytes)
+        .http_metadata(content_type_meta(content_type))
+        .custom_metadata(custom)
+        .only_if(condition)
+        .execute()
+        .await?;
+    Ok(written.is_some())
+}
+
+/// Applies `change` to the JSON document at `key` by compare-and-swap until it sticks.
+/// `change` gets the current bytes and returns the new ones, or `None` for "no change".
+pub(crate) async fn update(
+    bucket: &Bucket,
+    key: &str,
+    now: f64,
+    change: impl Fn(Option<&[u8]>) -> std::result::Result<Option<Vec<u8>>, String>,
+) -> Result<()> {
+    for _ in 0..CAS_TRIES {
+        let current = read(bucket, key).await?;
+        let Some(next) = change(current.as_ref().map(|s| s.bytes.as_slice()))
+            .map_err(|e| worker::Error::RustError(format!("{key}: {e}")))?
+        else {
+            return Ok(());
+        };
+        let mut custom = current
+            .as_ref()
+            .map(|s| s.custom.clone())
+            .unwrap_or_default();
+        custom.insert("filled-at".to_string(), now.to_string());
+        let expected = current.as_ref().map(|s| s.etag.as_str());
+        if swap(bucket, key, expected, next, "application/json", custom).await? {
+            return Ok(());
+        }
+    }
+    Err(worker::Error::RustError(format!(
+        "{key}: too many concurrent updates"
+    )))
+}
+
+/// Takes the lease on `archive_key`: true when this request now owns it (it was free, or
+/// its owner has been silent for longer than a lease lasts).
+pub(crate) async fn take_lease(bucket: &Bucket, archive_key: &str, now: f64) -> Result<bool> {
+    let key = keys::lease(archive_key);
+    let mine = HashMap::from([("taken-at".to_string(), now.to_string())]);
+    if swap(bucket, &key, None, Vec::new(), "text/plain", mine.clone()).await? {
+        return Ok(true);
+    }
+    let Some(held) = read(bucket, &key).await? else {
+        return swap(bucket, &key, None, Vec::new(), "text/plain", mine).await;
+    };
+    let taken: f64 = held
+        .custom
+        .get("taken-at")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f64::NAN);
+    if tflock_core::edge::http::expired(taken, now, LEASE_MS) {
+        return swap(
+            bucket,
+            &key,
+            Some(&held.etag),
+            Vec::new(),
+            "text/plain",
+            mine,
+        )
+        .await;
+    }
+    Ok(false)
+}
+
+/// Whether a lease on `archive_key` is held.
+pub(crate) async fn lease_held(bucket: &Bucket, archive_key: &str) -> Result<bool> {
+    Ok(bucket.head(keys::lease(archive_key)).await?.is_some())
+}
+
+/// Gives the lease back.
+pub(crate) async fn release_lease(bucket: &Bucket, archive_key: &str) -> Result<()> {
+    bucket.delete(keys::lease(archive_key)).await
+}
+
+pub(crate) fn content_type_meta(value: &str) -> HttpMetadata {
+    HttpMetadata {
+        content_type: Some(value.to_string()),
+        ..HttpMetadata::default()
+    }
+}
+
+/// `GET /_admin/objects?prefix=P`: keys, sizes and metadata (the operator's token).
+pub(crate) async fn objects(mirror: &Mirror, req: &Request) -> Result<Response> {
+    let auth = req.headers().get("authorization")?.unwrap_or_default();
+    if !mirror.config.upload_allowed("", &auth) {
+        return respond::error(401, "Unauthorized");
+    }
+    let url = req.url()?;
+    let prefix = url
+        .query_pairs()
+        .find(|(k, _)| k == "prefix")
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_default();
+    let bucket = mirror.bucket()?;
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut list = bucket
+            .list()
+            .prefix(prefix.clone())
+            .include(vec![Include::CustomMetadata]);
+        if let Some(c) = &cursor {
+            list = list.cursor(c.clone());
+        }
+        let page = list.execute().await?;
+        for o in page.objects() {
+            out.push(serde_json::json!({
+                "key": o.key(),
+                "size": o.size(),
+                "metadata": o.custom_metadata().unwrap_or_default(),
+            }));
+        }
+        match (page.truncated(), page.cursor()) {
+            (true, Some(c)) => cursor = Some(c),
+            _ => break,
+        }
+    }
+    respond::json(200, &serde_json::json!({ "objects": out }))
+}
