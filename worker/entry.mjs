@@ -11,4 +11,8 @@ export default {
   fetch(request, env, ctx) {
     return glue.fetch(request, env, ctx);
   },
+  // Background fills (the FILL queue): every platform's h1:, backfills.
+  queue(batch, env, ctx) {
+    return glue.queue(batch, env, ctx);
+  },
 };

@@ -64,7 +64,9 @@ export async function startRegistry({ versions, platforms }) {
 
   const files = new Map();
   const zips = new Map();
+  const requests = [];
   const server = createServer((req, res) => {
+    requests.push({ path: req.url, authorization: req.headers.authorization });
     const body = files.get(req.url);
     if (!body) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -114,5 +116,5 @@ export async function startRegistry({ versions, platforms }) {
     listing.push({ version: v, protocols: ["5.0"], platforms: platforms.map((p) => ({ os: p.split("_")[0], arch: p.split("_")[1] })) });
   }
   files.set(`${providers}versions`, Buffer.from(JSON.stringify({ versions: listing })));
-  return { base, providersUrl: `${base}/v1/providers/`, files, zips, dir, keyId, close: () => new Promise((r) => server.close(r)) };
+  return { base, providersUrl: `${base}/v1/providers/`, files, zips, dir, keyId, requests, gpg, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
 }

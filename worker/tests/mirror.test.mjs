@@ -26,7 +26,8 @@ before(async () => {
     ],
     compatibilityDate: "2026-04-01",
     r2Buckets: ["MIRROR"],
-    bindings: { UPLOAD_TOKEN: TOKEN },
+    // example.com has no origin here: its packages arrive by upload only.
+    bindings: { UPLOAD_TOKEN: TOKEN, TFLOCK_PRIVATE_HOSTS: "example.com" },
     cf: false,
   });
   work = mkdtempSync(join(tmpdir(), "tflock-worker-"));

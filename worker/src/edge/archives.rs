@@ -17,7 +17,7 @@ use tflock_core::protocol::mirror_docs;
 use worker::{Bucket, Delay, MultipartUpload, Request, Response, Result, UploadedPart};
 
 use super::documents::{self, internal, now};
-use super::origin::{self, Slot};
+use super::origin::{self, busy, Slot};
 use super::{respond, store, trace, Mirror};
 use crate::route::Upload;
 
@@ -38,11 +38,11 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<
     if !mirror.config.pulls_through(&a.hostname) {
         return respond::error(404, "Not Found");
     }
-    let Some(_slot) = Slot::take() else {
-        return respond::too_busy();
-    };
     trace(|t| t.cache = "miss");
     if let Err(e) = pull(mirror, &bucket, a).await {
+        if e.message == busy().message {
+            return respond::too_busy();
+        }
         return respond::error(e.status(), &e.message);
     }
     match respond::archive(&bucket, req, &a.key).await? {
@@ -85,8 +85,12 @@ pub(crate) async fn pull(
         }
         Delay::from(Duration::from_millis(200)).await;
     }
-    // This request owns the lease: one origin download.
-    let result = download(bucket, a, &record, platform, &origin_archive.url).await;
+    // This request owns the lease: one origin download, counted against the cap (requests
+    // waiting for it are not).
+    let result = match Slot::take() {
+        Some(_slot) => download(bucket, a, &record, platform, &origin_archive.url).await,
+        None => Err(busy()),
+    };
     let _ = store::release_lease(bucket, &a.key).await;
     result
 }

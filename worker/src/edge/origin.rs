@@ -73,13 +73,15 @@ async fn perform(mirror: &Mirror, request: &SourceRequest) -> SourceResponse {
         .as_deref()
         .and_then(|h| mirror.config.token_for(h));
     let result = match get(url.as_str(), token).await {
-        Ok(mut resp) => {
+        Ok(resp) => {
+            // The URL after redirects, read before the body is consumed.
+            let raw: worker::web_sys::Response = resp.into();
+            let final_url = worker::Url::parse(&raw.url()).unwrap_or_else(|_| url.clone());
+            let mut resp = Response::from(raw);
             let status = resp.status_code();
             let content_type = resp.headers().get("content-type").ok().flatten();
             match resp.bytes().await {
                 Ok(body) => {
-                    let raw: worker::web_sys::Response = resp.into();
-                    let final_url = worker::Url::parse(&raw.url()).unwrap_or_else(|_| url.clone());
                     let reason = http::StatusCode::from_u16(status)
                         .ok()
                         .and_then(|s| s.canonical_reason())

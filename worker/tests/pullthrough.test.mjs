@@ -1,0 +1,231 @@
+// The Worker as a verified pull-through mirror in workerd (Miniflare, in-memory R2 and a
+// real queue), in front of a loopback origin registry whose SHA256SUMS GnuPG signs: every
+// platform listed with its signed zh: at once, h1: added in the background by the queue
+// consumer, archives pulled once however many clients ask, lies refused and nothing kept.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root, runCli } from "../../wasm/tests/helpers.mjs";
+import { tools } from "../../wasm/tests/hosts.mjs";
+import { startRegistry, storedZip } from "../../wasm/tests/registry.mjs";
+
+const { Miniflare } = tools("miniflare");
+const HOST = "registry.test";
+const DIR = `/${HOST}/acme/demo/`;
+const PLATFORMS = ["darwin_arm64", "linux_amd64", "windows_amd64"];
+const TOKEN = "operator-token";
+
+let mf;
+let origin;
+let work;
+const log = [];
+
+before(async () => {
+  origin = await startRegistry({ versions: ["1.0.0", "1.1.0", "1.2.0"], platforms: PLATFORMS });
+  // Record every origin request (path and whether it carried a token).
+  const server = origin.server;
+  work = mkdtempSync(join(tmpdir(), "tflock-pull-"));
+  mf = new Miniflare({
+    modules: true,
+    scriptPath: root + "worker/entry.mjs",
+    modulesRules: [
+      { type: "CompiledWasm", include: ["**/*.wasm"], fallthrough: true },
+      { type: "ESModule", include: ["**/*.js"], fallthrough: true },
+    ],
+    compatibilityDate: "2026-04-01",
+    r2Buckets: ["MIRROR"],
+    queueProducers: { FILL: "tflock-fill" },
+    queueConsumers: { "tflock-fill": { maxBatchSize: 10, maxBatchTimeout: 0 } },
+    bindings: {
+      UPLOAD_TOKEN: TOKEN,
+      TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n`,
+      TF_TOKEN_registry_test: "registry-secret",
+    },
+    cf: false,
+  });
+});
+after(async () => {
+  await mf?.dispose();
+  await origin?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const get = (path, headers = {}) => mf.dispatchFetch("http://localhost" + path, { headers });
+const zipName = (v, p) => `terraform-provider-demo_${v}_${p}.zip`;
+
+function cliHashes(bytes) {
+  const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);
+  writeFileSync(path, bytes);
+  const r = runCli(["hash", "--json", path]);
+  assert.equal(r.status, 0, r.stderr);
+  const [h] = JSON.parse(r.stdout);
+  return { h1: h.h1, zh: h.zh };
+}
+
+async function objects(prefix) {
+  const r = await get(`/_admin/objects?prefix=${encodeURIComponent(prefix)}`, { authorization: `Bearer ${TOKEN}` });
+  assert.equal(r.status, 200);
+  return (await r.json()).objects.map((o) => o.key);
+}
+
+test("a cold <version>.json lists every platform's signed zh:, and the queue adds every h1:", async () => {
+  const index = await get(DIR + "index.json");
+  assert.equal(index.status, 200, await index.clone().text());
+  assert.deepEqual(await index.json(), { versions: { "1.0.0": {}, "1.1.0": {}, "1.2.0": {} } });
+
+  const first = await get(DIR + "1.0.0.json");
+  assert.equal(first.status, 200, await first.clone().text());
+  const doc = await first.json();
+  assert.deepEqual(Object.keys(doc.archives).sort(), PLATFORMS);
+  for (const p of PLATFORMS) {
+    const { zh } = cliHashes(origin.zips.get(zipName("1.0.0", p)));
+    assert.equal(doc.archives[p].url, zipName("1.0.0", p));
+    assert.ok(doc.archives[p].hashes.includes(zh), `${p}: ${doc.archives[p].hashes}`);
+  }
+  // The consumer pulls and hashes each platform: wait until every h1: is listed.
+  let listed;
+  for (let i = 0; i < 100; i++) {
+    listed = await (await get(DIR + "1.0.0.json")).json();
+    if (PLATFORMS.every((p) => listed.archives[p].hashes.length === 2)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const p of PLATFORMS) {
+    const { h1, zh } = cliHashes(origin.zips.get(zipName("1.0.0", p)));
+    assert.deepEqual(listed.archives[p].hashes, [h1, zh], p);
+  }
+  const stored = await objects(`${HOST}/acme/demo/`);
+  for (const p of PLATFORMS) assert.ok(stored.includes(`${HOST}/acme/demo/${zipName("1.0.0", p)}`), p);
+});
+
+test("archives are served with HEAD, ranges, ETags and CORS", async () => {
+  const path = DIR + zipName("1.0.0", "linux_amd64");
+  const bytes = origin.zips.get(zipName("1.0.0", "linux_amd64"));
+  const full = await get(path);
+  assert.equal(full.status, 200);
+  assert.ok(Buffer.from(await full.arrayBuffer()).equals(bytes));
+  assert.equal(full.headers.get("access-control-allow-origin"), "*");
+  assert.match(full.headers.get("cache-control"), /immutable/);
+  const head = await mf.dispatchFetch("http://localhost" + path, { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get("content-length"), String(bytes.length));
+  const part = await get(path, { range: "bytes=4-9" });
+  assert.equal(part.status, 206);
+  assert.equal(part.headers.get("content-range"), `bytes 4-9/${bytes.length}`);
+  assert.ok(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(4, 10)));
+  assert.equal((await get(path, { range: `bytes=${bytes.length}-` })).status, 416);
+  const again = await get(path, { "if-none-match": full.headers.get("etag") });
+  assert.equal(again.status, 304);
+  const doc = await get(DIR + "1.0.0.json");
+  assert.equal((await get(DIR + "1.0.0.json", { "if-none-match": doc.headers.get("etag") })).status, 304);
+  const pre = await mf.dispatchFetch("http://localhost" + path, { method: "OPTIONS" });
+  assert.equal(pre.status, 204);
+  assert.match(pre.headers.get("access-control-allow-methods"), /GET/);
+});
+
+test("ten cold GETs of one archive cause one origin download", async () => {
+  const name = zipName("1.1.0", "darwin_arm64");
+  const before = origin.requests.filter((r) => r.path.endsWith(name)).length;
+  const answers = await Promise.all(Array.from({ length: 10 }, () => get(DIR + name)));
+  const bytes = origin.zips.get(name);
+  for (const a of answers) {
+    assert.equal(a.status, 200, await a.clone().text());
+    assert.ok(Buffer.from(await a.arrayBuffer()).equals(bytes));
+  }
+  const after = origin.requests.filter((r) => r.path.endsWith(name)).length;
+  assert.equal(after - before, 1, "origin downloads of " + name);
+});
+
+test("tokens go only to discovery and registry API requests", async () => {
+  assert.ok(origin.requests.length > 0);
+  for (const r of origin.requests) {
+    const api = r.path.startsWith("/v1/");
+    assert.equal(r.authorization, api ? "Bearer registry-secret" : undefined, r.path);
+  }
+});
+
+test("unknown providers and versions are 404 and remembered briefly", async () => {
+  const asked = () => origin.requests.filter((r) => r.path.includes("/acme/nothing/")).length;
+  assert.equal((await get(`/${HOST}/acme/nothing/index.json`)).status, 404);
+  assert.equal((await get(`/${HOST}/acme/nothing/index.json`)).status, 404);
+  assert.equal(asked(), 1, "the second 404 came from the mirror");
+  assert.equal((await get(DIR + "9.9.9.json")).status, 404);
+});
+
+test("a bad signature, an unknown key and a tampered zip are refused and nothing is kept", async () => {
+  const rel = (v) => `/releases/demo/${v}/`;
+  // 1.2.0's signature replaced by one from a key the registry does not list.
+  const stranger = "Stranger <stranger@example.com>";
+  origin.gpg("--quick-generate-key", stranger, "ed25519", "sign", "never");
+  const sums = join(origin.dir, "SUMS-1.2.0");
+  writeFileSync(sums, origin.files.get(rel("1.2.0") + "SHA256SUMS"));
+  origin.gpg("--local-user", stranger, "--detach-sign", "--output", sums + ".sig", sums);
+  const good = origin.files.get(rel("1.2.0") + "SHA256SUMS.sig");
+  const { readFileSync } = await import("node:fs");
+  origin.files.set(rel("1.2.0") + "SHA256SUMS.sig", readFileSync(sums + ".sig"));
+  const unknown = await get(DIR + "1.2.0.json");
+  // A stale copy is not served for a refusal, and nothing new is stored.
+  assert.equal(unknown.status, 502, await unknown.clone().text());
+  assert.match(await unknown.text(), /registry\.test\/acme\/demo 1\.2\.0 for \w+: the SHA256SUMS signature does not verify/);
+  assert.ok(!(await objects(`${HOST}/acme/demo/1.2.0.json`)).length);
+
+  // A signature that does not verify at all.
+  const broken = Buffer.from(good);
+  broken[broken.length - 5] ^= 0xff;
+  origin.files.set(rel("1.2.0") + "SHA256SUMS.sig", broken);
+  assert.equal((await get(DIR + "1.2.0.json")).status, 502);
+  origin.files.set(rel("1.2.0") + "SHA256SUMS.sig", good);
+
+  // The zip at the origin differs from what SHA256SUMS signs: 502 naming it, nothing kept.
+  const name = zipName("1.2.0", "windows_amd64");
+  const real = origin.files.get(rel("1.2.0") + name);
+  const fake = storedZip([["terraform-provider-demo_v1.2.0", "#!/bin/sh\n# an impostor\n"]]);
+  origin.files.set(rel("1.2.0") + name, fake);
+  const r = await get(DIR + name);
+  assert.equal(r.status, 502);
+  assert.match(await r.text(), /registry\.test\/acme\/demo 1\.2\.0 for windows_amd64/);
+  assert.deepEqual(await objects(`${HOST}/acme/demo/${name}`), []);
+  origin.files.set(rel("1.2.0") + name, real);
+});
+
+test("uploads to a pulled-through host must match the signed SHA256SUMS; a published archive never changes (same bytes 200, other bytes 409)", async () => {
+  const put = (path, body) =>
+    mf.dispatchFetch("http://localhost" + path, { method: "PUT", body, headers: { authorization: `Bearer ${TOKEN}` } });
+  const name = zipName("1.0.0", "darwin_arm64");
+  const bytes = origin.zips.get(name);
+  // Already pulled through: the same bytes are fine, other bytes conflict.
+  assert.equal((await put(DIR + name, bytes)).status, 200);
+  const other = Buffer.from(bytes);
+  other[other.length - 30] ^= 0x01;
+  assert.equal((await put(DIR + name, other)).status, 409);
+  // Not yet stored: an archive whose zh: the origin did not sign is refused.
+  await mf.getR2Bucket("MIRROR").then((b) => b.delete(`${HOST}/acme/demo/${zipName("1.1.0", "linux_amd64")}`));
+  // A well-formed zip, but not the one the origin signed.
+  const bad = storedZip([["terraform-provider-demo_v1.1.0", "#!/bin/sh\n# not the release\n"]]);
+  const refused = await put(DIR + zipName("1.1.0", "linux_amd64"), bad);
+  assert.equal(refused.status, 409, await refused.clone().text());
+  assert.deepEqual(await objects(`${HOST}/acme/demo/${zipName("1.1.0", "linux_amd64")}`), []);
+});
+
+test("a stalled or failing origin gets stale documents, marked", async () => {
+  // Make the stored index stale by rewriting its fill time, then take the origin away.
+  const bucket = await mf.getR2Bucket("MIRROR");
+  const key = `${HOST}/acme/demo/index.json`;
+  const current = await bucket.get(key);
+  const body = await current.text();
+  await bucket.put(key, body, { customMetadata: { "filled-at": "0" }, httpMetadata: { contentType: "application/json" } });
+  const versions = origin.files.get("/v1/providers/acme/demo/versions");
+  origin.files.delete("/v1/providers/acme/demo/versions");
+  const r404 = await get(DIR + "index.json");
+  // A 404 from the origin is an answer (the provider is gone), not a failure.
+  assert.equal(r404.status, 404);
+  origin.files.set("/v1/providers/acme/demo/versions", versions);
+  await bucket.put(key, body, { customMetadata: { "filled-at": "0" }, httpMetadata: { contentType: "application/json" } });
+  await bucket.delete(`_tflock/miss/${key}`);
+  await origin.close();
+  const stale = await get(DIR + "index.json");
+  assert.equal(stale.status, 200, await stale.clone().text());
+  assert.ok(stale.headers.get("x-tflock-stale"), "marked stale");
+  assert.deepEqual(JSON.parse(await stale.text()), JSON.parse(body));
+});
