@@ -131,10 +131,18 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
             .map_or(line.len(), |(i, _)| i);
         let prefix = &line[..content_at];
         let depth = prefix.chars().count() / 4;
-        // Which child is last depends on the order, so only the kinds of segment count.
+        // Which child is last depends on Go's map order, so only the kinds of segment
+        // count: a branch (`├`/`└`) or a continuation under an ancestor, which is `│` plus
+        // two no-break spaces below a non-last sibling and four spaces below the last one.
         let chars: Vec<char> = prefix.chars().collect();
         for segment in chars.chunks(4) {
-            prefixes.insert(segment.iter().collect::<String>().replace('└', "├"));
+            let segment = segment.iter().collect::<String>().replace('└', "├");
+            let segment = if segment == "    " {
+                "│\u{a0}\u{a0} ".to_string()
+            } else {
+                segment
+            };
+            prefixes.insert(segment);
         }
         let content = line[content_at..].trim_end().to_string();
         stack.truncate(depth);
