@@ -3,13 +3,12 @@
 // served in the network mirror protocol, and the npm package locks through the Worker.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, runCli, zipOf, loadPackage } from "../../wasm/tests/helpers.mjs";
-import { tools } from "../../wasm/tests/hosts.mjs";
+import { zipOf, loadPackage } from "../../wasm/tests/helpers.mjs";
+import { startMirror, cliHashes as hashesOf } from "./mirror.mjs";
 
-const { Miniflare } = tools("miniflare");
 const TOKEN = "test-upload-token";
 const DIR = "/example.com/acme/demo/";
 const name = (version, platform) => `terraform-provider-demo_${version}_${platform}.zip`;
@@ -17,18 +16,9 @@ const name = (version, platform) => `terraform-provider-demo_${version}_${platfo
 let mf;
 let work;
 before(async () => {
-  mf = new Miniflare({
-    modules: true,
-    scriptPath: root + "worker/entry.mjs",
-    modulesRules: [
-      { type: "CompiledWasm", include: ["**/*.wasm"], fallthrough: true },
-      { type: "ESModule", include: ["**/*.js"], fallthrough: true },
-    ],
-    compatibilityDate: "2026-04-01",
-    r2Buckets: ["MIRROR"],
+  mf = startMirror({
     // example.com has no origin here: its packages arrive by upload only.
     bindings: { UPLOAD_TOKEN: TOKEN, TFLOCK_PRIVATE_HOSTS: "example.com" },
-    cf: false,
   });
   work = mkdtempSync(join(tmpdir(), "tflock-worker-"));
 });
@@ -51,14 +41,7 @@ function providerZip(seed, size) {
   ]);
 }
 
-function cliHashes(bytes) {
-  const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);
-  writeFileSync(path, bytes);
-  const r = runCli(["hash", "--json", path]);
-  assert.equal(r.status, 0, r.stderr);
-  const [h] = JSON.parse(r.stdout);
-  return { h1: h.h1, zh: h.zh };
-}
+const cliHashes = (bytes) => hashesOf(work, bytes);
 
 const put = (path, body, token = TOKEN) =>
   mf.dispatchFetch("http://localhost" + path, {

@@ -7,11 +7,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, runCli } from "../../wasm/tests/helpers.mjs";
-import { tools } from "../../wasm/tests/hosts.mjs";
+import { startMirror, cliHashes as hashesOf } from "./mirror.mjs";
 import { startRegistry, storedZip } from "../../wasm/tests/registry.mjs";
 
-const { Miniflare } = tools("miniflare");
 const HOST = "registry.test";
 const DIR = `/${HOST}/acme/demo/`;
 const PLATFORMS = ["darwin_arm64", "linux_amd64", "windows_amd64"];
@@ -27,15 +25,7 @@ before(async () => {
   // Record every origin request (path and whether it carried a token).
   const server = origin.server;
   work = mkdtempSync(join(tmpdir(), "tflock-pull-"));
-  mf = new Miniflare({
-    modules: true,
-    scriptPath: root + "worker/entry.mjs",
-    modulesRules: [
-      { type: "CompiledWasm", include: ["**/*.wasm"], fallthrough: true },
-      { type: "ESModule", include: ["**/*.js"], fallthrough: true },
-    ],
-    compatibilityDate: "2026-04-01",
-    r2Buckets: ["MIRROR"],
+  mf = startMirror({
     queueProducers: { FILL: "tflock-fill" },
     queueConsumers: { "tflock-fill": { maxBatchSize: 10, maxBatchTimeout: 0 } },
     bindings: {
@@ -43,7 +33,6 @@ before(async () => {
       TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n`,
       TF_TOKEN_registry_test: "registry-secret",
     },
-    cf: false,
   });
 });
 after(async () => {
@@ -55,14 +44,7 @@ after(async () => {
 const get = (path, headers = {}) => mf.dispatchFetch("http://localhost" + path, { headers });
 const zipName = (v, p) => `terraform-provider-demo_${v}_${p}.zip`;
 
-function cliHashes(bytes) {
-  const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);
-  writeFileSync(path, bytes);
-  const r = runCli(["hash", "--json", path]);
-  assert.equal(r.status, 0, r.stderr);
-  const [h] = JSON.parse(r.stdout);
-  return { h1: h.h1, zh: h.zh };
-}
+const cliHashes = (bytes) => hashesOf(work, bytes);
 
 async function objects(prefix) {
   const r = await get(`/_admin/objects?prefix=${encodeURIComponent(prefix)}`, { authorization: `Bearer ${TOKEN}` });

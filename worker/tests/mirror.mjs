@@ -1,0 +1,35 @@
+// Shared by the Worker's node tests: the Worker in workerd (Miniflare) and the native CLI's
+// hashes of a zip, which the tests expect the Worker to list.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { root, runCli } from "../../wasm/tests/helpers.mjs";
+import { tools } from "../../wasm/tests/hosts.mjs";
+
+const { Miniflare } = tools("miniflare");
+
+/** The built Worker with an in-memory R2 bucket `MIRROR`; `options` adds bindings, queues. */
+export function startMirror(options) {
+  return new Miniflare({
+    modules: true,
+    scriptPath: root + "worker/entry.mjs",
+    modulesRules: [
+      { type: "CompiledWasm", include: ["**/*.wasm"], fallthrough: true },
+      { type: "ESModule", include: ["**/*.js"], fallthrough: true },
+    ],
+    compatibilityDate: "2026-04-01",
+    r2Buckets: ["MIRROR"],
+    cf: false,
+    ...options,
+  });
+}
+
+/** `tflock hash --json` of `bytes`, written into the directory `work`. */
+export function cliHashes(work, bytes) {
+  const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);
+  writeFileSync(path, bytes);
+  const r = runCli(["hash", "--json", path]);
+  assert.equal(r.status, 0, r.stderr);
+  const [h] = JSON.parse(r.stdout);
+  return { h1: h.h1, zh: h.zh };
+}
