@@ -11,4 +11,9 @@ export default {
   fetch(request, env, ctx) {
     return glue.fetch(request, env, ctx);
   },
+  // Batches of the `tflock-fill` queue (producer binding FILL). The glue exports `queue` once
+  // the Rust side has an `#[event(queue)]` handler; until then a batch is acknowledged as is.
+  async queue(batch, env, ctx) {
+    if (typeof glue.queue === "function") return glue.queue(batch, env, ctx);
+  },
 };
