@@ -24,6 +24,7 @@ const GO_PACKAGES: &[&str] = &[
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
+    let cwd = std::env::current_dir()?;
     std::env::set_current_dir(&root)?;
     match args.first().map(String::as_str) {
         Some("test") => test(),
@@ -36,6 +37,7 @@ fn main() -> Result<()> {
         Some("playground") => playground::run(&args[1..]),
         Some("playground-test") => playground::test(),
         Some("worker-test") => worker::test(),
+        Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
             eprintln!(
@@ -51,6 +53,11 @@ fn main() -> Result<()> {
             eprintln!(
                 "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
             );
+            eprintln!("  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]");
+            eprintln!(
+                "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
+            );
+            eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
             std::process::exit(2)
         }
     }
