@@ -22,6 +22,7 @@ const GO_PACKAGES: &[&str] = &[
 ];
 
 fn main() -> Result<()> {
+    forget_cargo_run_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
     let cwd = std::env::current_dir()?;
@@ -59,6 +60,27 @@ fn main() -> Result<()> {
             );
             eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
             std::process::exit(2)
+        }
+    }
+}
+
+/// Drops the package variables `cargo run` gave xtask (`CARGO_PKG_*`, `CARGO_MANIFEST_*`, ...)
+/// before it runs cargo again: build scripts that track them (ring's) would otherwise be rebuilt
+/// whenever xtask's cargo runs alternate with plain ones or with `tflock_tests::tflock_bin`'s,
+/// which removes the same list.
+fn forget_cargo_run_env() {
+    for (key, _) in std::env::vars_os() {
+        let name = key.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+            ]
+            .contains(&name.as_ref())
+        {
+            std::env::remove_var(&key);
         }
     }
 }
