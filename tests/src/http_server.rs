@@ -71,7 +71,25 @@ struct Tls {
     ca_pem: String,
 }
 
-fn make_tls() -> Tls {
+/// A CA and a leaf certificate it signed for `127.0.0.1` and `localhost`: trusting the CA
+/// works for rustls/webpki and Go alike (a self-signed leaf that is also a CA may be refused).
+pub struct LoopbackCerts {
+    /// The CA certificate, PEM (what clients trust, e.g. through `SSL_CERT_FILE`).
+    pub ca_pem: String,
+    /// The CA certificate, DER.
+    pub ca_der: Vec<u8>,
+    /// The leaf certificate, PEM.
+    pub leaf_pem: String,
+    /// The leaf certificate, DER.
+    pub leaf_der: Vec<u8>,
+    /// The leaf's private key, PKCS#8 PEM.
+    pub leaf_key_pem: String,
+    /// The leaf's private key, PKCS#8 DER.
+    pub leaf_key_der: Vec<u8>,
+}
+
+/// Generates fresh [`LoopbackCerts`].
+pub fn loopback_certs() -> LoopbackCerts {
     use rcgen::{
         BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair,
         KeyUsagePurpose, SanType,
@@ -97,20 +115,37 @@ fn make_tls() -> Tls {
         .push(DnType::CommonName, "127.0.0.1");
     let leaf_key = KeyPair::generate().expect("leaf key");
     let leaf_cert = leaf.signed_by(&leaf_key, &ca).expect("leaf certificate");
-    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(rustls::pki_types::PrivatePkcs8KeyDer::from(
-        leaf_key.serialize_der(),
-    ));
+    LoopbackCerts {
+        ca_pem: ca.pem(),
+        ca_der: ca.der().to_vec(),
+        leaf_pem: leaf_cert.pem(),
+        leaf_der: leaf_cert.der().to_vec(),
+        leaf_key_pem: leaf_key.serialize_pem(),
+        leaf_key_der: leaf_key.serialize_der(),
+    }
+}
+
+fn make_tls() -> Tls {
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+    let certs = loopback_certs();
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(certs.leaf_key_der));
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .expect("protocol versions")
     .with_no_client_auth()
-    .with_single_cert(vec![leaf_cert.der().clone(), ca.der().clone()], key)
+    .with_single_cert(
+        vec![
+            CertificateDer::from(certs.leaf_der),
+            CertificateDer::from(certs.ca_der),
+        ],
+        key,
+    )
     .expect("server certificate");
     Tls {
         config: Arc::new(config),
-        ca_pem: ca.pem(),
+        ca_pem: certs.ca_pem,
     }
 }
 

@@ -1,6 +1,7 @@
-//! Shared helpers for tflock's cross-crate tests: fixture paths, the Go oracle programs, and
-//! the built `tflock` binary.
+//! Shared helpers for tflock's cross-crate tests: fixture paths, the Go oracle programs, the
+//! built `tflock` binary and the edge mirror Worker's dev server.
 
+pub mod edge_dev;
 pub mod fake_registry;
 pub mod http_server;
 pub mod terraform;

@@ -22,8 +22,10 @@ const GO_PACKAGES: &[&str] = &[
 ];
 
 fn main() -> Result<()> {
+    forget_cargo_run_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
+    let cwd = std::env::current_dir()?;
     std::env::set_current_dir(&root)?;
     match args.first().map(String::as_str) {
         Some("test") => test(),
@@ -36,6 +38,7 @@ fn main() -> Result<()> {
         Some("playground") => playground::run(&args[1..]),
         Some("playground-test") => playground::test(),
         Some("worker-test") => worker::test(),
+        Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
             eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
             eprintln!(
@@ -51,7 +54,33 @@ fn main() -> Result<()> {
             eprintln!(
                 "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
             );
+            eprintln!("  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]");
+            eprintln!(
+                "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
+            );
+            eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
             std::process::exit(2)
+        }
+    }
+}
+
+/// Drops the package variables `cargo run` gave xtask (`CARGO_PKG_*`, `CARGO_MANIFEST_*`, ...)
+/// before it runs cargo again: build scripts that track them (ring's) would otherwise be rebuilt
+/// whenever xtask's cargo runs alternate with plain ones or with `tflock_tests::tflock_bin`'s,
+/// which removes the same list.
+fn forget_cargo_run_env() {
+    for (key, _) in std::env::vars_os() {
+        let name = key.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+            ]
+            .contains(&name.as_ref())
+        {
+            std::env::remove_var(&key);
         }
     }
 }
