@@ -124,3 +124,38 @@ test("the npm package locks every platform through the Worker as a network mirro
       "  ]\n}\n",
   );
 });
+
+test("twenty concurrent uploads of different platforms are all listed with their own hashes", async () => {
+  const platforms = Array.from({ length: 20 }, (_, i) => `os${String.fromCharCode(97 + i)}_arch${i}`);
+  const bytes = Object.fromEntries(platforms.map((p, i) => [p, providerZip(100 + i, 20_000 + i * 997)]));
+  const answers = await Promise.all(platforms.map((p) => put(DIR + name("3.0.0", p), bytes[p])));
+  for (const [i, r] of answers.entries()) assert.equal(r.status, 201, `${platforms[i]}: ${await r.text()}`);
+  // Every document update was a compare-and-swap: none of the twenty was lost.
+  const version = await (await get(DIR + "3.0.0.json")).json();
+  assert.deepEqual(Object.keys(version.archives).sort(), [...platforms].sort());
+  for (const p of platforms) {
+    const { h1, zh } = cliHashes(bytes[p]);
+    assert.deepEqual(version.archives[p], { url: name("3.0.0", p), hashes: [h1, zh] }, p);
+  }
+  const index = await (await get(DIR + "index.json")).json();
+  assert.ok("3.0.0" in index.versions, JSON.stringify(index));
+});
+
+test("two different uploads to one key at once: one 201, one 409, and the listing matches the kept bytes", async () => {
+  for (let round = 0; round < 3; round++) {
+    const path = DIR + name(`4.0.${round}`, "linux_amd64");
+    const a = providerZip(200 + round, 2_000_000);
+    const b = providerZip(300 + round, 2_000_000);
+    const [ra, rb] = await Promise.all([put(path, a), put(path, b)]);
+    const statuses = [ra.status, rb.status].sort();
+    assert.deepEqual(statuses, [201, 409], `round ${round}: ${await ra.text()} / ${await rb.text()}`);
+    const kept = Buffer.from(await (await get(path)).arrayBuffer());
+    const winner = ra.status === 201 ? a : b;
+    assert.ok(kept.equals(winner), `round ${round}: the stored bytes are not the 201 upload's`);
+    const { h1, zh } = cliHashes(winner);
+    const version = await (await get(DIR + `4.0.${round}.json`)).json();
+    assert.deepEqual(version.archives.linux_amd64.hashes, [h1, zh], `round ${round}`);
+    // The same bytes again are accepted as they are.
+    assert.equal((await put(path, winner)).status, 200);
+  }
+});

@@ -1,7 +1,7 @@
 //! Finding and reading the CLI configuration the way Terraform and OpenTofu do.
 
 use std::path::PathBuf;
-use tflock_core::protocol::cliconfig::CliConfig;
+use tflock_core::protocol::cliconfig::{missing_file, CliConfig};
 use tflock_core::{Diagnostics, Flavor};
 
 /// The CLI config file in effect: `TF_CLI_CONFIG_FILE`, else (OpenTofu) `~/.tofurc`, else
@@ -24,11 +24,15 @@ pub fn locate(flavor: Flavor) -> Option<PathBuf> {
 pub fn load(flavor: Flavor) -> anyhow::Result<(CliConfig, Diagnostics)> {
     let (mut cfg, diags) = match locate(flavor) {
         None => (CliConfig::default(), Diagnostics::new()),
-        Some(path) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| anyhow::anyhow!("reading CLI config {}: {e}", path.display()))?;
-            CliConfig::parse(&text, &path.display().to_string(), flavor)
-        }
+        Some(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => CliConfig::parse(&text, &path.display().to_string(), flavor),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut diags = Diagnostics::new();
+                diags.push(missing_file(&path.display().to_string()));
+                (CliConfig::default(), diags)
+            }
+            Err(e) => anyhow::bail!("reading CLI config {}: {e}", path.display()),
+        },
     };
     if let Some(dir) = std::env::var("TF_PLUGIN_CACHE_DIR")
         .ok()

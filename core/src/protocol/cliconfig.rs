@@ -216,6 +216,15 @@ fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, String> {
     Ok(args)
 }
 
+/// Terraform's warning when `TF_CLI_CONFIG_FILE` names a file that does not exist: it goes on
+/// with an empty configuration.
+pub fn missing_file(path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "Unable to open CLI configuration file",
+        format!("The CLI configuration file at {} does not exist.", quote(path)),
+    )
+}
+
 impl CliConfig {
     /// Parses CLI config text. `filename` names the file in the parse-error text.
     pub fn parse(src: &str, filename: &str, flavor: Flavor) -> (CliConfig, Diagnostics) {
