@@ -438,3 +438,32 @@ fn include_and_exclude_route_providers_between_a_filesystem_mirror_and_direct() 
         registry_server.requests()
     );
 }
+
+#[test]
+fn a_missing_cli_config_file_is_only_a_warning_as_in_terraform() {
+    let demo = provider("demo");
+    let reg = registry(&[(&demo, "1.2.0")]);
+    let mirror = StaticServer::start_tls(mirror_files(&reg));
+    let mut env = Env::new(); // TF_CLI_CONFIG_FILE names a file that is never written
+    env.trust(&mirror);
+    env.requires(&[("demo", "1.2.0")]);
+    let net_mirror = format!("-net-mirror={}/providers/", mirror.base_url());
+    let out = env.run(&["providers", "lock", "-platform=linux_amd64", &net_mirror]);
+    assert!(out.status.success(), "{}", text(&out));
+    let all = all_output(&out);
+    let path = env.home.path().join("cli.tfrc");
+    assert!(
+        all.contains("Warning: Unable to open CLI configuration file")
+            && all.contains(&format!(
+                "The CLI configuration file at \"{}\" does not exist.",
+                path.display()
+            )),
+        "{all}"
+    );
+    assert!(
+        env.lock()
+            .contains(&reg.expected_h1(&id(&demo, "1.2.0", "linux_amd64"))),
+        "{}",
+        env.lock()
+    );
+}

@@ -7,8 +7,7 @@
 mod e2e_common;
 
 use e2e_common::{
-    host_block, id, lock_text, platforms, provider, registry, registry_files, text, Env,
-    LockEntry,
+    host_block, id, lock_text, platforms, provider, registry, registry_files, text, Env, LockEntry,
 };
 use std::time::{Duration, Instant};
 use tflock_core::addrs::{Platform, Provider};
@@ -37,6 +36,8 @@ fn uploaded_packages_lock_through_the_worker_as_a_network_mirror() {
     let dev = EdgeDev::start(EdgeDevOptions {
         https: true,
         upload_token: Some(TOKEN.to_string()),
+        // example.com has no origin: its packages arrive by upload only.
+        vars: vec![("TFLOCK_PRIVATE_HOSTS".into(), "example.com".into())],
         ..EdgeDevOptions::default()
     });
     let base = dev.base_url();
@@ -206,7 +207,11 @@ fn listed_hashes(doc: &serde_json::Value) -> Vec<(String, Vec<String>)> {
         .map(|(platform, archive)| {
             let mut hashes: Vec<String> = archive["hashes"]
                 .as_array()
-                .map(|a| a.iter().filter_map(|h| h.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|h| h.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default();
             hashes.sort();
             (platform.clone(), hashes)
@@ -217,7 +222,10 @@ fn listed_hashes(doc: &serde_json::Value) -> Vec<(String, Vec<String>)> {
 }
 
 fn platform_flags() -> Vec<String> {
-    platforms().iter().map(|p| format!("-platform={p}")).collect()
+    platforms()
+        .iter()
+        .map(|p| format!("-platform={p}"))
+        .collect()
 }
 
 #[test]
@@ -248,7 +256,12 @@ fn pulled_through_locks_have_the_hashes_of_a_direct_lock() {
     let mut mirror_args = args.clone();
     mirror_args.push(&net_mirror);
     let out = mirrored.run(&mirror_args);
-    assert!(out.status.success(), "{}\n{}", text(&out), pt.dev.stderr_log());
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out),
+        pt.dev.stderr_log()
+    );
     assert_eq!(mirrored.lock(), pt.lock(Flavor::Terraform, h1s.clone()));
 
     // The Worker lists every platform with the same h1: and zh: as the direct lock.
@@ -269,7 +282,12 @@ fn pulled_through_locks_have_the_hashes_of_a_direct_lock() {
         pt.dev.base_url()
     ));
     let out = tofu.run(&["init", "-flavor=opentofu"]);
-    assert!(out.status.success(), "{}\n{}", text(&out), pt.dev.stderr_log());
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out),
+        pt.dev.stderr_log()
+    );
     assert_eq!(tofu.lock(), pt.lock(Flavor::OpenTofu, all));
 }
 

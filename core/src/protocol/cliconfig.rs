@@ -221,7 +221,10 @@ fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, String> {
 pub fn missing_file(path: &str) -> Diagnostic {
     Diagnostic::warning(
         "Unable to open CLI configuration file",
-        format!("The CLI configuration file at {} does not exist.", quote(path)),
+        format!(
+            "The CLI configuration file at {} does not exist.",
+            quote(path)
+        ),
     )
 }
 
