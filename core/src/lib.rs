@@ -8,6 +8,7 @@ pub mod config;
 pub mod diag;
 pub mod edge;
 pub mod flavor;
+mod gotext;
 pub mod hash;
 pub mod hcl_syntax;
 pub mod install;

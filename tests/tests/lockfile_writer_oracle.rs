@@ -221,10 +221,9 @@ fn go_print_table_matches_go() {
         .expect("run go_isprint");
     assert!(out.status.success());
     let want = String::from_utf8(out.stdout).expect("utf-8");
-    let table = std::fs::read_to_string(
-        tflock_tests::workspace_root().join("core/src/lockfile/go_print.rs"),
-    )
-    .expect("read go_print.rs");
+    let table =
+        std::fs::read_to_string(tflock_tests::workspace_root().join("core/src/gotext/is_print.rs"))
+            .expect("read is_print.rs");
     let have: String = table
         .lines()
         .map(str::trim)
@@ -233,6 +232,6 @@ fn go_print_table_matches_go() {
         .collect();
     assert_eq!(
         have, want,
-        "go_print.rs is out of date; regenerate it from tests/oracles/go_isprint"
+        "core/src/gotext/is_print.rs is out of date; regenerate it from tests/oracles/go_isprint"
     );
 }

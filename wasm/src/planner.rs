@@ -1,22 +1,22 @@
 //! The sans-IO install planner as a JavaScript class: `next()` hands out requests,
 //! `answer(id, answer)` takes the host's findings, `finish()` returns the outcome.
 
-use crate::config::{diagnostics, DiagnosticJs};
+use crate::config::diagnostics;
 use crate::convert::{
     bytes, camel_value, entries, flavor, get, opt_string, string, strings, to_js,
 };
-use crate::error::{error, invalid_argument, JsResult};
+use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
 use crate::host_sha256::WasmSha256;
-use crate::lockfile::{lock_arg, lock_js, LockJs};
+use crate::lockfile::{lock_arg, lock_js};
 use serde::Serialize;
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::collections::SortedMap;
 use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
-    self, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome, PlanOptions,
-    Requirements, SourceError, SourceErrorKind, SourcePackage,
+    self, requirements, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome,
+    OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
-use tflock_core::lockfile::{write_locks, Locks};
+use tflock_core::lockfile::Locks;
 use tflock_core::protocol::registry::DownloadResponse;
 use tflock_core::version::{Constraints, Version};
 use tflock_core::Flavor;
@@ -246,63 +246,28 @@ pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOption
             })?
         }
     };
+    // Terraform's init refuses legacy addresses before planning.
+    if let Some(d) = requirements::legacy_address_errors(&reqs, mode)
+        .iter()
+        .next()
+    {
+        return Err(diagnostic_error(d));
+    }
     Ok((reqs, locks, PlanOptions::new(flavor, mode, platforms)))
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ProviderResultJs {
-    provider: String,
-    version: Option<String>,
-    auth: Vec<AuthJs>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AuthJs {
-    platform: String,
-    result: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OutcomeJs {
-    lock_text: String,
-    lock: LockJs,
-    write_lock: bool,
-    changes: serde_json::Value,
-    diagnostics: Vec<DiagnosticJs>,
-    messages: Vec<String>,
-    providers: Vec<ProviderResultJs>,
-}
-
-/// The outcome as JavaScript sees it: the new lock file's text and object, what changed,
-/// diagnostics and the product's messages.
+/// The outcome as JavaScript sees it: core's [`OutcomeView`] with camelCase keys, plus the
+/// lock as an object and each diagnostic's `file`, as every other binding returns them.
 pub fn outcome_js(o: &Outcome, flavor: Flavor) -> JsResult<JsValue> {
-    to_js(&OutcomeJs {
-        lock_text: write_locks(&o.new_lock, flavor),
-        lock: lock_js(&o.new_lock, flavor),
-        write_lock: o.write_lock,
-        changes: camel_value(&o.changes)?,
-        diagnostics: diagnostics(&o.diagnostics),
-        messages: o.messages.clone(),
-        providers: o
-            .providers
-            .iter()
-            .map(|p| ProviderResultJs {
-                provider: p.provider.to_string(),
-                version: p.version.as_ref().map(ToString::to_string),
-                auth: p
-                    .auth
-                    .iter()
-                    .map(|(pl, r)| AuthJs {
-                        platform: pl.to_string(),
-                        result: r.clone(),
-                    })
-                    .collect(),
-            })
-            .collect(),
-    })
+    let mut value = camel_value(&OutcomeView::new(o, flavor))?;
+    // Already in the bindings' casing; camel-casing again would rename map keys.
+    value["lock"] = json(&lock_js(&o.new_lock, flavor))?;
+    value["diagnostics"] = json(&diagnostics(&o.diagnostics))?;
+    to_js(&value)
+}
+
+fn json<T: Serialize>(v: &T) -> JsResult<serde_json::Value> {
+    serde_json::to_value(v).map_err(|e| error("Internal error", e.to_string()))
 }
 
 /// The planner behind `init` and `providers lock`, driven from JavaScript.

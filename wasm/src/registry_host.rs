@@ -18,7 +18,7 @@ use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, 
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::Credentials;
 use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
-use tflock_core::Flavor;
+use tflock_core::{Flavor, Severity};
 use url::Url;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -250,8 +250,15 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credential
                 "The networkMirror option requires a valid https: URL as the mirror base URL.",
             )),
         },
-        None => SourceSet::from_cli_config(&cfg, flavor)
-            .map_err(|e| error("Invalid provider installation settings", e)),
+        None => SourceSet::from_cli_config(&cfg, flavor).map_err(|diags| {
+            diags
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .map_or_else(
+                    || error("Invalid provider installation settings", ""),
+                    diagnostic_error,
+                )
+        }),
     }?;
     Ok((set, credentials))
 }

@@ -247,7 +247,29 @@ export interface PlanOutcome {
   diagnostics: Diagnostic[];
   /** Progress and summary lines, with `[bold]`/`[reset]` markup. */
   messages: string[];
-  providers: { provider: string; version: string | null; auth: { platform: string; result: string }[] }[];
+  providers: ProviderOutcome[];
+}
+
+/** One provider's result: the selection, authentication per platform, each hash's trust. */
+export interface ProviderOutcome {
+  provider: string;
+  version: string | null;
+  auth: { platform: string; result: string }[];
+  hashes: HashOutcome[];
+}
+
+/** One recorded hash and where trust in it came from. */
+export interface HashOutcome {
+  hash: string;
+  /** Platforms it is known to belong to (empty when the source did not say). */
+  platforms: string[];
+  /** Key ID of the verified signature covering it. */
+  signedBy: string | null;
+  computedLocally: boolean;
+  reportedByRegistry: boolean;
+  /** Reported by a network mirror (OpenTofu `trust_all_hashes`). */
+  reportedByMirror: boolean;
+  fromPreviousLock: boolean;
 }
 
 /** `lock()` settings: a planner run plus the transport and the installation sources. */

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { loadPackage, runCli, cli } from "./helpers.mjs";
+import { assertType } from "./types.mjs";
 
 const run = promisify(execFile);
 import { startRegistry } from "./registry.mjs";
@@ -62,6 +63,7 @@ const options = (constraint, lock) => ({
 test("lock() with the global fetch writes the lock file `tflock providers lock` writes", async () => {
   for (const constraint of ["~> 1.0", ">= 1.0, < 2.0.0", "2.0.0"]) {
     const out = await tf.lock(options(constraint));
+    assertType(out, "PlanOutcome");
     assert.deepEqual(out.diagnostics.filter((d) => d.severity === "error"), [], constraint);
     assert.equal(out.lockText, await cliLock(constraint), constraint);
     assert.equal(out.lock.providers[0].version, tf.selectVersion(constraint, ["1.0.0", "1.2.0", "2.0.0"]).version);
@@ -158,6 +160,8 @@ test("the Planner class driven by hand gives the same lock as lock()", async () 
   assert.ok(planner.isDone());
   assert.deepEqual([...kinds].sort(), ["package", "packageMeta", "versions"]);
   const out = planner.finish();
+  assertType(out, "PlanOutcome");
+  assert.ok(out.providers[0].hashes.some((h) => h.signedBy && h.reportedByRegistry), JSON.stringify(out.providers));
   assert.equal(out.lockText, (await tf.lock(options("~> 1.0"))).lockText);
   assert.throws(() => planner.next(), (e) => e.summary === "Invalid argument");
 });
@@ -170,6 +174,7 @@ test("Planner answers of the wrong shape throw and leave the request outstanding
   assert.throws(() => planner.answer(999, { versions: [] }), (e) => /no outstanding request/.test(e.detail));
   planner.answer(req.id, { error: { message: "boom" } });
   const out = planner.finish();
+  assertType(out, "PlanOutcome");
   assert.ok(out.diagnostics.some((d) => d.severity === "error" && /boom/.test(d.detail)));
   assert.throws(() => new tf.Planner({ requirements: {}, platforms: ["nope"] }), (e) => e.summary === "Invalid target platform");
 });

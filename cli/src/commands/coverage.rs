@@ -49,12 +49,14 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let (cfg, _) = cliconfig::load(flavor)?;
-    let sources = Sources::from_cli_config(
-        &cfg,
-        flavor,
-        Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cfg),
-    )
-    .map_err(anyhow::Error::msg)?;
+    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cfg);
+    let sources = match Sources::from_cli_config(&cfg, flavor, http) {
+        Ok(sources) => sources,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let cache = HashCache::default_location();
 
     let mut known: KnownHashes = SortedMap::new();

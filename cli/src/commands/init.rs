@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
-use tflock_core::install::{Mode, Outcome, PackageLocation, PlanOptions, Planner};
+use tflock_core::install::{
+    requirements, Mode, Outcome, OutcomeView, PackageLocation, PlanOptions, Planner,
+};
 use tflock_core::lockfile::messages::strip_markup;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -93,15 +95,10 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     diags.extend(reqs.diagnostics.clone());
-    for p in planner_reqs.keys().filter(|p| p.is_legacy()) {
-        diags.push(Diagnostic::error(
-            "Invalid legacy provider address",
-            format!(
-                "This configuration or its associated state refers to the unqualified provider {:?}.\n\nYou must complete the Terraform 0.13 upgrade process before upgrading to later versions.",
-                p.r#type
-            ),
-        ));
-    }
+    diags.extend(requirements::legacy_address_errors(
+        &planner_reqs,
+        Mode::Init,
+    ));
     let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
     diags.extend(lock_diags);
     if diags.has_errors() {
@@ -111,14 +108,22 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
 
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cli_cfg);
     let sources = if args.plugin_dir.is_empty() {
-        Sources::from_cli_config(&cli_cfg, flavor, http).map_err(anyhow::Error::msg)?
+        match Sources::from_cli_config(&cli_cfg, flavor, http) {
+            Ok(sources) => sources,
+            Err(diags) => {
+                print_diagnostics(&diags);
+                return Ok(ExitCode::FAILURE);
+            }
+        }
     } else {
         // Like Terraform, only these directories, as filesystem mirrors.
         let mirrors = args
             .plugin_dir
             .iter()
             .cloned()
-            .map(Method::FilesystemMirror);
+            .map(|dir| Method::FilesystemMirror {
+                path: dir.display().to_string(),
+            });
         Sources::only(mirrors.collect(), &cli_cfg, flavor, http)
     };
     let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
@@ -164,7 +169,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
             )
         })?;
     }
-    report(&outcome, args.json)?;
+    report(&outcome, flavor, args.json)?;
     Ok(if outcome.has_errors() {
         ExitCode::FAILURE
     } else {
@@ -267,29 +272,12 @@ fn install_all(
 }
 
 /// Prints messages (stdout) and diagnostics (stderr), or the JSON form.
-pub fn report(outcome: &Outcome, json: bool) -> anyhow::Result<()> {
+pub fn report(outcome: &Outcome, flavor: Flavor, json: bool) -> anyhow::Result<()> {
     if json {
-        let value = serde_json::json!({
-            "messages": outcome.messages.iter().map(|m| strip_markup(m)).collect::<Vec<_>>(),
-            "diagnostics": outcome.diagnostics,
-            "lock_written": outcome.write_lock,
-            "changes": tflock_core::lockfile::render_diff(&outcome.changes),
-            "providers": outcome.providers.iter().map(|p| serde_json::json!({
-                "provider": p.provider.to_string(),
-                "version": p.version.as_ref().map(ToString::to_string),
-                "auth": p.auth.iter().map(|(pl, a)| serde_json::json!({"platform": pl.to_string(), "result": a})).collect::<Vec<_>>(),
-                "hashes": p.provenance.iter().map(|h| serde_json::json!({
-                    "hash": h.hash.to_string(),
-                    "platforms": h.platforms,
-                    "signed_by": h.signed_by,
-                    "computed_locally": h.computed_locally,
-                    "reported_by_registry": h.reported_by_registry,
-                    "reported_by_mirror": h.reported_by_mirror,
-                    "from_previous_lock": h.from_previous_lock,
-                })).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        });
-        return print_json(&value);
+        // The core's view as it is; only the markup goes, as on a terminal.
+        let mut view = OutcomeView::new(outcome, flavor);
+        view.messages = view.messages.iter().map(|m| strip_markup(m)).collect();
+        return print_json(&view);
     }
     for m in &outcome.messages {
         println!("{}", strip_markup(m));

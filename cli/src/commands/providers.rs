@@ -228,7 +228,9 @@ fn lock_one(
     // Like Terraform, ignore the CLI config's installation methods: upstream registries by
     // default, or exactly the mirror given.
     let method = if let Some(dir) = &args.fs_mirror {
-        Method::FilesystemMirror(dir.clone())
+        Method::FilesystemMirror {
+            path: dir.display().to_string(),
+        }
     } else if let Some(raw) = &args.net_mirror {
         match url::Url::parse(raw) {
             Ok(u) if u.scheme() == "https" => Method::NetworkMirror {
@@ -275,7 +277,7 @@ fn lock_one(
     if outcome.write_lock && !outcome.has_errors() {
         workdir::write_lock(dir, &outcome.new_lock, p.flavor)?;
     }
-    report(&outcome, args.common.json)?;
+    report(&outcome, p.flavor, args.common.json)?;
     Ok(!outcome.has_errors())
 }
 
@@ -314,8 +316,13 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
-    let sources =
-        Sources::from_cli_config(&p.cli_cfg, p.flavor, http).map_err(anyhow::Error::msg)?;
+    let sources = match Sources::from_cli_config(&p.cli_cfg, p.flavor, http) {
+        Ok(sources) => sources,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     std::fs::create_dir_all(target)?;
     let staging = tempfile::Builder::new()
         .prefix(".tflock-mirror-")
@@ -334,7 +341,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     let kept = drive(&mut planner, &host);
     let outcome = planner.finish();
     if outcome.has_errors() {
-        report(&outcome, args.common.json)?;
+        report(&outcome, p.flavor, args.common.json)?;
         return Ok(ExitCode::FAILURE);
     }
     // Group by provider and version, then write archives and the two index files.

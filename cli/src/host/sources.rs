@@ -6,7 +6,7 @@
 //! listings with `std::fs`.
 
 use super::http::Http;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use tflock_core::addrs::{Platform, Provider};
@@ -14,45 +14,12 @@ use tflock_core::install::{Answer, AvailableVersions, Need, SourceError, SourceP
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::source::{self, DirEntry, HttpResponse, SourceRequest, SourceResponse, SourceSet};
 use tflock_core::version::Version;
-use tflock_core::Flavor;
-use url::Url;
+use tflock_core::{Diagnostics, Flavor};
 
 /// How long one registry or mirror JSON request may take (Terraform's default is 10s).
 const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// One configured installation method.
-#[derive(Debug, Clone)]
-pub enum Method {
-    /// The provider's origin registry.
-    Registry,
-    /// A network mirror at this base URL.
-    NetworkMirror {
-        /// Base URL, as configured.
-        base: Url,
-        /// OpenTofu `trust_all_hashes`.
-        trust_all_hashes: bool,
-    },
-    /// A local directory in the filesystem-mirror layout.
-    FilesystemMirror(PathBuf),
-}
-
-impl Method {
-    fn into_core(self) -> source::Method {
-        match self {
-            Method::Registry => source::Method::Registry,
-            Method::NetworkMirror {
-                base,
-                trust_all_hashes,
-            } => source::Method::NetworkMirror {
-                base,
-                trust_all_hashes,
-            },
-            Method::FilesystemMirror(dir) => source::Method::FilesystemMirror {
-                path: dir.display().to_string(),
-            },
-        }
-    }
-}
+pub use tflock_core::source::Method;
 
 /// The ordered set of sources, like Terraform's `MultiSource`, shared by worker threads.
 #[derive(Debug)]
@@ -64,7 +31,11 @@ pub struct Sources {
 impl Sources {
     /// The sources a CLI config describes (direct registry access when it has no
     /// `provider_installation` block).
-    pub fn from_cli_config(cfg: &CliConfig, flavor: Flavor, http: Http) -> Result<Sources, String> {
+    pub fn from_cli_config(
+        cfg: &CliConfig,
+        flavor: Flavor,
+        http: Http,
+    ) -> Result<Sources, Diagnostics> {
         Ok(Sources::with_set(
             SourceSet::from_cli_config(cfg, flavor)?,
             http,
@@ -77,7 +48,7 @@ impl Sources {
         let entries = methods
             .into_iter()
             .map(|m| source::SourceEntry {
-                method: m.into_core(),
+                method: m,
                 filter: None,
             })
             .collect();

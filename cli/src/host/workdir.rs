@@ -151,11 +151,7 @@ pub fn tree_diagnostics(tree: &ModuleTree) -> Diagnostics {
 /// The requirements of the whole tree, and in the planner's shape.
 pub fn requirements(tree: &ModuleTree, flavor: Flavor) -> (ProviderRequirements, Requirements) {
     let reqs = tree_requirements(tree, flavor);
-    let planner = reqs
-        .providers
-        .iter()
-        .map(|(p, r)| (p.clone(), r.parsed.clone()))
-        .collect();
+    let planner = tflock_core::install::requirements::from_configuration(&reqs);
     (reqs, planner)
 }
 

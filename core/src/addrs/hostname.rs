@@ -6,7 +6,7 @@
 //! (`idna: disallowed rune U+0021`, `idna: invalid label "..."`); which of the two Go
 //! reports for unusual Unicode input is approximated (see `idna_error`).
 
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 /// Normalizes a user-given hostname (with optional `:port`) to the ASCII comparison form.

@@ -3,7 +3,7 @@
 use super::error::AddrError;
 use super::hostname;
 use super::part::parse_provider_part;
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use crate::Flavor;
 use std::fmt;
 

@@ -10,7 +10,7 @@
 
 use crate::diag::{Diagnostic, Range};
 use crate::flavor::Flavor;
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use crate::version::Version;
 
 /// One installed module call.

@@ -29,7 +29,7 @@ impl<'a> Parser<'a> {
                             Some(existing) => {
                                 let detail = format!(
                                     "The argument {} was already set at {}. Each argument may be set only once.",
-                                    super::go_quote::quote(name),
+                                    crate::gotext::quote_bytes(name),
                                     self.range_string(*existing)
                                 );
                                 diags.push(self.diag("Attribute redefined", detail, name_range));
@@ -122,7 +122,7 @@ impl<'a> Parser<'a> {
                 let name = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
                 vec![self.diag(
                     "Argument definition required",
-                    format!("A single-line block definition can contain only a single argument. If you meant to define argument {}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.", super::go_quote::quote(name.as_bytes())),
+                    format!("A single-line block definition can contain only a single argument. If you meant to define argument {}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.", crate::gotext::quote(&name)),
                     ident.span.to(next.span),
                 )]
             }

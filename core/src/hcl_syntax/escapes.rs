@@ -1,10 +1,10 @@
 //! `ParseStringLiteralToken`'s escape-sequence errors for quoted string literals, with the
 //! range of the offending sequence as `scanStringLit` slices it.
 
-use super::go_quote::quote;
 use super::grapheme;
 use super::scan::ragel_char_len;
 use super::token::Span;
+use crate::gotext::quote_bytes as quote;
 
 /// `(summary detail, span)` for each bad escape in the quoted literal `bytes` at `span`.
 pub(crate) fn check(bytes: &[u8], span: Span) -> Vec<(String, Span)> {

@@ -10,7 +10,6 @@ mod body;
 mod collections;
 mod escapes;
 mod expr;
-mod go_quote;
 mod grapheme;
 mod invalid;
 mod parser;

@@ -153,7 +153,7 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                                 "Invalid template control keyword",
                                 format!(
                                     "{} is not a valid template control keyword.{suggestion}",
-                                    super::go_quote::quote(word)
+                                    crate::gotext::quote_bytes(word)
                                 ),
                                 kw.span,
                             ));

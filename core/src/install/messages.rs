@@ -1,8 +1,8 @@
 //! The progress lines `init` and `providers lock` print, per flavour.
 
 use crate::addrs::{Platform, Provider};
+use crate::gotext::quote;
 use crate::protocol::auth::AuthKind;
-use crate::version::goquote::quote;
 use crate::version::{Constraints, Version};
 use crate::Flavor;
 

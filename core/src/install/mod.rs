@@ -12,7 +12,9 @@ mod messages;
 mod options;
 mod outcome;
 mod planner;
+pub mod requirements;
 mod targets;
+mod view;
 
 pub use coverage::{lock_coverage, Coverage, KnownHashes, ProviderCoverage};
 pub use exchange::{
@@ -23,3 +25,4 @@ pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::Planner;
 pub use targets::restrict_to_arguments;
+pub use view::{AuthView, HashView, OutcomeView, ProviderView};

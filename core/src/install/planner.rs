@@ -10,6 +10,7 @@ use super::options::{Mode, PlanOptions, Requirements};
 use super::outcome::{HashProvenance, Install, Outcome, ProviderResult};
 use crate::addrs::{Platform, Provider};
 use crate::collections::SortedMap;
+use crate::gotext::quote;
 use crate::hash::{package_matches_any_hash, PackageHash, PackageHashes};
 use crate::lockfile::messages::{incomplete_lock_warning, lock_written_message, readonly_outcome};
 use crate::lockfile::update::{record_install, InstalledPackage, PackageOrigin};
@@ -18,7 +19,6 @@ use crate::protocol::auth::{
     authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
     AuthKind, AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
 };
-use crate::version::goquote::quote;
 use crate::version::{select_newest, Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor};
 use std::collections::VecDeque;

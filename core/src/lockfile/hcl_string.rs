@@ -1,6 +1,6 @@
 //! HCL quoted-string literals exactly as hclwrite writes them (`TokensForValue` of a string).
 
-use super::go_print::is_print;
+use crate::gotext::is_print;
 use std::fmt::Write;
 
 /// `s` as an HCL quoted string the way `hclwrite.TokensForValue(cty.StringVal(s))` writes it:

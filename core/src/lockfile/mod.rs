@@ -2,7 +2,6 @@
 
 mod content;
 pub mod diff;
-pub(crate) mod go_print;
 pub mod hcl_string;
 pub(crate) mod levenshtein;
 pub mod merge;

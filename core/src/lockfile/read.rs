@@ -251,7 +251,7 @@ fn decode_provider(
                 "Non-normalized provider source address",
                 format!(
                     "The provider source address for this provider lock must be written as {}, the fully-qualified and normalized form.",
-                    go_quote(&canonical)
+                    crate::gotext::quote(&canonical)
                 ),
             )
             .with_range(label_range),
@@ -323,7 +323,7 @@ fn decode_version(
                 "Invalid provider version number",
                 format!(
                     "The selected version number for provider {addr} must be written in normalized form: {}.",
-                    go_quote(&canon)
+                    crate::gotext::quote(&canon)
                 ),
             )
             .with_range(range),
@@ -374,7 +374,7 @@ fn decode_constraints(
                 "Invalid provider version constraints",
                 format!(
                     "The recorded version constraints for provider {addr} must be written in normalized form: {}.",
-                    go_quote(&canon)
+                    crate::gotext::quote(&canon)
                 ),
             )
             .with_range(range),
@@ -431,7 +431,7 @@ fn decode_hashes(
                     "Invalid provider hash string",
                     format!(
                         "Cannot interpret {} as a provider hash: {err}.",
-                        go_quote(&raw)
+                        crate::gotext::quote(&raw)
                     ),
                 )
                 .with_range(range.clone()),
@@ -439,29 +439,4 @@ fn decode_hashes(
         }
     }
     hashes
-}
-
-/// Go's `%q` for a string: double-quoted with Go escapes (`strconv.Quote`).
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if super::go_print::is_print(c) => out.push(c),
-            c if u32::from(c) < 0x80 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if u32::from(c) < 0x10000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -6,7 +6,7 @@
 //! where needed, its `h1:`), then hands those values in with the `SHA256SUMS` document and
 //! its signature. Every hash the checks vouch for comes back with its provenance.
 
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

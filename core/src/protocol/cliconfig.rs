@@ -8,7 +8,7 @@
 //! are ignored, as HCL 1's decoder ignores them.
 
 use crate::collections::SortedMap;
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 
 use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Block, Body, Structure};

@@ -6,7 +6,7 @@
 //! `"Url"` all work in Terraform).
 
 use crate::collections::SortedMap;
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 
 use serde_json::Value;
 use url::Url;

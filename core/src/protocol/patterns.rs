@@ -2,7 +2,7 @@
 //! (`ParseMultiSourceMatchingPatterns` / `MultiSourceSelector.CanHandleProvider`).
 
 use super::names::{hostname_for_comparison, normalize_provider_part};
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 
 /// One pattern: each field is a literal (normalised) or `*`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

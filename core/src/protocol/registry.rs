@@ -5,7 +5,7 @@
 //! one Terraform/OpenTofu would report, with the same text.
 
 use crate::collections::SortedMap;
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

@@ -4,7 +4,7 @@
 //! blank line when collecting the signed `zh:` hashes. We parse strictly: every line must be
 //! `<64 hex digits><whitespace><filename>`, and any other line is an error naming it.
 
-use crate::version::goquote::quote;
+use crate::gotext::quote;
 use std::fmt;
 
 /// One `<sha256>  <filename>` line.

@@ -10,7 +10,7 @@ use super::filesystem::FsPackage;
 use crate::addrs::Provider;
 use crate::install::{AvailableVersions, Need};
 use crate::protocol::cliconfig::{CliConfig, MethodKind, Source as ConfigSource};
-use crate::Flavor;
+use crate::{Diagnostics, Flavor};
 
 /// One installation method.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,22 +64,14 @@ pub struct SourceSet {
 impl SourceSet {
     /// The sources a CLI config describes: its `provider_installation` methods (OCI
     /// mirrors are skipped), or direct registry access when it has none. `host` blocks
-    /// replace service discovery. The error is the config's diagnostics, one
-    /// `summary: detail` per line.
-    pub fn from_cli_config(cfg: &CliConfig, flavor: Flavor) -> Result<SourceSet, String> {
-        let entries = match cfg.sources(flavor) {
-            Err(diags) => {
-                let text: Vec<String> = diags
-                    .iter()
-                    .map(|d| format!("{}: {}", d.summary, d.detail))
-                    .collect();
-                return Err(text.join("\n"));
-            }
-            Ok(None) => vec![SourceEntry {
+    /// replace service discovery. The error is the config's diagnostics.
+    pub fn from_cli_config(cfg: &CliConfig, flavor: Flavor) -> Result<SourceSet, Diagnostics> {
+        let entries = match cfg.sources(flavor)? {
+            None => vec![SourceEntry {
                 method: Method::Registry,
                 filter: None,
             }],
-            Ok(Some(list)) => list
+            Some(list) => list
                 .into_iter()
                 .filter_map(|s| {
                     let method = match &s.kind {

@@ -3,8 +3,8 @@
 
 use super::error::ConstraintError;
 use super::exact::{parse_num, Version};
-use super::goquote::quote;
 use super::scan::{is_wildcard, scan, Dialect};
+use crate::gotext::quote;
 use crate::Flavor;
 
 /// A selection operator as Terraform's ruby-style syntax spells it.

@@ -162,7 +162,7 @@ fn parse_exact(vs: &str, dialect: Dialect) -> Result<Version, VersionError> {
         ">" | ">=" | "<" | "<=" | "!" | "!=" | "~>" | "^" | "~" => {
             return err(format!(
                 "can't use constraint operator {}; an exact version is required",
-                super::goquote::quote(raw.op)
+                crate::gotext::quote(raw.op)
             ))
         }
         "" => {
@@ -176,7 +176,7 @@ fn parse_exact(vs: &str, dialect: Dialect) -> Result<Version, VersionError> {
         _ => {
             return err(format!(
                 "invalid sequence {} at start of specification",
-                super::goquote::quote(raw.op)
+                crate::gotext::quote(raw.op)
             ))
         }
     }
@@ -194,7 +194,7 @@ fn parse_exact(vs: &str, dialect: Dialect) -> Result<Version, VersionError> {
             "invalid specification; required format is three positive integers separated by periods"
                 .into()
         } else {
-            format!("invalid characters {}", super::goquote::quote(remain))
+            format!("invalid characters {}", crate::gotext::quote(remain))
         });
     }
     if raw.num_ct > 3 {

@@ -7,7 +7,6 @@ mod constraint;
 mod error;
 mod exact;
 mod extra;
-pub(crate) mod goquote;
 mod meet;
 mod scan;
 mod select;
