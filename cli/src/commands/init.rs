@@ -117,13 +117,9 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         }
     } else {
         // Like Terraform, only these directories, as filesystem mirrors.
-        let mirrors = args
-            .plugin_dir
-            .iter()
-            .cloned()
-            .map(|dir| Method::FilesystemMirror {
-                path: dir.display().to_string(),
-            });
+        let mirrors = args.plugin_dir.iter().map(|dir| Method::FilesystemMirror {
+            path: dir.display().to_string(),
+        });
         Sources::only(mirrors.collect(), &cli_cfg, flavor, http)
     };
     let cache_dir = cliconfig::plugin_cache_dir(&cli_cfg);
