@@ -10,7 +10,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::hashicorp_keys::{HASHICORP_PARTNERS_KEY, HASHICORP_PUBLIC_KEY};
-use super::openpgp::{self, check_detached, dearmor, has_armor, read_armored_keyring, Check};
+use super::openpgp::{
+    self, check_detached, dearmor, has_armor, read_armored_keyring, Check, PgpError,
+};
 
 /// One entry of a registry's `signing_keys.gpg_public_keys`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,19 +64,19 @@ impl Default for TrustRoots {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignatureError {
     /// A `signing_keys` entry is not a readable armored key ring.
-    DecodingKey(String),
+    DecodingKey(PgpError),
     /// The signature names a listed key but does not verify (or cannot be read).
-    Checking(String),
+    Checking(PgpError),
     /// No listed key issued the signature.
     UnknownIssuer,
     /// The HashiCorp trust-root key ring is unreadable.
-    HashiCorpKeyring(String),
+    HashiCorpKeyring(PgpError),
     /// The partners trust-root key ring is unreadable.
-    PartnersKeyring(String),
+    PartnersKeyring(PgpError),
     /// The `trust_signature` is not a readable armored signature.
-    DecodingTrustSignature(String),
+    DecodingTrustSignature(PgpError),
     /// The `trust_signature` does not verify with the partners key.
-    VerifyingTrustSignature(String),
+    VerifyingTrustSignature(PgpError),
 }
 
 impl fmt::Display for SignatureError {
@@ -166,31 +168,31 @@ pub fn classify_signer(
         read_armored_keyring(&roots.partners).map_err(SignatureError::PartnersKeyring)?;
     let author_key = dearmor(&key.ascii_armor).map_err(SignatureError::DecodingKey)?;
     if author_key.is_empty() {
-        return Err(SignatureError::DecodingKey("EOF".to_string()));
+        return Err(SignatureError::DecodingKey(PgpError::Eof));
     }
     // Terraform armor-decodes the trust signature; anything else ends at EOF.
     if !has_armor(&key.trust_signature) {
-        return Err(SignatureError::DecodingTrustSignature("EOF".to_string()));
+        return Err(SignatureError::DecodingTrustSignature(PgpError::Eof));
     }
     let trust = openpgp::read_signature(key.trust_signature.as_bytes())
         .map_err(SignatureError::DecodingTrustSignature)?;
     match check_detached(&partners, &author_key, &trust) {
         Check::Verified(_) => Ok(Signer::Partner),
         Check::UnknownIssuer => Err(SignatureError::VerifyingTrustSignature(
-            "openpgp: signature made by unknown entity".to_string(),
+            PgpError::UnknownIssuer,
         )),
         Check::Invalid(e) => Err(SignatureError::VerifyingTrustSignature(e)),
     }
 }
 
 /// The primary key ID (16 upper-case hex digits) of the first key in an armored ring.
-pub fn primary_key_id(armored: &str) -> Result<String, String> {
+pub fn primary_key_id(armored: &str) -> Result<String, PgpError> {
     let ring = read_armored_keyring(armored)?;
     Ok(hex::encode_upper(ring[0].primary.key_id()))
 }
 
 /// The primary key fingerprint (upper-case hex) of the first key in an armored ring.
-pub fn primary_fingerprint(armored: &str) -> Result<String, String> {
+pub fn primary_fingerprint(armored: &str) -> Result<String, PgpError> {
     let ring = read_armored_keyring(armored)?;
     Ok(hex::encode_upper(ring[0].primary.fingerprint))
 }

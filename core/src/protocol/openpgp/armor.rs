@@ -1,5 +1,6 @@
 //! ASCII armor (RFC 4880 §6): only the first block counts, as in go-crypto's `armor.Decode`.
 
+use super::PgpError;
 use base64::Engine as _;
 
 /// True if `s` holds an armor header line; go-crypto finds no armored data otherwise.
@@ -8,12 +9,12 @@ pub fn has_armor(s: &str) -> bool {
 }
 
 /// The binary body of the first armored block in `text`.
-pub fn dearmor(text: &str) -> Result<Vec<u8>, String> {
+pub fn dearmor(text: &str) -> Result<Vec<u8>, PgpError> {
     let mut lines = text.lines().map(|l| l.trim_end_matches([' ', '\t', '\r']));
     let begin = lines
         .by_ref()
         .find(|l| l.starts_with("-----BEGIN ") && l.ends_with("-----"))
-        .ok_or_else(|| "EOF".to_string())?;
+        .ok_or(PgpError::Eof)?;
     let kind = &begin["-----BEGIN ".len()..begin.len() - 5];
     let end = format!("-----END {kind}-----");
     let mut body = String::new();
@@ -39,17 +40,17 @@ pub fn dearmor(text: &str) -> Result<Vec<u8>, String> {
             body.extend(line.chars().filter(|c| !c.is_whitespace()));
         }
     }
-    Err("unexpected EOF".to_string())
+    Err(PgpError::UnexpectedEof)
 }
 
 /// Decodes the body and checks the optional CRC-24 line.
-fn finish(body: &str, checksum: Option<String>) -> Result<Vec<u8>, String> {
+fn finish(body: &str, checksum: Option<String>) -> Result<Vec<u8>, PgpError> {
     let engine = &base64::engine::general_purpose::STANDARD;
     let data = engine.decode(body).map_err(|e| match e {
         base64::DecodeError::InvalidByte(at, _) | base64::DecodeError::InvalidLastSymbol(at, _) => {
-            format!("illegal base64 data at input byte {at}")
+            PgpError::Base64 { at }
         }
-        _ => "unexpected EOF".to_string(),
+        _ => PgpError::UnexpectedEof,
     })?;
     if let Some(sum) = checksum {
         let want = engine.decode(sum.trim()).ok();
@@ -95,9 +96,9 @@ mod tests {
         assert_eq!(dearmor(&text).unwrap(), b"hello");
         let bad = text.replace(&sum, "AAAA");
         assert_eq!(
-            dearmor(&bad).unwrap_err(),
+            dearmor(&bad).unwrap_err().to_string(),
             "openpgp: invalid data: armor invalid"
         );
-        assert_eq!(dearmor("nothing").unwrap_err(), "EOF");
+        assert_eq!(dearmor("nothing").unwrap_err(), PgpError::Eof);
     }
 }

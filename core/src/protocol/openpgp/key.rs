@@ -1,7 +1,7 @@
 //! Public-key packets (RFC 4880 §5.5.2, v4): algorithm, key material, fingerprint, key ID.
 
 use super::packet::Reader;
-use super::{invalid, unsupported};
+use super::{invalid, unsupported, PgpError};
 use sha1::{Digest, Sha1};
 
 /// RSA (encrypt or sign), RSA sign-only, RSA encrypt-only.
@@ -63,7 +63,7 @@ pub struct PublicKey {
 
 impl PublicKey {
     /// Parses a public-key or public-subkey packet body.
-    pub fn parse(body: &[u8]) -> Result<PublicKey, String> {
+    pub fn parse(body: &[u8]) -> Result<PublicKey, PgpError> {
         let mut r = Reader::new(body);
         let version = r.u8()?;
         if version != 4 {

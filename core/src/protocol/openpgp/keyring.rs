@@ -2,13 +2,13 @@
 //! `ReadArmoredKeyRing` reads them, keeping what signature checking needs.
 
 use super::armor::{dearmor, has_armor};
-use super::invalid;
 use super::key::PublicKey;
 use super::packet::{
     read_packets, Packet, TAG_PUBLIC_KEY, TAG_PUBLIC_SUBKEY, TAG_SIGNATURE, TAG_USER_ID,
 };
 use super::sig::{Signature, KEY_FLAG_SIGN, SIG_SUBKEY_BINDING};
 use super::verify::verify_binding;
+use super::{invalid, PgpError};
 
 /// One transferable public key: the primary key and its bound subkeys.
 #[derive(Debug, Clone)]
@@ -21,21 +21,24 @@ pub struct Entity {
     pub subkeys: Vec<(PublicKey, bool)>,
 }
 
-fn no_armor() -> String {
-    "openpgp: invalid argument: no armored data found".to_string()
+fn no_armor() -> PgpError {
+    PgpError::InvalidArgument("no armored data found".to_string())
 }
 
 /// Every entity in the first armored block of `text`.
-pub fn read_armored_keyring(text: &str) -> Result<Vec<Entity>, String> {
+pub fn read_armored_keyring(text: &str) -> Result<Vec<Entity>, PgpError> {
     if !has_armor(text) {
         return Err(no_armor());
     }
-    let data = dearmor(text).map_err(|e| if e == "EOF" { no_armor() } else { e })?;
+    let data = dearmor(text).map_err(|e| match e {
+        PgpError::Eof => no_armor(),
+        other => other,
+    })?;
     let kind = block_type(text);
     if kind != "PGP PUBLIC KEY BLOCK" && kind != "PGP PRIVATE KEY BLOCK" {
-        return Err(format!(
-            "openpgp: invalid argument: expected public or private key block, got: {kind}"
-        ));
+        return Err(PgpError::InvalidArgument(format!(
+            "expected public or private key block, got: {kind}"
+        )));
     }
     let packets = read_packets(&data)?;
     let mut entities = Vec::new();
@@ -84,7 +87,7 @@ fn groups_by_key(packets: &[Packet]) -> Vec<&[Packet]> {
     out
 }
 
-fn read_entity(group: &[Packet]) -> Result<Entity, String> {
+fn read_entity(group: &[Packet]) -> Result<Entity, PgpError> {
     let primary = PublicKey::parse(&group[0].body)?;
     let mut entity = Entity {
         primary_signs: true,
@@ -131,7 +134,7 @@ fn bind_subkey(
     primary: &PublicKey,
     body: &[u8],
     sigs: &[&Packet],
-) -> Result<Option<(PublicKey, bool)>, String> {
+) -> Result<Option<(PublicKey, bool)>, PgpError> {
     let Ok(subkey) = PublicKey::parse(body) else {
         return Ok(None);
     };

@@ -9,6 +9,7 @@
 //! Supported public-key algorithms: RSA, EdDSA (legacy Ed25519), Ed25519 and ECDSA P-256.
 
 mod armor;
+mod error;
 mod key;
 mod keyring;
 mod packet;
@@ -17,23 +18,16 @@ mod sig;
 mod verify;
 
 pub use armor::{dearmor, has_armor};
+pub use error::PgpError;
 pub use key::PublicKey;
 pub use keyring::{read_armored_keyring, Entity};
 pub use sig::Signature;
 pub use verify::{check_detached, Check};
 
-/// go-crypto's `StructuralError` text.
-fn invalid(what: impl std::fmt::Display) -> String {
-    format!("openpgp: invalid data: {what}")
-}
-
-/// go-crypto's `UnsupportedError` text.
-fn unsupported(what: impl std::fmt::Display) -> String {
-    format!("openpgp: unsupported feature: {what}")
-}
+use error::{invalid, unsupported};
 
 /// Reads a detached signature: binary, as registries serve `.sig` files, or armored.
-pub fn read_signature(bytes: &[u8]) -> Result<Signature, String> {
+pub fn read_signature(bytes: &[u8]) -> Result<Signature, PgpError> {
     let owned;
     let binary = match std::str::from_utf8(bytes) {
         Ok(text) if has_armor(text) => {

@@ -1,6 +1,6 @@
 //! OpenPGP packet framing (RFC 4880 §4.2): old and new headers, partial body lengths.
 
-use super::invalid;
+use super::{invalid, PgpError};
 
 /// Signature packet tag.
 pub const TAG_SIGNATURE: u8 = 2;
@@ -20,7 +20,7 @@ pub struct Packet {
 }
 
 /// Splits `data` into packets.
-pub fn read_packets(mut data: &[u8]) -> Result<Vec<Packet>, String> {
+pub fn read_packets(mut data: &[u8]) -> Result<Vec<Packet>, PgpError> {
     let mut out = Vec::new();
     while !data.is_empty() {
         let (p, rest) = read_packet(data)?;
@@ -30,18 +30,18 @@ pub fn read_packets(mut data: &[u8]) -> Result<Vec<Packet>, String> {
     Ok(out)
 }
 
-fn eof() -> String {
-    "unexpected EOF".to_string()
+fn eof() -> PgpError {
+    PgpError::UnexpectedEof
 }
 
-fn take(data: &[u8], n: usize) -> Result<(&[u8], &[u8]), String> {
+fn take(data: &[u8], n: usize) -> Result<(&[u8], &[u8]), PgpError> {
     if data.len() < n {
         return Err(eof());
     }
     Ok(data.split_at(n))
 }
 
-fn read_packet(data: &[u8]) -> Result<(Packet, &[u8]), String> {
+fn read_packet(data: &[u8]) -> Result<(Packet, &[u8]), PgpError> {
     let first = data[0];
     if first & 0x80 == 0 {
         return Err(invalid("tag byte does not have MSB set"));
@@ -85,7 +85,7 @@ fn read_packet(data: &[u8]) -> Result<(Packet, &[u8]), String> {
 }
 
 /// A new-format length: (length, is a partial chunk, the bytes after the length).
-fn new_length(data: &[u8]) -> Result<(usize, bool, &[u8]), String> {
+fn new_length(data: &[u8]) -> Result<(usize, bool, &[u8]), PgpError> {
     let o1 = *data.first().ok_or_else(eof)?;
     Ok(match o1 {
         0..=191 => (usize::from(o1), false, &data[1..]),
@@ -121,25 +121,25 @@ impl<'a> Reader<'a> {
     }
 
     /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], String> {
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], PgpError> {
         let (b, rest) = take(self.data, n)?;
         self.data = rest;
         Ok(b)
     }
 
     /// One byte.
-    pub fn u8(&mut self) -> Result<u8, String> {
+    pub fn u8(&mut self) -> Result<u8, PgpError> {
         Ok(self.bytes(1)?[0])
     }
 
     /// A big-endian 16-bit number.
-    pub fn u16(&mut self) -> Result<u16, String> {
+    pub fn u16(&mut self) -> Result<u16, PgpError> {
         let b = self.bytes(2)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
 
     /// A multiprecision integer's bytes (RFC 4880 §3.2), leading zero bytes dropped.
-    pub fn mpi(&mut self) -> Result<&'a [u8], String> {
+    pub fn mpi(&mut self) -> Result<&'a [u8], PgpError> {
         let bits = usize::from(self.u16()?);
         let b = self.bytes(bits.div_ceil(8))?;
         let skip = b.iter().take_while(|&&x| x == 0).count();
@@ -147,7 +147,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A one-byte-length-prefixed field (curve OIDs, KDF parameters).
-    pub fn short_field(&mut self) -> Result<&'a [u8], String> {
+    pub fn short_field(&mut self) -> Result<&'a [u8], PgpError> {
         let n = usize::from(self.u8()?);
         self.bytes(n)
     }

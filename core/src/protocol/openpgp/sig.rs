@@ -1,7 +1,7 @@
 //! Signature packets (RFC 4880 §5.2, v3 and v4) and the subpackets verification needs.
 
 use super::packet::Reader;
-use super::{invalid, unsupported};
+use super::{invalid, unsupported, PgpError};
 
 /// Signature over a binary document.
 pub const SIG_BINARY: u8 = 0x00;
@@ -42,7 +42,7 @@ pub struct Signature {
 
 impl Signature {
     /// Parses a signature packet body.
-    pub fn parse(body: &[u8]) -> Result<Signature, String> {
+    pub fn parse(body: &[u8]) -> Result<Signature, PgpError> {
         let mut r = Reader::new(body);
         let version = r.u8()?;
         match version {
@@ -53,7 +53,7 @@ impl Signature {
     }
 }
 
-fn parse_v3(r: &mut Reader<'_>) -> Result<Signature, String> {
+fn parse_v3(r: &mut Reader<'_>) -> Result<Signature, PgpError> {
     if r.u8()? != 5 {
         return Err(unsupported("invalid hashed material length"));
     }
@@ -78,7 +78,7 @@ fn parse_v3(r: &mut Reader<'_>) -> Result<Signature, String> {
     })
 }
 
-fn parse_v4(body: &[u8], r: &mut Reader<'_>) -> Result<Signature, String> {
+fn parse_v4(body: &[u8], r: &mut Reader<'_>) -> Result<Signature, PgpError> {
     let sig_type = r.u8()?;
     let algorithm = r.u8()?;
     let hash = r.u8()?;
@@ -106,14 +106,14 @@ fn parse_v4(body: &[u8], r: &mut Reader<'_>) -> Result<Signature, String> {
 }
 
 /// Hash algorithms go-crypto can verify with: SHA-1, SHA-256, SHA-384, SHA-512, SHA-224.
-fn check_hash(id: u8) -> Result<(), String> {
+fn check_hash(id: u8) -> Result<(), PgpError> {
     match id {
         2 | 8..=11 => Ok(()),
         other => Err(unsupported(format!("hash function {other}"))),
     }
 }
 
-fn values(r: &mut Reader<'_>, algorithm: u8) -> Result<Vec<Vec<u8>>, String> {
+fn values(r: &mut Reader<'_>, algorithm: u8) -> Result<Vec<Vec<u8>>, PgpError> {
     Ok(match algorithm {
         1..=3 => vec![r.mpi()?.to_vec()],
         17 | 19 | 22 => vec![r.mpi()?.to_vec(), r.mpi()?.to_vec()],
@@ -127,7 +127,7 @@ const KNOWN: &[u8] = &[
     2, 3, 4, 5, 7, 9, 11, 12, 16, 20, 21, 22, 23, 25, 26, 27, 28, 29, 30, 32, 33, 34, 35, 39,
 ];
 
-fn subpackets(sig: &mut Signature, mut area: &[u8], hashed: bool) -> Result<(), String> {
+fn subpackets(sig: &mut Signature, mut area: &[u8], hashed: bool) -> Result<(), PgpError> {
     while !area.is_empty() {
         let (len, rest) = subpacket_length(area)?;
         if len == 0 || rest.len() < len {
@@ -167,7 +167,7 @@ fn subpackets(sig: &mut Signature, mut area: &[u8], hashed: bool) -> Result<(), 
     Ok(())
 }
 
-fn subpacket_length(data: &[u8]) -> Result<(usize, &[u8]), String> {
+fn subpacket_length(data: &[u8]) -> Result<(usize, &[u8]), PgpError> {
     let short = || invalid("subpacket truncated");
     let o1 = *data.first().ok_or_else(short)?;
     Ok(match o1 {

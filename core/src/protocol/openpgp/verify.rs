@@ -3,7 +3,7 @@
 use super::key::{key_prefix, Material, PublicKey, OID_ED25519, OID_P256};
 use super::keyring::Entity;
 use super::sig::{Signature, KEY_FLAG_SIGN, SIG_BINARY, SIG_PRIMARY_BINDING, SIG_TEXT};
-use super::{invalid, unsupported};
+use super::{invalid, unsupported, PgpError};
 use sha1::Sha1;
 use sha2::{Digest, Sha224, Sha256, Sha384, Sha512};
 
@@ -15,7 +15,7 @@ pub enum Check {
     /// No key in the ring matches the signature's issuer.
     UnknownIssuer,
     /// A matching key exists but the signature does not verify with it.
-    Invalid(String),
+    Invalid(PgpError),
 }
 
 /// Checks a detached signature over `data` against every signing key of `keyring` whose
@@ -45,7 +45,7 @@ pub fn check_detached(keyring: &[Entity], data: &[u8], sig: &Signature) -> Check
 }
 
 /// Verifies a binary or text signature over `data`.
-fn verify_document(key: &PublicKey, sig: &Signature, data: &[u8]) -> Result<(), String> {
+fn verify_document(key: &PublicKey, sig: &Signature, data: &[u8]) -> Result<(), PgpError> {
     let canonical;
     let data = match sig.sig_type {
         SIG_BINARY => data,
@@ -64,7 +64,7 @@ pub fn verify_binding(
     primary: &PublicKey,
     subkey: &PublicKey,
     sig: &Signature,
-) -> Result<(), String> {
+) -> Result<(), PgpError> {
     let keys = [
         &key_prefix(&primary.body)[..],
         &primary.body,
@@ -84,12 +84,11 @@ pub fn verify_binding(
 }
 
 /// Hashes `parts` and the signature's trailer, then checks the signature values.
-fn verify(key: &PublicKey, sig: &Signature, parts: &[&[u8]]) -> Result<(), String> {
+fn verify(key: &PublicKey, sig: &Signature, parts: &[&[u8]]) -> Result<(), PgpError> {
     if key.algorithm != sig.algorithm {
-        return Err(
-            "openpgp: invalid argument: public key and signature use different algorithms"
-                .to_string(),
-        );
+        return Err(PgpError::InvalidArgument(
+            "public key and signature use different algorithms".to_string(),
+        ));
     }
     let mut trailer = sig.hashed.clone();
     if sig.version == 4 {
@@ -145,8 +144,8 @@ fn digest<D: Digest>(parts: &[&[u8]], trailer: &[u8]) -> Vec<u8> {
     h.finalize().to_vec()
 }
 
-fn failure(algorithm: &str) -> String {
-    format!("openpgp: invalid signature: {algorithm} verification failure")
+fn failure(algorithm: &str) -> PgpError {
+    PgpError::BadSignature(format!("{algorithm} verification failure"))
 }
 
 /// `bytes` left-padded with zeros to `len` (longer input is returned as is and fails).
@@ -184,7 +183,7 @@ fn digest_info(hash: u8) -> &'static [u8] {
 
 /// PKCS #1 v1.5 verification (RFC 8017 §8.2.2) of `s^e mod n` against the expected encoding,
 /// with the signature left-padded to the modulus size as go-crypto pads it.
-fn rsa_pkcs1v15(n: &[u8], e: &[u8], sig: &Signature, digest: &[u8]) -> Result<(), String> {
+fn rsa_pkcs1v15(n: &[u8], e: &[u8], sig: &Signature, digest: &[u8]) -> Result<(), PgpError> {
     // go-crypto refuses moduli past 8192 bits; so do we, which also bounds the work.
     const MAX: usize = 8192 / 8;
     let n = strip_leading_zeros(n);
