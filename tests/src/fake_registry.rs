@@ -38,7 +38,7 @@ use tflock_core::install::{
     Answer, AvailableVersions, FetchedPackage, Need, Outcome, Planner, SourceError,
     SourceErrorKind, SourcePackage,
 };
-use tflock_core::protocol::discovery::{discovery_url, Discovery};
+use tflock_core::protocol::discovery::{discovery_url, Discovery, DiscoveryError};
 use tflock_core::protocol::mirror::{
     index_url, platform_missing, version_url, MirrorIndex, MirrorPackageError, MirrorVersion,
 };
@@ -697,21 +697,29 @@ impl FakeHost {
     }
 
     fn registry_base(&mut self, provider: &Provider) -> Result<Url, SourceError> {
-        let url = discovery_url(&provider.hostname).map_err(SourceError::other)?;
+        let url =
+            discovery_url(&provider.hostname).map_err(|e| SourceError::other(e.to_string()))?;
         let body = self.get(&url).ok_or_else(|| {
             SourceError::other(format!(
                 "could not connect to {}: no discovery document",
                 provider.hostname
             ))
         })?;
-        let disco = Discovery::parse(&body, &url).map_err(SourceError::other)?;
+        let disco = Discovery::parse(&body, &url).map_err(|e| SourceError::other(e.to_string()))?;
         disco
             .providers_v1(&provider.hostname, self.flavor)
             .map_err(|e| SourceError {
                 kind: SourceErrorKind::HostNoProviders {
                     hostname: provider.hostname.clone(),
+                    other_version: matches!(
+                        e,
+                        DiscoveryError::NoProviders {
+                            other_version: true,
+                            ..
+                        }
+                    ),
                 },
-                message: e,
+                message: e.to_string(),
             })
     }
 

@@ -101,6 +101,7 @@ fn source_error(e: &JsValue) -> JsResult<SourceError> {
         None | Some("other") => SourceErrorKind::Other,
         Some("host_no_providers" | "hostNoProviders") => SourceErrorKind::HostNoProviders {
             hostname: string(e, "hostname")?,
+            other_version: get(e, "otherVersion").as_bool().unwrap_or(false),
         },
         Some("provider_not_known" | "providerNotKnown") => SourceErrorKind::ProviderNotKnown,
         Some("platform_not_supported" | "platformNotSupported") => {

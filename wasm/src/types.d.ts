@@ -221,6 +221,8 @@ export interface SourceFailure {
   message: string;
   kind?: "other" | "host_no_providers" | "provider_not_known" | "platform_not_supported";
   hostname?: string;
+  /** host_no_providers: the host offers another `providers.*` protocol version. */
+  otherVersion?: boolean;
   mirrorUrl?: string;
 }
 

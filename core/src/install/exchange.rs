@@ -111,6 +111,8 @@ pub enum SourceErrorKind {
     HostNoProviders {
         /// The hostname.
         hostname: String,
+        /// The host declares another `providers.*` protocol version.
+        other_version: bool,
     },
     /// The origin registry does not know the provider (`ErrRegistryProviderNotKnown`, a 404
     /// on `versions`): init suggests declaring `required_providers`.

@@ -355,7 +355,7 @@ impl Planner {
         }
         let name = provider.for_display(flavor);
         let diag = match &err.kind {
-            SourceErrorKind::HostNoProviders { hostname } => Diagnostic::error(
+            SourceErrorKind::HostNoProviders { hostname, .. } => Diagnostic::error(
                 "Invalid provider registry host",
                 format!(
                     "The host {} given in provider source address {} does not offer a {} provider registry.",

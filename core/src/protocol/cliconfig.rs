@@ -14,7 +14,7 @@ use hcl_edit::expr::{Expression, ObjectKey};
 use hcl_edit::structure::{Block, Body, Structure};
 use hcl_edit::Span;
 
-use super::discovery::Discovery;
+use super::discovery::{Discovery, DiscoveryError};
 use super::mirror::mirror_base_url;
 use super::names::{hostname_for_comparison, normalize_hostname};
 use super::patterns::{can_handle, ProviderPatterns};
@@ -364,7 +364,7 @@ impl CliConfig {
     }
 
     /// The `host` block override for `hostname` (compared normalised), as a discovery result.
-    pub fn host_override(&self, hostname: &str) -> Option<Result<Discovery, String>> {
+    pub fn host_override(&self, hostname: &str) -> Option<Result<Discovery, DiscoveryError>> {
         let want = normalize_hostname(hostname)?;
         let (given, services) = self
             .hosts

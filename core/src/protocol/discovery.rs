@@ -9,6 +9,76 @@ use url::Url;
 use super::urls::resolve;
 use crate::Flavor;
 
+/// Why a host's `providers.v1` base could not be found; displays as Terraform's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiscoveryError {
+    /// The hostname makes no URL.
+    BadHostname(String),
+    /// The discovery request failed (`could not connect to <host>: <err>`).
+    Connect {
+        /// The host.
+        hostname: String,
+        /// The transport's error text.
+        error: String,
+    },
+    /// The discovery document answered with an unexpected status.
+    Status(String),
+    /// The discovery document is not a JSON object of services.
+    Decode(String),
+    /// A service is declared with a non-string value.
+    NonStringService(String),
+    /// A service URL does not parse.
+    BadServiceUrl {
+        /// The URL as declared.
+        url: String,
+        /// The parser's error.
+        error: String,
+    },
+    /// The host declares no `providers.v1` (`ErrHostNoProviders`).
+    NoProviders {
+        /// The host.
+        hostname: String,
+        /// Which product's registry was asked for (`Terraform`, `OpenTofu`).
+        product: &'static str,
+        /// The host declares another `providers.*` version.
+        other_version: bool,
+    },
+}
+
+impl std::fmt::Display for DiscoveryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiscoveryError::BadHostname(e) => f.write_str(e),
+            DiscoveryError::Connect { hostname, error } => {
+                write!(f, "could not connect to {hostname}: {error}")
+            }
+            DiscoveryError::Status(status) => {
+                write!(f, "failed to request discovery document: {status}")
+            }
+            DiscoveryError::Decode(e) => write!(f, "failed to decode discovery document: {e}"),
+            DiscoveryError::NonStringService(id) => {
+                write!(f, "service {id} must be declared with a string value")
+            }
+            DiscoveryError::BadServiceUrl { url, error } => {
+                write!(f, "failed to parse service URL {url:?}: {error}")
+            }
+            DiscoveryError::NoProviders {
+                hostname,
+                product,
+                other_version: true,
+            } => write!(
+                f,
+                "host {hostname} does not support the provider registry protocol required by this {product} version, but may be compatible with a different {product} version"
+            ),
+            DiscoveryError::NoProviders {
+                hostname, product, ..
+            } => write!(f, "host {hostname} does not offer a {product} provider registry"),
+        }
+    }
+}
+
+impl std::error::Error for DiscoveryError {}
+
 /// Path of the discovery document on every host.
 pub const DISCOVERY_PATH: &str = "/.well-known/terraform.json";
 
@@ -16,8 +86,9 @@ pub const DISCOVERY_PATH: &str = "/.well-known/terraform.json";
 pub const PROVIDERS_V1: &str = "providers.v1";
 
 /// The discovery URL for `hostname` (ASCII form, with a non-default port if any).
-pub fn discovery_url(hostname: &str) -> Result<Url, String> {
-    Url::parse(&format!("https://{hostname}{DISCOVERY_PATH}")).map_err(|e| e.to_string())
+pub fn discovery_url(hostname: &str) -> Result<Url, DiscoveryError> {
+    Url::parse(&format!("https://{hostname}{DISCOVERY_PATH}"))
+        .map_err(|e| DiscoveryError::BadHostname(e.to_string()))
 }
 
 /// A parsed discovery document (or a `host` block override).
@@ -31,9 +102,9 @@ pub struct Discovery {
 
 impl Discovery {
     /// Parses a discovery document fetched from `final_url` (after redirects).
-    pub fn parse(body: &[u8], final_url: &Url) -> Result<Discovery, String> {
-        let services: SortedMap<String, serde_json::Value> = serde_json::from_slice(body)
-            .map_err(|e| format!("failed to decode discovery document: {e}"))?;
+    pub fn parse(body: &[u8], final_url: &Url) -> Result<Discovery, DiscoveryError> {
+        let services: SortedMap<String, serde_json::Value> =
+            serde_json::from_slice(body).map_err(|e| DiscoveryError::Decode(e.to_string()))?;
         Ok(Discovery {
             services,
             base: final_url.clone(),
@@ -45,7 +116,7 @@ impl Discovery {
     pub fn from_host_override(
         hostname: &str,
         services: SortedMap<String, String>,
-    ) -> Result<Discovery, String> {
+    ) -> Result<Discovery, DiscoveryError> {
         Ok(Discovery {
             services: services
                 .into_iter()
@@ -56,30 +127,30 @@ impl Discovery {
     }
 
     /// The resolved base URL of service `id`, `Ok(None)` if the host does not declare it.
-    pub fn service_url(&self, id: &str) -> Result<Option<Url>, String> {
+    pub fn service_url(&self, id: &str) -> Result<Option<Url>, DiscoveryError> {
         let Some(value) = self.services.get(id) else {
             return Ok(None);
         };
         let Some(s) = value.as_str() else {
-            return Err(format!("service {id} must be declared with a string value"));
+            return Err(DiscoveryError::NonStringService(id.to_string()));
         };
-        let url = resolve(&self.base, s)
-            .map_err(|e| format!("failed to parse service URL {s:?}: {e}"))?;
+        let url = resolve(&self.base, s).map_err(|error| DiscoveryError::BadServiceUrl {
+            url: s.to_string(),
+            error,
+        })?;
         Ok(Some(url))
     }
 
     /// The `providers.v1` base URL, or Terraform's `ErrHostNoProviders` text (with the
     /// "different version" hint when another `providers.*` version is declared).
-    pub fn providers_v1(&self, hostname: &str, flavor: Flavor) -> Result<Url, String> {
+    pub fn providers_v1(&self, hostname: &str, flavor: Flavor) -> Result<Url, DiscoveryError> {
         if let Some(url) = self.service_url(PROVIDERS_V1)? {
             return Ok(url);
         }
-        let product = flavor.product();
-        let other_version = self.services.keys().any(|k| k.starts_with("providers."));
-        Err(if other_version {
-            format!("host {hostname} does not support the provider registry protocol required by this {product} version, but may be compatible with a different {product} version")
-        } else {
-            format!("host {hostname} does not offer a {product} provider registry")
+        Err(DiscoveryError::NoProviders {
+            hostname: hostname.to_string(),
+            product: flavor.product(),
+            other_version: self.services.keys().any(|k| k.starts_with("providers.")),
         })
     }
 }
@@ -113,17 +184,22 @@ mod tests {
         let url = discovery_url("h.example").unwrap();
         let d = Discovery::parse(br#"{"modules.v1": "/m/"}"#, &url).unwrap();
         assert_eq!(
-            d.providers_v1("h.example", Flavor::Terraform).unwrap_err(),
+            d.providers_v1("h.example", Flavor::Terraform)
+                .unwrap_err()
+                .to_string(),
             "host h.example does not offer a Terraform provider registry"
         );
         assert_eq!(
-            d.providers_v1("h.example", Flavor::OpenTofu).unwrap_err(),
+            d.providers_v1("h.example", Flavor::OpenTofu)
+                .unwrap_err()
+                .to_string(),
             "host h.example does not offer a OpenTofu provider registry"
         );
         let d = Discovery::parse(br#"{"providers.v2": "/p/"}"#, &url).unwrap();
         assert!(d
             .providers_v1("h.example", Flavor::Terraform)
             .unwrap_err()
+            .to_string()
             .contains("may be compatible with a different Terraform version"));
     }
 }

@@ -6,7 +6,7 @@ use url::Url;
 use super::conversation::{Ctx, Io};
 use crate::addrs::{Platform, Provider};
 use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
-use crate::protocol::discovery::{discovery_url, Discovery};
+use crate::protocol::discovery::{discovery_url, Discovery, DiscoveryError};
 use crate::protocol::registry::{
     download_path, platform_not_supported, provider_not_known, query_failed, status_error,
     versions_path, DownloadResponse, VersionsResponse,
@@ -29,7 +29,7 @@ fn providers_base(ctx: &mut Ctx<'_>, hostname: &str) -> Io<Result<Url, SourceErr
     Ok(result.map_err(|m| host_error(hostname, m)))
 }
 
-fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, String>> {
+fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, DiscoveryError>> {
     let discovery = match ctx.set.cli_config.host_override(hostname) {
         Some(Ok(d)) => d,
         Some(Err(e)) => return Ok(Err(e)),
@@ -40,15 +40,17 @@ fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, String>> {
             };
             let doc = match ctx.get(&url, Some(hostname))? {
                 Ok(d) => d,
-                Err(e) => return Ok(Err(format!("could not connect to {hostname}: {e}"))),
+                Err(error) => {
+                    return Ok(Err(DiscoveryError::Connect {
+                        hostname: hostname.to_string(),
+                        error,
+                    }))
+                }
             };
             let parsed = match doc.status {
                 200 => Discovery::parse(&doc.body, &doc.final_url),
                 404 => Discovery::parse(b"{}", &doc.final_url),
-                _ => Err(format!(
-                    "failed to request discovery document: {}",
-                    doc.status_text
-                )),
+                _ => Err(DiscoveryError::Status(doc.status_text.clone())),
             };
             match parsed {
                 Ok(d) => d,
@@ -59,15 +61,18 @@ fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, String>> {
     Ok(discovery.providers_v1(hostname, ctx.set.flavor))
 }
 
-fn host_error(hostname: &str, message: String) -> SourceError {
-    let kind = if message.contains("does not offer") {
-        SourceErrorKind::HostNoProviders {
+fn host_error(hostname: &str, error: DiscoveryError) -> SourceError {
+    let kind = match &error {
+        DiscoveryError::NoProviders { other_version, .. } => SourceErrorKind::HostNoProviders {
             hostname: hostname.to_string(),
-        }
-    } else {
-        SourceErrorKind::Other
+            other_version: *other_version,
+        },
+        _ => SourceErrorKind::Other,
     };
-    SourceError { kind, message }
+    SourceError {
+        kind,
+        message: error.to_string(),
+    }
 }
 
 /// Terraform and OpenTofu speak plugin protocols 5 and 6; versions listing only others

@@ -10,6 +10,7 @@ use super::filesystem::FsPackage;
 use crate::addrs::Provider;
 use crate::install::{AvailableVersions, Need};
 use crate::protocol::cliconfig::{CliConfig, MethodKind, Source as ConfigSource};
+use crate::protocol::discovery::DiscoveryError;
 use crate::{Diagnostics, Flavor};
 
 /// One installation method.
@@ -55,7 +56,7 @@ pub struct SourceSet {
     pub(crate) flavor: Flavor,
     pub(crate) cli_config: CliConfig,
     /// `providers.v1` base URLs (or the failure text) by hostname.
-    pub(crate) discovered: SortedMap<String, Result<Url, String>>,
+    pub(crate) discovered: SortedMap<String, Result<Url, DiscoveryError>>,
     /// Version lists by (entry index, provider); `None` when the source has no such
     /// provider. Failures are not remembered (a later need asks again).
     pub(crate) listed: SortedMap<(usize, Provider), Option<Listed>>,

@@ -259,7 +259,8 @@ fn discovery_failures_are_worded_like_terraform_and_remembered() {
         err,
         (
             SourceErrorKind::HostNoProviders {
-                hostname: "example.com".into()
+                hostname: "example.com".into(),
+                other_version: false,
             },
             "host example.com does not offer a OpenTofu provider registry".to_string()
         )
