@@ -8,7 +8,6 @@
 
 mod coverage;
 mod exchange;
-mod messages;
 mod options;
 mod outcome;
 mod planner;

@@ -1,11 +1,12 @@
 //! The planner state machine: Terraform's `EnsureProviderVersions` (and the `init` /
 //! `providers lock` commands around it) with every IO step turned into a request.
 
+mod texts;
+
 use super::exchange::{
     Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
-    SourceErrorKind, SourcePackage,
+    SourcePackage,
 };
-use super::messages::{self, LockChange};
 use super::options::{Mode, PlanOptions, Requirements};
 use super::outcome::{HashProvenance, Install, Outcome, ProviderResult};
 use crate::addrs::{Platform, Provider};
@@ -18,10 +19,10 @@ use crate::protocol::auth::{
     authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
     AuthKind, AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
 };
-use crate::version::goquote::quote;
 use crate::version::{select_newest, Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor};
 use std::collections::VecDeque;
+use texts::LockChange;
 
 /// Drives one `init` / `init -upgrade` / `providers lock` run without doing any IO.
 #[derive(Debug)]
@@ -194,14 +195,10 @@ impl Planner {
             if let Some(lock) = self.previous.provider(&provider) {
                 let locked = lock.version().clone();
                 if !constraints.allows(&locked) {
-                    let line = messages::query_begin(&provider, &constraints, true, flavor);
+                    let line = texts::query_begin(&provider, &constraints, true, flavor);
                     self.say(line.clone());
                     work.first_lines.push(line);
-                    let err = format!(
-                        "locked provider {provider} {locked} does not match configured version constraint {}; must use {} init -upgrade to allow selection of new versions",
-                        constraints.canonical(),
-                        flavor.command()
-                    );
+                    let err = texts::locked_conflict(&provider, &locked, &constraints, flavor);
                     self.record_query_failure(&provider, &mut work, &SourceError::other(err), true);
                     self.work.insert(provider, work);
                     return;
@@ -211,8 +208,7 @@ impl Planner {
         }
         if !self.lock_mode() {
             // `providers lock` reports only fetches, not queries.
-            let line =
-                messages::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
+            let line = texts::query_begin(&provider, &constraints, work.locked.is_some(), flavor);
             self.say(line.clone());
             work.query_lines.push(line);
         }
@@ -246,28 +242,22 @@ impl Planner {
     fn start_builtin(&mut self, provider: &Provider, constraints: &Constraints, work: &mut Work) {
         let flavor = self.flavor();
         let err = if !self.opts.builtin_types.contains(&provider.r#type) {
-            Some(format!(
-                "this {} release has no built-in provider named {}",
-                flavor.product(),
-                quote(&provider.r#type)
-            ))
+            Some(texts::no_such_builtin(provider, flavor))
         } else if !constraints.is_empty() {
-            Some("built-in providers do not support explicit version constraints".to_string())
+            Some(texts::BUILTIN_CONSTRAINED.to_string())
         } else {
             None
         };
         match err {
             None => {
-                let line = messages::built_in(provider, flavor);
+                let line = texts::built_in(provider, flavor);
                 self.say(line.clone());
                 work.first_lines.push(line);
             }
             Some(err) => {
                 work.failed = true;
-                work.first_diags.push(Diagnostic::error(
-                    "Invalid dependency on built-in provider",
-                    format!("Cannot use {}: {err}.", provider.for_display(flavor)),
-                ));
+                work.first_diags
+                    .push(texts::invalid_builtin(provider, &err, flavor));
             }
         }
     }
@@ -281,18 +271,8 @@ impl Planner {
             Err(err) => self.fail_query(&provider, &mut work, &err),
             Ok(available) => {
                 if !available.warnings.is_empty() {
-                    let list: Vec<String> = available
-                        .warnings
-                        .iter()
-                        .map(|w| format!("- {w}"))
-                        .collect();
-                    work.query_diags.push(Diagnostic::warning(
-                        "Additional provider information from registry",
-                        format!(
-                            "The remote registry returned warnings for {provider}:\n{}",
-                            list.join("\n")
-                        ),
-                    ));
+                    work.query_diags
+                        .push(texts::registry_warnings(&provider, &available.warnings));
                 }
                 let chosen = match &work.locked {
                     Some(locked) => available
@@ -300,19 +280,9 @@ impl Planner {
                         .iter()
                         .find(|v| *v == locked)
                         .cloned()
-                        .ok_or_else(|| {
-                            format!(
-                                "the previously-selected version {locked} is no longer available"
-                            )
-                        }),
-                    None => {
-                        select_newest(&work.constraints, &available.versions).ok_or_else(|| {
-                            format!(
-                                "no available releases match the given constraints {}",
-                                work.constraints.canonical()
-                            )
-                        })
-                    }
+                        .ok_or_else(|| texts::locked_version_gone(locked)),
+                    None => select_newest(&work.constraints, &available.versions)
+                        .ok_or_else(|| texts::no_matching_version(&work.constraints)),
                 };
                 match chosen {
                     Err(err) => self.fail_query(&provider, &mut work, &SourceError::other(err)),
@@ -353,34 +323,7 @@ impl Planner {
             work.errors.insert(0, err.message.clone());
             return;
         }
-        let name = provider.for_display(flavor);
-        let diag = match &err.kind {
-            SourceErrorKind::HostNoProviders { hostname } => Diagnostic::error(
-                "Invalid provider registry host",
-                format!(
-                    "The host {} given in provider source address {} does not offer a {} provider registry.",
-                    quote(hostname),
-                    quote(&provider.to_string()),
-                    flavor.product()
-                ),
-            ),
-            SourceErrorKind::ProviderNotKnown => Diagnostic::error(
-                "Failed to query available provider packages",
-                format!(
-                    "Could not retrieve the list of available versions for provider {name}: {}\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on {name}, run the following command:\n    {} providers",
-                    err.message,
-                    flavor.command()
-                ),
-            ),
-            _ => Diagnostic::error(
-                "Failed to query available provider packages",
-                format!(
-                    "Could not retrieve the list of available versions for provider {name}: {}\n\nTo see which modules are currently depending on {name} and what versions are specified, run the following command:\n    {} providers",
-                    err.message,
-                    flavor.command()
-                ),
-            ),
-        };
+        let diag = texts::query_failure(provider, err, flavor);
         if early {
             work.first_diags.push(diag);
         } else {
@@ -483,7 +426,7 @@ impl Planner {
             .as_ref()
             .is_some_and(|h| package_matches_any_hash(PackageHashes::Unpacked(h), &work.preferred));
         if matches {
-            let line = messages::already_installed(&provider, &version, self.flavor());
+            let line = texts::already_installed(&provider, &version, self.flavor());
             self.say(line.clone());
             work.platforms[i].lines.push(line);
             work.platforms[i].kept = true;
@@ -510,17 +453,12 @@ impl Planner {
                 if !matches && !work.preferred.is_empty() {
                     // Accepted by the setting, but linking checks the lock and fails.
                     work.failed = true;
-                    work.install_diags.push(Diagnostic::error(
-                        "Failed to install provider from shared cache",
-                        format!(
-                            "Error while importing {} v{version} from the shared cache directory: the provider cache has a copy of {provider} {version} that doesn't match any of the checksums recorded in the dependency lock file.",
-                            provider.for_display(flavor)
-                        ),
-                    ));
+                    work.install_diags
+                        .push(texts::cache_mismatch(&provider, &version, flavor));
                     self.work.insert(provider, work);
                     return;
                 }
-                let line = messages::from_cache(&provider, &version, flavor);
+                let line = texts::from_cache(&provider, &version, flavor);
                 self.say(line.clone());
                 let pw = &mut work.platforms[i];
                 pw.lines.push(line);
@@ -568,9 +506,9 @@ impl Planner {
             Err(err) => self.fail_install(&provider, &version, &mut work, i, &err),
             Ok(source) => {
                 let line = if self.lock_mode() {
-                    messages::fetching(&provider, &version, &platform, flavor)
+                    texts::fetching(&provider, &version, &platform, flavor)
                 } else {
-                    messages::installing(&provider, &version, flavor)
+                    texts::installing(&provider, &version, flavor)
                 };
                 self.say(line.clone());
                 work.platforms[i].lines.push(line);
@@ -613,24 +551,7 @@ impl Planner {
             return;
         }
         let platform = &self.opts.platforms[i];
-        let diag = match &err.kind {
-            SourceErrorKind::PlatformNotSupported { mirror_url: Some(url) } => Diagnostic::error(
-                "Incompatible provider version",
-                format!(
-                    "Your chosen provider mirror at {url} does not have a {provider} v{version} package available for your current platform, {platform}.\n\nProvider releases are separate from {} CLI releases, so this provider might not support your current platform. Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at {}.",
-                    flavor.product(),
-                    crate::addrs::hostname::for_display(&provider.hostname)
-                ),
-            ),
-            SourceErrorKind::PlatformNotSupported { mirror_url: None } => Diagnostic::error(
-                "Incompatible provider version",
-                format!(
-                    "Provider {provider} v{version} does not have a package available for your current platform, {platform}.\n\nProvider releases are separate from {} CLI releases, so not all providers are available for all platforms. Other versions of this provider may have different platforms supported.",
-                    flavor.product()
-                ),
-            ),
-            _ => install_failure(provider, version, &err.message, flavor),
-        };
+        let diag = texts::install_source_failure(provider, version, platform, err, flavor);
         work.install_diags.push(diag);
     }
 
@@ -751,14 +672,7 @@ impl Planner {
             record_install(prior, &pkg, flavor).map_err(|m| {
                 // The diagnostic already says "Error while installing ...: <err>"; keep
                 // only the error so fail_install can wrap it once.
-                let prefix = format!(
-                    "Error while installing {} v{version}: ",
-                    provider.for_display(flavor)
-                );
-                m.diagnostic
-                    .detail
-                    .strip_prefix(&prefix)
-                    .unwrap_or(&m.diagnostic.detail)
+                texts::install_failure_reason(provider, version, &m.diagnostic.detail, flavor)
                     .to_string()
             })?
         };
@@ -768,11 +682,11 @@ impl Planner {
             .map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
         let auth_line = auth
             .as_ref()
-            .map_or_else(|| "unauthenticated".to_string(), messages::auth_in_line);
+            .map_or_else(|| "unauthenticated".to_string(), texts::auth_in_line);
         let line = if self.lock_mode() {
-            messages::retrieved(provider, version, &platform, &auth_line, flavor)
+            texts::retrieved(provider, version, &platform, &auth_line, flavor)
         } else {
-            messages::installed(provider, version, &auth_line, flavor)
+            texts::installed(provider, version, &auth_line, flavor)
         };
         self.say(line.clone());
         let pw = &mut work.platforms[i];
@@ -817,7 +731,7 @@ impl Planner {
                     size,
                 } = fetched
                 else {
-                    return Err("registry package is not an archive".to_string());
+                    return Err(texts::REGISTRY_PACKAGE_NOT_ARCHIVE.to_string());
                 };
                 let input = RegistryAuthInput {
                     flavor,
@@ -877,10 +791,7 @@ impl Planner {
     pub fn finish(self) -> Outcome {
         let mut diags = Diagnostics::new();
         if !self.pending.is_empty() {
-            diags.push(Diagnostic::error(
-                "Provider installation did not finish",
-                format!("{} requests were never answered.", self.pending.len()),
-            ));
+            diags.push(texts::unfinished(self.pending.len()));
         }
         if self.lock_mode() {
             self.finish_lock(diags)
@@ -918,7 +829,7 @@ impl Planner {
             .collect();
         // ProvidersFetched fires at the end of EnsureProviderVersions whenever some package
         // was fetched, even if another provider failed.
-        if let Some(note) = messages::signing_note(
+        if let Some(note) = texts::signing_note(
             self.work
                 .values()
                 .flat_map(|w| w.platforms.iter().filter_map(|p| p.auth_kind)),
@@ -980,20 +891,13 @@ impl Planner {
                     lines.extend(pw.lines.iter().cloned());
                 }
             }
-            let errors: Vec<String> = self
+            let errors: Vec<(&Provider, &str)> = self
                 .work
                 .iter()
-                .filter_map(|(p, w)| w.errors.get(&i).map(|e| format!("- {p}: {e}")))
+                .filter_map(|(p, w)| w.errors.get(&i).map(|e| (p, e.as_str())))
                 .collect();
             if !errors.is_empty() {
-                diags.push(Diagnostic::error(
-                    "Could not retrieve providers for locking",
-                    format!(
-                        "{} failed to fetch the requested providers for {platform} in order to calculate their checksums: some providers could not be installed:\n{}.",
-                        flavor.product(),
-                        errors.join("\n")
-                    ),
-                ));
+                diags.push(texts::lock_fetch_failed(platform, &errors, flavor));
                 break; // Terraform stops at the first platform that fails
             }
         }
@@ -1019,7 +923,7 @@ impl Planner {
                     Some(_) => LockChange::NewHashes,
                 };
                 changed |= change != LockChange::NoChange;
-                lines.push(messages::obtained(
+                lines.push(texts::obtained(
                     provider,
                     &self.opts.platforms[i],
                     change,
@@ -1030,7 +934,7 @@ impl Planner {
                 new.set_provider(provider.clone(), version, constraints, hashes);
             }
         }
-        lines.extend(messages::lock_success(changed, flavor));
+        lines.extend(texts::lock_success(changed, flavor));
         self.outcome(new, true, diags, lines, Vec::new())
     }
 
@@ -1111,20 +1015,4 @@ fn push_unique(v: &mut Vec<String>, s: String) {
     if !v.contains(&s) {
         v.push(s);
     }
-}
-
-/// `Failed to install provider` / `Error while installing <p> v<v>: <err>`.
-fn install_failure(
-    provider: &Provider,
-    version: &Version,
-    err: &str,
-    flavor: Flavor,
-) -> Diagnostic {
-    Diagnostic::error(
-        "Failed to install provider",
-        format!(
-            "Error while installing {} v{version}: {err}",
-            provider.for_display(flavor)
-        ),
-    )
 }
