@@ -1,6 +1,9 @@
 //! The planner state machine: Terraform's `EnsureProviderVersions` (and the `init` /
 //! `providers lock` commands around it) with every IO step turned into a request.
 
+mod accept;
+#[cfg(test)]
+mod accept_tests;
 mod texts;
 
 use super::exchange::{
@@ -13,12 +16,8 @@ use crate::addrs::{Platform, Provider};
 use crate::collections::SortedMap;
 use crate::hash::{package_matches_any_hash, PackageHash, PackageHashes};
 use crate::lockfile::messages::{incomplete_lock_warning, lock_written_message, readonly_outcome};
-use crate::lockfile::update::{record_install, InstalledPackage, PackageOrigin};
 use crate::lockfile::{diff_locks, Locks, ProviderLock};
-use crate::protocol::auth::{
-    authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
-    AuthKind, AuthResult, HashRecord, LocalHashes, RegistryAuthInput,
-};
+use crate::protocol::auth::{AuthKind, AuthResult, HashRecord};
 use crate::version::{select_newest, Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor};
 use std::collections::VecDeque;
@@ -579,8 +578,8 @@ impl Planner {
         self.work.insert(provider, work);
     }
 
-    /// Authenticates a fetched package, checks it against the lock, and records the
-    /// hashes this platform contributes.
+    /// Accepts a fetched package (or says why not) and records what this platform
+    /// contributes.
     fn accept_package(
         &mut self,
         provider: &Provider,
@@ -594,89 +593,16 @@ impl Planner {
         let Some(source) = work.platforms[i].source.clone() else {
             return Err("package fetched before its metadata".to_string());
         };
-        let (auth, extra_vouched) = self.authenticate(provider, &source, fetched)?;
-
-        let (computed, installed_h1, origin) = match fetched {
-            FetchedPackage::Archive { hashes, .. } => (
-                vec![hashes.h1_archive.clone(), hashes.zh.clone()],
-                hashes.h1.clone(),
-                PackageOrigin::Download,
-            ),
-            FetchedPackage::Dir { h1 } => {
-                (vec![h1.clone()], h1.clone(), PackageOrigin::LocalDirectory)
-            }
+        let release = accept::Release {
+            provider,
+            version,
+            constraints: &work.constraints,
         };
+        let prior = self.previous.provider(provider);
+        let accepted = accept::accept(&self.opts, release, prior, &source, fetched)
+            .map_err(|r| texts::rejection(&r, provider, version, flavor))?;
 
-        let mut signed: Vec<PackageHash> = Vec::new();
-        if let Some(auth) = &auth {
-            let required = match (&source, flavor) {
-                (_, Flavor::Terraform) => true,
-                (SourcePackage::Registry { meta, .. }, Flavor::OpenTofu) => signing_required(
-                    flavor,
-                    !meta.signing_keys.is_empty(),
-                    &provider.hostname,
-                    self.opts.enforce_gpg_validation,
-                ),
-                (_, Flavor::OpenTofu) => false,
-            };
-            let vouched: Vec<&str> = if flavor == Flavor::Terraform && !auth.signed() {
-                Vec::new()
-            } else {
-                auth.vouched_hashes(required)
-            };
-            signed.extend(vouched.iter().filter_map(|h| PackageHash::parse(h).ok()));
-        }
-        signed.extend(
-            extra_vouched
-                .iter()
-                .filter_map(|h| PackageHash::parse(h).ok()),
-        );
-
-        // OpenTofu also records every hash verified locally against the package (its
-        // installer's `localHashes`, e.g. a mirror's matching `zh:`); Terraform does not.
-        let mut recorded = signed.clone();
-        if flavor == Flavor::OpenTofu {
-            if let Some(auth) = &auth {
-                recorded.extend(
-                    auth.local_hashes()
-                        .filter_map(|h| PackageHash::parse(h).ok()),
-                );
-            }
-        }
-
-        let lock = if self.lock_mode() {
-            // `providers lock` installs with InstallNewProvidersForce: no check against
-            // the lock, just the union.
-            ProviderLock::new(
-                provider.clone(),
-                version.clone(),
-                Some(work.constraints.clone()),
-                std::iter::once(installed_h1.clone())
-                    .chain(work.preferred.iter().cloned())
-                    .chain(recorded.iter().cloned()),
-            )
-        } else {
-            let prior = self
-                .previous
-                .provider(provider)
-                .filter(|l| l.version() == version);
-            let pkg = InstalledPackage {
-                addr: provider.clone(),
-                version: version.clone(),
-                constraints: Some(work.constraints.clone()),
-                package_hashes: computed,
-                installed_h1: installed_h1.clone(),
-                signed_hashes: recorded,
-                origin,
-            };
-            record_install(prior, &pkg, flavor).map_err(|m| {
-                // The diagnostic already says "Error while installing ...: <err>"; keep
-                // only the error so fail_install can wrap it once.
-                texts::install_failure_reason(provider, version, &m.diagnostic.detail, flavor)
-                    .to_string()
-            })?
-        };
-
+        let auth = accepted.auth;
         let auth_text = auth
             .as_ref()
             .map_or_else(|| "unauthenticated".to_string(), AuthResult::summary);
@@ -694,10 +620,9 @@ impl Planner {
         pw.auth = Some(auth_text);
         pw.auth_kind = auth.as_ref().map(|a| a.kind);
         pw.records = auth.map(|a| a.hashes).unwrap_or_default();
-        pw.local_h1 = Some(installed_h1.clone());
-        pw.incomplete = signed.is_empty()
-            && (work.preferred.is_empty() || work.preferred == vec![installed_h1.clone()]);
-        pw.lock = Some(lock);
+        pw.local_h1 = Some(accepted.installed_h1);
+        pw.incomplete = accepted.incomplete;
+        pw.lock = Some(accepted.lock);
         if !self.lock_mode() {
             pw.install = Some(Install {
                 provider: provider.clone(),
@@ -708,83 +633,6 @@ impl Planner {
             });
         }
         Ok(())
-    }
-
-    /// Runs the source's authentication; returns the result (`None` = unauthenticated)
-    /// and any extra hashes vouched for (OpenTofu `packages` after the `h1:` check).
-    fn authenticate(
-        &self,
-        provider: &Provider,
-        source: &SourcePackage,
-        fetched: &FetchedPackage,
-    ) -> Result<(Option<AuthResult>, Vec<String>), String> {
-        let flavor = self.flavor();
-        match source {
-            SourcePackage::Registry {
-                meta,
-                sha256sums,
-                signature,
-            } => {
-                let FetchedPackage::Archive {
-                    hashes,
-                    sha256,
-                    size,
-                } = fetched
-                else {
-                    return Err(texts::REGISTRY_PACKAGE_NOT_ARCHIVE.to_string());
-                };
-                let input = RegistryAuthInput {
-                    flavor,
-                    provider_hostname: &provider.hostname,
-                    enforce_gpg_validation: self.opts.enforce_gpg_validation,
-                    meta,
-                    document: sha256sums,
-                    signature,
-                    archive_sha256: *sha256,
-                    archive_size: *size,
-                    trust_roots: &self.opts.trust_roots,
-                };
-                let auth = authenticate_registry_package(&input).map_err(|e| e.to_string())?;
-                let mut extra = Vec::new();
-                if flavor == Flavor::OpenTofu && meta.has_packages() {
-                    // The RFC: the locally computed h1 must be one the registry lists;
-                    // then every platform's hashes it lists are trusted.
-                    check_registry_h1(meta, hashes.h1.as_str())
-                        .or_else(|_| check_registry_h1(meta, hashes.h1_archive.as_str()))
-                        .map_err(|e| e.to_string())?;
-                    for entry in meta.packages.values() {
-                        extra.extend(crate::protocol::names::preferred_hashes(&entry.hashes));
-                    }
-                }
-                Ok((Some(auth), extra))
-            }
-            SourcePackage::NetworkMirror {
-                hashes,
-                trust_all_hashes,
-                ..
-            } => {
-                if hashes.is_empty() {
-                    return Ok((None, Vec::new()));
-                }
-                let local = match fetched {
-                    FetchedPackage::Archive { hashes: z, .. } => LocalHashes {
-                        h1: Some(z.h1_archive.to_string()),
-                        zh: Some(z.zh.to_string()),
-                    },
-                    FetchedPackage::Dir { h1 } => LocalHashes {
-                        h1: Some(h1.to_string()),
-                        zh: None,
-                    },
-                };
-                let platform = hashes.first().map(|(p, _)| p.clone()).unwrap_or_default();
-                authenticate_by_hashes(flavor, &platform, hashes, &local, *trust_all_hashes)
-                    .map(|a| (Some(a), Vec::new()))
-                    .map_err(|e| e.to_string())
-            }
-            SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {
-                Ok((None, Vec::new()))
-            }
-        }
     }
 
     /// Ends the run. Requests still outstanding count as failures.

@@ -2,6 +2,7 @@
 //! the diagnostics and error texts of their failures, per flavour. The phases decide what
 //! happened; only this file decides how it reads.
 
+use super::accept::Rejection;
 use crate::addrs::{Platform, Provider};
 use crate::install::exchange::{SourceError, SourceErrorKind};
 use crate::lockfile::update::locked_version_conflict;
@@ -272,21 +273,20 @@ fn install_failure_detail(p: &Provider, v: &Version, err: &str, f: Flavor) -> St
     format!("Error while installing {} v{v}: {err}", p.for_display(f))
 }
 
-/// `err` without the `Error while installing <p> v<v>: ` that [`install_failure`] adds, for
-/// diagnostics worded elsewhere (the lock file's checksum mismatch) that already carry it.
-pub fn install_failure_reason<'d>(
-    p: &Provider,
-    v: &Version,
-    detail: &'d str,
-    f: Flavor,
-) -> &'d str {
-    detail
-        .strip_prefix(&install_failure_detail(p, v, "", f))
-        .unwrap_or(detail)
+/// Why a fetched package was refused, as the error [`install_failure`] wraps.
+pub fn rejection(r: &Rejection, p: &Provider, v: &Version, f: Flavor) -> String {
+    match r {
+        Rejection::NotAnArchive => "registry package is not an archive".to_string(),
+        Rejection::Unauthentic(e) => e.to_string(),
+        // The lock file words the mismatch as a whole diagnostic that already says
+        // `Error while installing ...: `; keep only the error so it is wrapped once.
+        Rejection::ChecksumMismatch(m) => {
+            let detail = &m.diagnostic.detail;
+            let prefix = install_failure_detail(p, v, "", f);
+            detail.strip_prefix(&prefix).unwrap_or(detail).to_string()
+        }
+    }
 }
-
-/// A registry's package arrived as a directory rather than a zip.
-pub const REGISTRY_PACKAGE_NOT_ARCHIVE: &str = "registry package is not an archive";
 
 /// The plugin cache's copy does not match the lock, though
 /// `plugin_cache_may_break_dependency_lock_file` let it be used.
