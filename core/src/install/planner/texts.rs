@@ -3,10 +3,12 @@
 //! happened; only this file decides how it reads.
 
 use super::accept::Rejection;
+use super::outbox::Asked;
+use super::phase::Awaited;
 use crate::addrs::{Platform, Provider};
-use crate::install::exchange::{SourceError, SourceErrorKind};
+use crate::install::exchange::{Answer, NeedId, SourceError, SourceErrorKind};
 use crate::lockfile::update::locked_version_conflict;
-use crate::protocol::auth::AuthKind;
+use crate::protocol::auth::{AuthKind, AuthResult};
 use crate::version::goquote::quote;
 use crate::version::{Constraints, Version};
 use crate::{Diagnostic, Flavor};
@@ -67,11 +69,24 @@ pub fn installed(p: &Provider, v: &Version, auth: &str, f: Flavor) -> String {
 /// The text in parentheses after `- Installed` / `- Retrieved`: the result, then the key ID
 /// where the product shows one, with its `[reset][bold]...[reset]` markup (Terraform's
 /// `key_id` message, OpenTofu's `ProviderInstalled` / `FetchPackageSuccess`).
-pub fn auth_in_line(a: &crate::protocol::auth::AuthResult) -> String {
+/// `None` (the source vouched for nothing) reads `unauthenticated`.
+pub fn auth_in_line(a: Option<&AuthResult>) -> String {
+    let Some(a) = a else {
+        return AuthKind::Unauthenticated.to_string();
+    };
     match a.displayed_key_id() {
         Some(id) => format!("{}, key ID [reset][bold]{id}[reset]", a.kind),
         None => a.kind.to_string(),
     }
+}
+
+/// The authentication result a provider's result reports per platform:
+/// `<result>[, key ID <id>]` without markup, `unauthenticated` for `None`.
+pub fn auth_summary(a: Option<&AuthResult>) -> String {
+    a.map_or_else(
+        || AuthKind::Unauthenticated.to_string(),
+        AuthResult::summary,
+    )
 }
 
 /// `- Fetching <p> <v> for <platform>...` (providers lock).
@@ -323,5 +338,25 @@ pub fn unfinished(n: usize) -> Diagnostic {
     Diagnostic::error(
         "Provider installation did not finish",
         format!("{n} requests were never answered."),
+    )
+}
+
+// Host errors.
+
+/// [`crate::install::Planner::answer`] got an id it is not waiting for.
+pub fn unknown_request(id: NeedId) -> String {
+    format!("no outstanding request with id {}", id.0)
+}
+
+/// [`crate::install::Planner::answer`] got an answer of another kind than the request's.
+pub fn misfit_answer(
+    id: NeedId,
+    answer: &Answer,
+    asked: &Asked,
+    awaited: Option<Awaited>,
+) -> String {
+    format!(
+        "answer {answer:?} does not fit request {} ({awaited:?} for {} {:?})",
+        id.0, asked.provider, asked.about
     )
 }
