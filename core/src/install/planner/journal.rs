@@ -1,6 +1,7 @@
 //! What happened to one provider, as data: its progress lines by stage and its problems.
-//! The phases only record (pubgrub's split of solver and report); `report` puts the records
-//! in the products' order and `texts` words the problems, whatever order the host answered in.
+//! The phases only record (pubgrub's split of solver and report): `finish` puts the records
+//! in the products' order whatever order the host answered in, and `report` picks each
+//! problem's text from `texts` for the command.
 
 use super::accept::Rejection;
 use crate::install::exchange::SourceError;
