@@ -205,3 +205,42 @@ fn a_download_cut_off_mid_body_is_not_retried_and_installs_nothing() {
     assert_eq!(attempts, 1, "a half-hashed body must not be retried");
     assert!(env.lock().is_empty());
 }
+
+/// `init` against a host block that declares `services` (no server is contacted).
+fn init_with_services(host: &str, services: &str) -> String {
+    let env = Env::new();
+    env.cli_config(&format!(
+        "host \"{host}\" {{\n  services = {{\n    {services}\n  }}\n}}\n"
+    ));
+    std::fs::write(
+        env.work.join("main.tf"),
+        format!("terraform {{\n  required_providers {{\n    demo = {{ source = \"{host}/acme/demo\" }}\n  }}\n}}\n"),
+    )
+    .expect("write main.tf");
+    let out = env.run(&["init"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    all_output(&out)
+}
+
+#[test]
+fn a_host_with_only_another_providers_protocol_gets_terraforms_other_version_message() {
+    let all = init_with_services(
+        "example.com",
+        "\"providers.v2\" = \"https://127.0.0.1:1/v2/\"",
+    );
+    assert!(
+        all.contains("Error: Invalid provider registry host")
+            && all.contains("The host \"example.com\" given in provider source address \"example.com/acme/demo\" does not offer a Terraform provider registry that is compatible with this Terraform version, but it may be compatible with a different Terraform version."),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_github_source_address_gets_terraforms_repository_hint() {
+    let all = init_with_services("github.com", "\"modules.v1\" = \"https://127.0.0.1:1/m/\"");
+    assert!(
+        all.contains("Error: Invalid provider registry host")
+            && all.contains("The given source address \"github.com/acme/demo\" specifies a GitHub repository rather than a Terraform provider. Refer to the documentation of the provider to find the correct source address to use."),
+        "{all}"
+    );
+}

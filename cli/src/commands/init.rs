@@ -148,7 +148,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         hash_cache: None,
     };
     if !args.json {
-        println!("Initializing provider plugins...");
+        println!("{}", tflock_core::install::init_header(flavor));
     }
     let mut planner = Planner::new(planner_reqs, previous, options);
     let kept = drive(&mut planner, &host);

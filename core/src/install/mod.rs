@@ -8,7 +8,6 @@
 
 mod coverage;
 mod exchange;
-mod messages;
 mod options;
 mod outcome;
 mod planner;
@@ -23,6 +22,6 @@ pub use exchange::{
 };
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
-pub use planner::Planner;
+pub use planner::{init_header, Planner};
 pub use targets::restrict_to_arguments;
 pub use view::{AuthView, HashView, OutcomeView, ProviderView};

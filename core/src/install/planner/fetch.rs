@@ -1,0 +1,128 @@
+//! Fetching from the source: where a platform's package is and what the source says about
+//! it, then the package itself, handed to acceptance.
+
+use super::accept::{accept, Accepted, Release};
+use super::journal::{InstallFailure, Problem, Stage};
+use super::outbox::About;
+use super::phase::{Obtained, Step, Via};
+use super::texts;
+use super::turn::Turn;
+use crate::hash::PackageHash;
+use crate::install::exchange::{FetchedPackage, Need, SourceError, SourcePackage};
+use crate::install::outcome::Install;
+use crate::version::Version;
+
+impl Turn<'_> {
+    /// Asks where platform `i`'s package is.
+    pub(super) fn locate(&mut self, version: &Version, i: usize) -> Step {
+        let need = Need::PackageMeta {
+            provider: self.provider.clone(),
+            version: version.clone(),
+            platform: self.platform(i).clone(),
+        };
+        self.ask(About::Platform(i), need);
+        Step::Locating
+    }
+
+    /// The source described platform `i`'s package (or could not): announce it and fetch it.
+    pub(super) fn on_location(
+        &mut self,
+        version: &Version,
+        preferred: &[PackageHash],
+        i: usize,
+        result: Result<SourcePackage, SourceError>,
+    ) -> Step {
+        let source = match result {
+            Ok(source) => source,
+            Err(err) => return self.fail(version, i, InstallFailure::Source(err)),
+        };
+        let (flavor, platform) = (self.flavor(), self.platform(i));
+        let line = if self.lock_mode() {
+            texts::fetching(self.provider, version, platform, flavor)
+        } else {
+            texts::installing(self.provider, version, flavor)
+        };
+        self.say(Stage::Platform(i), line);
+        // `providers lock` records whatever it gets; nothing to check it against early.
+        let expect = if self.lock_mode() {
+            Vec::new()
+        } else {
+            preferred.to_vec()
+        };
+        let need = Need::Package {
+            provider: self.provider.clone(),
+            version: version.clone(),
+            platform: platform.clone(),
+            location: source.location(),
+            expect,
+            known_zh: source.known_zh(),
+        };
+        self.ask(About::Platform(i), need);
+        Step::Fetching(Box::new(source))
+    }
+
+    /// Platform `i`'s package arrived (or did not): accept it or record why not.
+    pub(super) fn on_package(
+        &mut self,
+        version: &Version,
+        i: usize,
+        source: SourcePackage,
+        result: Result<FetchedPackage, SourceError>,
+    ) -> Step {
+        let fetched = match result {
+            Ok(fetched) => fetched,
+            Err(err) => return self.fail(version, i, InstallFailure::Source(err)),
+        };
+        let release = Release {
+            provider: self.provider,
+            version,
+            constraints: self.constraints,
+        };
+        let prior = self.previous_lock();
+        match accept(self.opts, release, prior, &source, &fetched) {
+            Ok(accepted) => self.obtained(version, i, &source, accepted),
+            Err(rejection) => self.fail(version, i, InstallFailure::Rejected(rejection)),
+        }
+    }
+
+    fn obtained(
+        &mut self,
+        version: &Version,
+        i: usize,
+        source: &SourcePackage,
+        accepted: Accepted,
+    ) -> Step {
+        let (flavor, platform) = (self.flavor(), self.platform(i));
+        let auth = texts::auth_in_line(accepted.auth.as_ref());
+        let line = if self.lock_mode() {
+            texts::retrieved(self.provider, version, platform, &auth, flavor)
+        } else {
+            texts::installed(self.provider, version, &auth, flavor)
+        };
+        self.say(Stage::Platform(i), line);
+        // `providers lock` only hashes the package.
+        let install = (!self.lock_mode()).then(|| Install {
+            provider: self.provider.clone(),
+            version: version.clone(),
+            platform: platform.clone(),
+            location: source.location(),
+            from_cache: false,
+        });
+        Step::Obtained(Box::new(Obtained {
+            lock: accepted.lock,
+            incomplete: accepted.incomplete,
+            local_h1: accepted.installed_h1,
+            install,
+            via: Via::Source(accepted.auth),
+        }))
+    }
+
+    fn fail(&mut self, version: &Version, i: usize, failure: InstallFailure) -> Step {
+        self.note(Problem::Install {
+            platform: i,
+            version: version.clone(),
+            failure,
+        });
+        Step::Failed
+    }
+}

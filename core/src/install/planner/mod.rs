@@ -1,0 +1,191 @@
+//! The planner state machine: Terraform's `EnsureProviderVersions` (and the `init` /
+//! `providers lock` commands around it) with every IO step turned into a request.
+//!
+//! Each required provider has an explicit [`phase::Phase`] (selecting a version, or for a
+//! locked `init` first reusing a local copy; then per platform a [`phase::Step`]: local
+//! copies, locating, fetching, obtained or failed). A handler takes the phase or step by
+//! value and returns the next one while the provider stays in the map, so no provider can
+//! drop out of the run. Handlers record lines and problems in the provider's
+//! [`journal::Journal`]; `finish` and `report` order them and `texts` words them.
+
+mod accept;
+#[cfg(test)]
+mod accept_tests;
+mod fetch;
+mod finish;
+mod journal;
+mod outbox;
+mod phase;
+mod report;
+mod reuse;
+mod select;
+mod texts;
+
+pub use texts::init_header;
+mod turn;
+
+use super::exchange::{Answer, NeedId, Request};
+use super::options::{Mode, PlanOptions, Requirements};
+use crate::addrs::Provider;
+use crate::collections::SortedMap;
+use crate::hash::PackageHash;
+use crate::lockfile::Locks;
+use crate::version::{Constraints, Version};
+use journal::Journal;
+use outbox::{About, Outbox};
+use phase::{Phase, Step};
+use reuse::Local;
+use turn::Turn;
+
+/// Drives one `init` / `init -upgrade` / `providers lock` run without doing any IO.
+#[derive(Debug)]
+pub struct Planner {
+    opts: PlanOptions,
+    previous: Locks,
+    outbox: Outbox,
+    providers: SortedMap<Provider, Entry>,
+}
+
+/// One required provider: its constraints, what happened to it so far, and where it is.
+#[derive(Debug)]
+struct Entry {
+    constraints: Constraints,
+    journal: Journal,
+    phase: Phase,
+}
+
+impl Planner {
+    /// Starts a run for `requirements` (from configuration) against `previous` (the lock
+    /// file as loaded; empty when there is none).
+    pub fn new(requirements: Requirements, previous: Locks, options: PlanOptions) -> Planner {
+        let mut planner = Planner {
+            opts: options,
+            previous,
+            outbox: Outbox::default(),
+            providers: SortedMap::new(),
+        };
+        for (provider, constraints) in requirements {
+            let builtin = provider.is_builtin_for(planner.opts.flavor);
+            if builtin && planner.opts.mode == Mode::ProvidersLock {
+                continue; // built-in providers don't participate in locking
+            }
+            let mut journal = Journal::new(planner.opts.platforms.len());
+            let phase = Turn::new(
+                &planner.opts,
+                &planner.previous,
+                &mut planner.outbox,
+                &provider,
+                &constraints,
+                &mut journal,
+            )
+            .start();
+            let entry = Entry {
+                constraints,
+                journal,
+                phase,
+            };
+            planner.providers.insert(provider, entry);
+        }
+        planner
+    }
+
+    /// The next request the host should perform, or `None` when every request that can be
+    /// made now has been handed out (answer the outstanding ones, then ask again).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Request> {
+        self.outbox.next()
+    }
+
+    /// All requests that can be made now; hosts that work in parallel take them together.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        self.outbox.take_requests()
+    }
+
+    /// True when nothing is queued or outstanding: call [`Planner::finish`].
+    pub fn is_done(&self) -> bool {
+        self.outbox.is_idle()
+    }
+
+    /// Progress lines produced since the last call, for live display.
+    pub fn drain_progress(&mut self) -> Vec<String> {
+        self.outbox.drain_progress()
+    }
+
+    /// Feeds back the host's answer to request `id`.
+    ///
+    /// Fails (changing nothing) when `id` is unknown or the answer's kind does not fit the
+    /// request: those are bugs in the host, not in the input.
+    pub fn answer(&mut self, id: NeedId, answer: Answer) -> Result<(), String> {
+        let asked = self.outbox.asked(id).cloned();
+        let Some((asked, entry)) =
+            asked.and_then(|a| self.providers.get_mut(&a.provider).map(|entry| (a, entry)))
+        else {
+            return Err(texts::unknown_request(id));
+        };
+        let awaited = entry.phase.awaits(asked.about);
+        if !awaited.is_some_and(|a| a.fits(&answer)) {
+            return Err(texts::misfit_answer(id, &answer, &asked, awaited));
+        }
+        self.outbox.settle(id);
+        let mut turn = Turn::new(
+            &self.opts,
+            &self.previous,
+            &mut self.outbox,
+            &asked.provider,
+            &entry.constraints,
+            &mut entry.journal,
+        );
+        entry
+            .phase
+            .advance(|phase| turn.on_answer(phase, asked.about, answer));
+        Ok(())
+    }
+}
+
+impl Turn<'_> {
+    /// The phase an answer the phase waits for leads to.
+    fn on_answer(&mut self, phase: Phase, about: About, answer: Answer) -> Phase {
+        match (phase, about, answer) {
+            (Phase::Selecting(selecting), _, Answer::Versions(result)) => {
+                self.on_versions(selecting, result)
+            }
+            (Phase::Reusing(reusing), _, Answer::LocalPackage(h1)) => self.on_reused(reusing, h1),
+            (Phase::Selected(mut selected), About::Platform(i), answer) => {
+                selected.advance(i, |version, preferred, step| {
+                    self.on_step(version, preferred, i, step, answer)
+                });
+                Phase::Selected(selected)
+            }
+            // `Planner::answer` lets through only the answers a phase waits for.
+            (phase, _, _) => phase,
+        }
+    }
+
+    /// The step an answer for platform `i` leads to.
+    fn on_step(
+        &mut self,
+        version: &Version,
+        preferred: &[PackageHash],
+        i: usize,
+        step: Step,
+        answer: Answer,
+    ) -> Step {
+        match (step, answer) {
+            (Step::Checking(check), Answer::LocalPackage(h1)) => {
+                match self.on_local(check, version, preferred, i, h1) {
+                    Local::Settled(step) => step,
+                    Local::Checking(check) => Step::Checking(check),
+                    Local::Missed => self.locate(version, i),
+                }
+            }
+            (Step::Locating, Answer::PackageMeta(result)) => {
+                self.on_location(version, preferred, i, result)
+            }
+            (Step::Fetching(source), Answer::Package(result)) => {
+                self.on_package(version, i, *source, result)
+            }
+            // As above: only awaited answers get here.
+            (step, _) => step,
+        }
+    }
+}
