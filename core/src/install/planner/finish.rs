@@ -10,7 +10,6 @@ use crate::addrs::Provider;
 use crate::hash::PackageHash;
 use crate::install::options::Mode;
 use crate::install::outcome::{HashProvenance, Install, Outcome, ProviderResult};
-use crate::lockfile::messages::{incomplete_lock_warning, lock_written_message, readonly_outcome};
 use crate::lockfile::update::retain_required;
 use crate::lockfile::{diff_locks, Locks};
 use crate::Diagnostics;
@@ -71,7 +70,7 @@ impl Planner {
         let mut write = false;
         if !new.equal(&self.previous) {
             if self.opts.readonly {
-                if let Some(d) = readonly_outcome(&self.previous, &new, flavor) {
+                if let Some(d) = texts::readonly_outcome(&self.previous, &new, flavor) {
                     diags.push(d);
                 }
             } else {
@@ -82,9 +81,13 @@ impl Planner {
                         .first()
                         .map(ToString::to_string)
                         .unwrap_or_default();
-                    diags.push(incomplete_lock_warning(&incomplete, &platform, flavor));
+                    diags.push(texts::incomplete_lock_warning(
+                        &incomplete,
+                        &platform,
+                        flavor,
+                    ));
                 }
-                lines.push(lock_written_message(&self.previous, flavor));
+                lines.push(texts::lock_written_message(&self.previous, flavor));
                 write = true;
             }
         }

@@ -1,6 +1,8 @@
 //! Every text the planner shows: the progress lines `init` and `providers lock` print and
 //! the diagnostics and error texts of their failures, per flavour. The phases decide what
-//! happened; only this file decides how it reads.
+//! happened; only this file decides how it reads. Texts about the lock file itself (conflicts,
+//! checksum mismatches, the written/readonly/incomplete outcomes) are the `lockfile` module's,
+//! shared with its other users, and reach the planner through here.
 
 use super::accept::Rejection;
 use super::outbox::Asked;
@@ -159,7 +161,7 @@ pub fn signing_note(kinds: impl IntoIterator<Item = AuthKind>, f: Flavor) -> Opt
     })
 }
 
-// Selection failures.
+// Selection problems, and the registry's warnings.
 
 /// `Invalid dependency on built-in provider`, with `reason` from [`no_such_builtin`] or
 /// [`BUILTIN_CONSTRAINED`].
@@ -359,6 +361,12 @@ pub fn unfinished(n: usize) -> Diagnostic {
         format!("{n} requests were never answered."),
     )
 }
+
+// The lock file's outcome: worded by the lock file module, which tests them on their own.
+
+pub use crate::lockfile::messages::{
+    incomplete_lock_warning, lock_written_message, readonly_outcome,
+};
 
 // Host errors.
 
