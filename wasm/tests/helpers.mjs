@@ -1,12 +1,16 @@
 // Shared helpers: load the built package through its `exports` map, run the native CLI.
 import { readFileSync, existsSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { deflateRawSync, crc32 } from "node:zlib";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const pkgDir = new URL("../pkg/", import.meta.url);
 export const fixtures = root + "tests/fixtures/";
+
+/** npm tools installed by `cargo xtask wasm` into wasm/tools/node_modules (git-ignored). */
+export const tools = createRequire(root + "wasm/tools/package.json");
 
 /** Cargo's target directory (CARGO_TARGET_DIR, relative to the workspace, or `target`). */
 const targetDir = (() => {

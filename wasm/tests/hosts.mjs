@@ -4,13 +4,11 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, fixtures, runCli, goVersionsOracle, zipOf } from "./helpers.mjs";
+import { root, fixtures, runCli, goVersionsOracle, zipOf, tools } from "./helpers.mjs";
 
-/** npm tools installed by `cargo xtask wasm` into wasm/tools/node_modules (git-ignored). */
-export const tools = createRequire(root + "wasm/tools/package.json");
+export { tools };
 
 /** The built package's manifest. */
 export const manifest = JSON.parse(readFileSync(root + "wasm/pkg/package.json", "utf8"));

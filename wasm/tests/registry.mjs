@@ -49,11 +49,19 @@ export function storedZip(entries) {
 
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 
+/** The archive `startRegistry` publishes unless told otherwise: a tiny stored zip. */
+export const demoZip = (v, p) =>
+  storedZip([
+    [`terraform-provider-demo_v${v}`, `#!/bin/sh\n# demo ${v} for ${p}\n`],
+    ["LICENSE", "MPL-2.0\n"],
+  ]);
+
 /**
- * Publishes `acme/demo` at `versions` for `platforms` and starts serving it.
+ * Publishes `acme/demo` at `versions` for `platforms` and starts serving it; `zip(version,
+ * platform)` gives an archive's bytes (the Worker bench publishes a 300 MB one this way).
  * Returns { base, files (path → Buffer), zips (name → Buffer), dir, close() }.
  */
-export async function startRegistry({ versions, platforms }) {
+export async function startRegistry({ versions, platforms, zip: zipFor = demoZip }) {
   const dir = mkdtempSync(join(tmpdir(), "tflock-wasm-registry-"));
   const gpg = (...a) =>
     execFileSync("gpg", ["--homedir", dir, "--batch", "--yes", "--pinentry-mode", "loopback", "--passphrase", "", ...a]);
@@ -84,10 +92,7 @@ export async function startRegistry({ versions, platforms }) {
     for (const p of platforms) {
       const [os, arch] = p.split("_");
       const name = `terraform-provider-demo_${v}_${p}.zip`;
-      const zip = storedZip([
-        [`terraform-provider-demo_v${v}`, `#!/bin/sh\n# demo ${v} for ${p}\n`],
-        ["LICENSE", "MPL-2.0\n"],
-      ]);
+      const zip = zipFor(v, p);
       zips.set(name, zip);
       files.set(rel + name, zip);
       sums.push(`${sha(zip)}  ${name}`);

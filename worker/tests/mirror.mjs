@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, runCli } from "../../wasm/tests/helpers.mjs";
-import { tools } from "../../wasm/tests/hosts.mjs";
+// Not hosts.mjs: it reads the built npm package, which the Worker and its bench do not need.
+import { root, runCli, tools } from "../../wasm/tests/helpers.mjs";
 
 const { Miniflare } = tools("miniflare");
 

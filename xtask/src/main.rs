@@ -40,7 +40,9 @@ fn main() -> Result<()> {
         Some("worker-test") => worker::test(),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
-            eprintln!("usage: cargo xtask <test|setup|demo|bench [hash|lock]>");
+            eprintln!(
+                "usage: cargo xtask <test|setup|demo|bench [hash|lock|merge|signature|wasm|worker]>"
+            );
             eprintln!(
                 "  test   install what is needed, then fmt, clippy, wasm check and every test"
             );
@@ -235,7 +237,10 @@ fn bench(args: &[String]) -> Result<()> {
             cargo(&["bench", "-p", "tflock-tests", "--bench", "signature"]),
         ),
         "wasm" => step("bench wasm", wasm::bench(args.get(1).map(String::as_str))),
-        other => bail!("unknown benchmark {other:?} (known: hash, lock, merge, signature, wasm)"),
+        "worker" => step("bench worker", worker::bench(&args[1..])),
+        other => {
+            bail!("unknown benchmark {other:?} (known: hash, lock, merge, signature, wasm, worker)")
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 //! Build: cargo (`wasm32-unknown-unknown`, profile `wasm-release`) → `wasm-bindgen --target
 //! bundler`; `worker/entry.mjs` instantiates it (no `worker-build`, whose install takes minutes).
 //!
-//! `cargo xtask worker-dev` runs the built Worker locally (`worker/dev.mjs`, Miniflare).
+//! `cargo xtask worker-dev` runs the built Worker locally (`worker/dev.mjs`, Miniflare);
+//! `cargo xtask bench worker` measures it there (`worker/bench.mjs`).
 
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -61,6 +62,17 @@ pub fn test() -> Result<()> {
         "--ignored",
         "--test-threads=2",
     ])
+}
+
+/// `cargo xtask bench worker [--seconds S] [--rate R] [--mib M]`: builds the Worker and runs
+/// `worker/bench.mjs`: document-hit latency beside a trivial Worker's, and workerd's memory
+/// while a 300 MiB archive is pulled through. A benchmark: `cargo xtask test` never runs it.
+pub fn bench(args: &[String]) -> Result<()> {
+    wasm::ensure_tools()?;
+    build()?;
+    // The bench checks the pulled archive's h1:/zh: against `tflock hash`.
+    super::cargo(&["build", "-p", "tflock"])?;
+    super::run(Command::new("node").arg("worker/bench.mjs").args(args))
 }
 
 /// Where `worker-dev --https` keeps its certificates (git-ignored).

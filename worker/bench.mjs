@@ -1,0 +1,478 @@
+// Benchmark (not a test: `cargo xtask test` never runs it) of the edge mirror Worker in local
+// workerd (Miniflare), run by `cargo xtask bench worker`, which builds worker/build/ first:
+//
+//   node worker/bench.mjs [--seconds 30] [--rate 200] [--mib 300]
+//
+// 1. `<version>.json` hits (the document already in R2) at a steady `rate` per second for
+//    `seconds`, open loop: request i is due at start + i/rate whatever happened before, and
+//    its latency runs from that due time to the end of its body, so a stall counts against
+//    every request scheduled behind it (no coordinated omission). A trivial Worker returning
+//    the same bytes takes the same load in the same run: the ratio compares across machines.
+// 2. A `mib` MiB archive (stored random bytes, incompressible, generated in memory and never
+//    written to the repository) pulled through from a loopback origin whose SHA256SUMS GnuPG
+//    signs: the Worker streams it into an R2 multipart upload while the core hashes it.
+//    workerd's RSS is sampled every 20 ms, and its VmHWM reset just before the pull; the
+//    figure is the peak minus the idle RSS measured just before. Miniflare runs R2 inside the
+//    same workerd process, so the same pull by a minimal JS Worker (8 MiB parts, no hashing,
+//    its own workerd) is measured too: what it costs is Miniflare's, not ours. The Worker's
+//    own isolate (V8 heap, ArrayBuffers including the wasm memory) is read through the
+//    inspector after the pull, and document hits at 20/s run during it.
+//
+// Prints tables to stdout (progress to stderr); exits non-zero only if something did not
+// work. A missed goal is reported, not fatal: this measures, it does not gate.
+import http from "node:http";
+import { createHash, randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startMirror, cliHashes } from "./tests/mirror.mjs";
+import { startRegistry, storedZip, demoZip } from "../wasm/tests/registry.mjs";
+import { root, tools } from "../wasm/tests/helpers.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "30" },
+    rate: { type: "string", default: "200" },
+    mib: { type: "string", default: "300" },
+  },
+});
+const SECONDS = Number(args.seconds);
+const RATE = Number(args.rate);
+const MIB = Number(args.mib);
+/** The goals of issue 15. */
+const GOAL_P99_MS = 10;
+const GOAL_PULL_MIB = 64;
+/** Document hits per second while the archive is pulled (same isolate). */
+const PULL_HIT_RATE = 20;
+
+const HOST = "registry.test";
+const DIR = `/${HOST}/acme/demo/`;
+const VERSION = "1.0.0";
+// A realistic document: the platforms a typical provider release lists.
+const PLATFORMS = ["darwin_amd64", "darwin_arm64", "freebsd_386", "freebsd_amd64", "freebsd_arm", "linux_386", "linux_amd64", "linux_arm", "linux_arm64", "windows_386", "windows_amd64", "windows_arm64"];
+const BIG = "linux_amd64";
+const BIG_NAME = `terraform-provider-demo_${VERSION}_${BIG}.zip`;
+const MiB = 1024 * 1024;
+// The Workers' stdout (one JSON log line per request) would drown the tables.
+const quiet = { logRequests: false, handleRuntimeStdio: (out, err) => (out.resume(), err.resume()) };
+const { Miniflare } = tools("miniflare");
+
+const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
+
+// ---- load ------------------------------------------------------------------------------
+
+/** GET `url`; resolves true when the answer is 200 with `length` bytes. */
+function fetchOnce(url, agent, length) {
+  return new Promise((resolve) => {
+    http
+      .get(url, { agent }, (res) => {
+        let n = 0;
+        res.on("data", (c) => (n += c.length));
+        res.on("end", () => resolve(res.statusCode === 200 && n === length));
+        res.on("error", () => resolve(false));
+      })
+      .on("error", () => resolve(false));
+  });
+}
+
+/**
+ * Open-loop load: `rate` GETs per second for `seconds` (or until `stop()` says so); each
+ * latency (ms) runs from the request's due time, however late the timer fired.
+ */
+async function openLoop(url, length, rate, seconds, stop = () => false) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const interval = 1000 / rate;
+  const start = performance.now() + 5;
+  const end = start + seconds * 1000;
+  const latencies = [];
+  let errors = 0;
+  let sent = 0;
+  await new Promise((resolve) => {
+    let scheduling = true;
+    const done = () => !scheduling && latencies.length === sent && resolve();
+    const tick = () => {
+      for (let due = start + sent * interval; due < end && due <= performance.now() && !stop(); due = start + sent * interval) {
+        sent++;
+        fetchOnce(url, agent, length).then((ok) => {
+          latencies.push(performance.now() - due);
+          if (!ok) errors++;
+          done();
+        });
+      }
+      const next = start + sent * interval;
+      if (next < end && !stop()) setTimeout(tick, Math.max(0, next - performance.now()));
+      else (scheduling = false), done();
+    };
+    tick();
+  });
+  agent.destroy();
+  return { ...percentiles(latencies), errors, total: sent };
+}
+
+function percentiles(values) {
+  const sorted = Float64Array.from(values).sort();
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+}
+
+/** A warm-up of 2 s (JIT, connections, R2's caches), then the measured run. */
+async function measureHits(url, length) {
+  await openLoop(url, length, RATE, 2);
+  return openLoop(url, length, RATE, SECONDS);
+}
+
+/** Starts a Miniflare instance; returns it, its URL and the workerd processes it started. */
+async function startWorkerd(make) {
+  const before = new Set(workerdPids());
+  const mf = make();
+  const url = (await mf.ready).href;
+  return { mf, url, pids: workerdPids().filter((p) => !before.has(p)) };
+}
+
+/** The same bytes from a Worker that does nothing else. */
+const startBaseline = (body) =>
+  startWorkerd(
+    () =>
+      new Miniflare({
+        modules: true,
+        script: `const body = ${JSON.stringify(body)};
+export default { fetch() { return new Response(body, { headers: { "content-type": "application/json" } }); } };`,
+        compatibilityDate: "2026-04-01",
+        host: "127.0.0.1",
+        port: 0,
+        ...quiet,
+      }),
+  );
+
+/**
+ * The control for the pull: a minimal JS Worker streaming `?url=` into an R2 multipart
+ * upload in 8 MiB parts, without hashing. Whatever memory and CPU it needs is Miniflare's
+ * (R2 runs in the same workerd) and workerd's, not our Worker's.
+ */
+const CONTROL_WORKER = `const PART = 8 * 1024 * 1024;
+export default {
+  async fetch(req, env) {
+    const origin = await fetch(new URL(req.url).searchParams.get("url"));
+    const upload = await env.MIRROR.createMultipartUpload("control.zip");
+    const parts = [];
+    let part = new Uint8Array(PART), filled = 0;
+    for await (const chunk of origin.body) {
+      for (let at = 0; at < chunk.length; ) {
+        const take = Math.min(PART - filled, chunk.length - at);
+        part.set(chunk.subarray(at, at + take), filled);
+        (filled += take), (at += take);
+        if (filled === PART) {
+          parts.push(await upload.uploadPart(parts.length + 1, part));
+          (part = new Uint8Array(PART)), (filled = 0);
+        }
+      }
+    }
+    if (filled) parts.push(await upload.uploadPart(parts.length + 1, part.subarray(0, filled)));
+    return new Response(String((await upload.complete(parts)).size));
+  },
+};`;
+
+const startControl = () =>
+  startWorkerd(
+    () =>
+      new Miniflare({
+        modules: true,
+        script: CONTROL_WORKER,
+        compatibilityDate: "2026-04-01",
+        r2Buckets: ["MIRROR"],
+        host: "127.0.0.1",
+        port: 0,
+        ...quiet,
+      }),
+  );
+
+// ---- workerd's memory and CPU (Linux /proc) ----------------------------------------------
+
+/** The workerd processes this node process started (through Miniflare), at any depth. */
+function workerdPids() {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found = [];
+  const walk = (pid) => {
+    for (const c of children.get(pid) ?? []) {
+      if (readFileSync(`/proc/${c}/comm`, "utf8").trim() === "workerd") found.push(c);
+      walk(c);
+    }
+  };
+  walk(process.pid);
+  return found;
+}
+
+/** Sum over `pids` of a /proc/<pid>/status field in kB (VmRSS, VmHWM), in MiB. */
+function statusMiB(pids, field) {
+  let kb = 0;
+  for (const pid of pids) {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(field + ":"));
+    kb += Number(line.split(/\s+/)[1]);
+  }
+  return kb / 1024;
+}
+
+const TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString());
+
+/** CPU seconds (user + system) `pids` have used so far. */
+function cpuSeconds(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / TICKS;
+}
+
+/** Samples the RSS of `pids` every 20 ms; `take()` returns the highest sum since the last. */
+function rssSampler(pids) {
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, statusMiB(pids, "VmRSS")));
+  const timer = setInterval(sample, 20);
+  const take = () => {
+    sample();
+    const highest = peak;
+    peak = 0;
+    return highest;
+  };
+  return { take, stop: () => (clearInterval(timer), take()) };
+}
+
+/**
+ * Measures `pids` while `request` runs, up to its answer's headers: idle RSS just before,
+ * the peak (20 ms samples, and VmHWM after resetting it), wall and CPU seconds. Then
+ * `afterwards(res)` runs (reading the body) and its peak is taken apart.
+ */
+async function measurePull(pids, request, afterwards = async (res) => res.resume()) {
+  await sleep(1000); // let the garbage of what ran before settle before the idle figure
+  const idle = statusMiB(pids, "VmRSS");
+  // Writing 5 to clear_refs resets VmHWM to the current RSS, so the VmHWM read afterwards is
+  // this pull's peak, which 20 ms samples could miss.
+  for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  const sampler = rssSampler(pids);
+  const cpu0 = cpuSeconds(pids);
+  const t0 = performance.now();
+  const res = await request();
+  const pull = { idle, seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds(pids) - cpu0 };
+  pull.peak = Math.max(sampler.take(), statusMiB(pids, "VmHWM"));
+  const t1 = performance.now();
+  const after = await afterwards(res);
+  const served = { seconds: (performance.now() - t1) / 1000, peak: Math.max(sampler.stop(), statusMiB(pids, "VmHWM")) };
+  return { pull, served, res, after };
+}
+
+/** GET `url`; resolves with the response once its headers arrived. */
+const get = (url) => new Promise((resolve, reject) => http.get(url, resolve).on("error", reject));
+
+/** Reads a response to its end: status, byte count and SHA-256. */
+const drain = (res) =>
+  new Promise((resolve, reject) => {
+    const sha = createHash("sha256");
+    let bytes = 0;
+    res.on("data", (c) => (sha.update(c), (bytes += c.length)));
+    res.on("end", () => resolve({ status: res.statusCode, bytes, sha: sha.digest("hex") }));
+    res.on("error", reject);
+  });
+
+/** A DevTools protocol session with the Worker's isolate (Miniflare's inspector proxy). */
+async function inspect(mf) {
+  const WebSocket = tools("ws");
+  const base = (await mf.getInspectorURL()).href.replace(/^ws/, "http");
+  const targets = await (await fetch(new URL("json", base))).json();
+  const ws = new WebSocket(targets.find((t) => t.title.includes("core:user:")).webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => ws.on("open", resolve).on("error", reject));
+  const pending = new Map();
+  const contexts = [];
+  ws.on("message", (m) => {
+    const message = JSON.parse(m);
+    if (message.method === "Runtime.executionContextCreated") contexts.push(message.params.context.id);
+    pending.get(message.id)?.(message.result ?? {});
+  });
+  let id = 0;
+  const call = (method, params = {}) =>
+    Promise.race([new Promise((resolve) => (pending.set(++id, resolve), ws.send(JSON.stringify({ id, method, params })))), sleep(10000).then(() => ({}))]);
+  await call("Runtime.enable"); // announces the execution context, which evaluation needs
+  return { call, contexts, close: () => ws.close() };
+}
+
+/**
+ * The Worker isolate's own memory as V8 accounts it (what Cloudflare's 128 MB limit counts):
+ * JS heap in use, ArrayBuffer backing stores, and the wasm memory, which never shrinks, so
+ * after a pull it still shows the pull's high-water.
+ */
+async function isolateMemory(mf) {
+  const session = await inspect(mf);
+  try {
+    const usage = await session.call("Runtime.getHeapUsage");
+    const proto = await session.call("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype", contextId: session.contexts[0] });
+    const memories = await session.call("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+    const sizes = await session.call("Runtime.callFunctionOn", {
+      objectId: memories.objects.objectId,
+      functionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
+      returnByValue: true,
+    });
+    const wasm = sizes.result.value.reduce((a, b) => a + b, 0);
+    return { heap: usage.usedSize / MiB, buffers: usage.backingStorageSize / MiB, wasm: wasm / MiB };
+  } finally {
+    session.close();
+  }
+}
+
+// ---- output ------------------------------------------------------------------------------
+
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("   ")).join("\n");
+}
+
+const met = (ok) => (ok ? "met" : "MISSED");
+const ratio = (a, b) => `${fmt(a / b, 2)}x`;
+
+function printHits(length, worker, trivial, during) {
+  console.log(`<version>.json hits (${length} bytes, in R2): open loop ${RATE}/s for ${SECONDS} s, latency from the scheduled send`);
+  const row = (name, r) => [name, r.total, r.errors, fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.max, 2)];
+  console.log(
+    table([
+      ["", "requests", "errors", "p50 ms", "p99 ms", "max ms"],
+      row("Worker (R2 hit)", worker),
+      row("baseline (trivial Worker)", trivial),
+      ["Worker / baseline", "", "", ratio(worker.p50, trivial.p50), ratio(worker.p99, trivial.p99), ratio(worker.max, trivial.max)],
+      row(`Worker, ${PULL_HIT_RATE}/s during the pull below`, during),
+    ]),
+  );
+  console.log(`goal p99 <= ${GOAL_P99_MS} ms: ${met(worker.p99 <= GOAL_P99_MS)}`);
+}
+
+function printPull(sizeMiB, ours, control, isolate) {
+  console.log(`${fmt(sizeMiB)} MiB archive pulled through (origin -> R2 multipart), workerd process RSS`);
+  const rate = (m) => fmt(sizeMiB / m.seconds);
+  console.log(
+    table([
+      ["", "idle MiB", "peak MiB", "over idle", "seconds", "MiB/s", "workerd CPU s"],
+      ["Worker: pull + hash + publish", fmt(ours.pull.idle), fmt(ours.pull.peak), fmt(ours.pull.peak - ours.pull.idle), fmt(ours.pull.seconds, 2), rate(ours.pull), fmt(ours.pull.cpu, 2)],
+      ["Worker: then serving it from R2", "", fmt(ours.served.peak), fmt(ours.served.peak - ours.pull.idle), fmt(ours.served.seconds, 2), rate(ours.served), ""],
+      ["control: JS Worker, no hashing", fmt(control.pull.idle), fmt(control.pull.peak), fmt(control.pull.peak - control.pull.idle), fmt(control.pull.seconds, 2), rate(control.pull), fmt(control.pull.cpu, 2)],
+      ["Worker - control", "", "", fmt(ours.pull.peak - ours.pull.idle - (control.pull.peak - control.pull.idle)), "", "", fmt(ours.pull.cpu - control.pull.cpu, 2)],
+    ]),
+  );
+  const over = ours.pull.peak - ours.pull.idle;
+  console.log(`goal <= ${GOAL_PULL_MIB} MiB over idle during the pull: ${met(over <= GOAL_PULL_MIB)} (peak = max of 20 ms VmRSS samples and VmHWM)`);
+  const total = isolate.heap + isolate.buffers + isolate.wasm;
+  console.log(
+    `the Worker's isolate after the pull: JS heap ${fmt(isolate.heap)} + ArrayBuffers ${fmt(isolate.buffers)} + wasm memory ${fmt(isolate.wasm)} (its high-water) = ${fmt(total)} MiB`,
+  );
+}
+
+// ---- run ---------------------------------------------------------------------------------
+
+/** The Worker before a loopback origin that publishes a `mib` MiB archive for `BIG`. */
+async function setUp(big) {
+  const origin = await startRegistry({ versions: [VERSION], platforms: PLATFORMS, zip: (v, p) => (p === BIG ? big : demoZip(v, p)) });
+  // No FILL queue: the background h1: fill would start the big pull before it is measured;
+  // here the first GET of the archive is the pull. The inspector reads the isolate's memory.
+  const mirror = await startWorkerd(() =>
+    startMirror({
+      host: "127.0.0.1",
+      port: 0,
+      inspectorPort: 0,
+      ...quiet,
+      bindings: { TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n` },
+    }),
+  );
+  return { origin, mirror };
+}
+
+/**
+ * The pulls, first (both workerd processes still fresh, so their idle figures compare): the
+ * control's, then the Worker's, with document hits at 20/s during it, which show whether the
+ * pull starves the isolate's other requests.
+ */
+async function pulls(origin, mirror, docUrl, length) {
+  process.stderr.write(`bench: the control pulls the ${MIB} MiB archive, then the Worker\n`);
+  const archiveUrl = `${origin.base}/releases/demo/${VERSION}/${BIG_NAME}`;
+  const control = await startControl();
+  const controlRun = await measurePull(control.pids, () => get(control.url + "?url=" + encodeURIComponent(archiveUrl)), drain);
+  await control.mf.dispose();
+  if (controlRun.after.status !== 200) throw new Error(`the control pull answered ${controlRun.after.status}`);
+
+  let pulled = false;
+  let during;
+  const pull = () => {
+    during = openLoop(docUrl, length, PULL_HIT_RATE, 3600, () => pulled);
+    return get(mirror.url + DIR.slice(1) + BIG_NAME).finally(() => (pulled = true));
+  };
+  const ours = await measurePull(mirror.pids, pull, drain);
+  const isolate = await isolateMemory(mirror.mf).catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
+  return { ours, control: controlRun, during: await during, isolate };
+}
+
+/** The document hits against the Worker, then against the trivial baseline. */
+async function hits(docUrl, doc) {
+  const length = Buffer.byteLength(doc);
+  process.stderr.write(`bench: ${RATE}/s for ${SECONDS} s against the Worker, then the baseline\n`);
+  const worker = await measureHits(docUrl, length);
+  const baseline = await startBaseline(doc);
+  try {
+    return { worker, trivial: await measureHits(baseline.url + DIR.slice(1) + `${VERSION}.json`, length) };
+  } finally {
+    await baseline.mf.dispose();
+  }
+}
+
+async function main() {
+  process.stderr.write(`bench: generating a ${MIB} MiB archive\n`);
+  const big = storedZip([
+    [`terraform-provider-demo_v${VERSION}`, randomBytes(MIB * MiB)],
+    ["LICENSE", "MPL-2.0\n"],
+  ]);
+  const { origin, mirror } = await setUp(big);
+  const work = mkdtempSync(join(tmpdir(), "tflock-worker-bench-"));
+  const load0 = loadavg()[0];
+  try {
+    // The document's miss fills it (zh: of every platform from the signed SHA256SUMS).
+    const docUrl = mirror.url + DIR.slice(1) + `${VERSION}.json`;
+    const doc = await (await fetch(docUrl)).text();
+    if (!JSON.parse(doc).archives?.[BIG]) throw new Error(`the document was not filled: ${doc}`);
+    const pulled = await pulls(origin, mirror, docUrl, Buffer.byteLength(doc));
+    // The pull added the archive's h1: to the document: the hits serve the final one.
+    const hitDoc = await (await fetch(docUrl)).text();
+    const { worker, trivial } = await hits(docUrl, hitDoc);
+    const load1 = loadavg()[0];
+
+    const expected = cliHashes(work, big);
+    const listed = JSON.parse(hitDoc).archives[BIG].hashes;
+    const served = pulled.ours.after;
+    const servedOk = served.status === 200 && served.bytes === big.length && "zh:" + served.sha === expected.zh;
+    const hashesOk = JSON.stringify(listed) === JSON.stringify([expected.h1, expected.zh]);
+
+    const miniflare = JSON.parse(readFileSync(root + "wasm/tools/node_modules/miniflare/package.json", "utf8")).version;
+    console.log(`tflock Worker bench: local workerd (Miniflare ${miniflare}), ${cpus().length} CPUs, load average ${fmt(load0, 2)} before / ${fmt(load1, 2)} after`);
+    console.log("");
+    printHits(Buffer.byteLength(hitDoc), worker, trivial, pulled.during);
+    console.log("");
+    printPull(big.length / MiB, pulled.ours, pulled.control, pulled.isolate);
+    console.log(`served bytes equal the origin's: ${servedOk ? "yes" : "NO"}; the document lists the h1: and zh: of tflock hash: ${hashesOk ? "yes" : "NO"}`);
+    if (!servedOk || !hashesOk || worker.errors || trivial.errors) process.exitCode = 1;
+  } finally {
+    await mirror.mf.dispose();
+    await origin.close();
+    rmSync(origin.dir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
