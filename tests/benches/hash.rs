@@ -7,7 +7,7 @@
 //! `h1:` and `zh:` must hash at least). The measurements run in interleaved rounds (so
 //! load from other processes hits them alike) and each figure is its best round.
 
-#[path = "../tests/hash_common/mod.rs"]
+#[path = "../tests/it/hash_common/mod.rs"]
 mod hash_common;
 
 use flate2::{Decompress, FlushDecompress, Status};

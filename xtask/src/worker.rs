@@ -57,8 +57,9 @@ pub fn test() -> Result<()> {
         "-p",
         "tflock-tests",
         "--test",
-        "edge_mirror",
+        "it",
         "--",
+        "edge_mirror::",
         "--ignored",
         "--test-threads=2",
     ])

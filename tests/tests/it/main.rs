@@ -1,0 +1,45 @@
+//! tflock's integration tests, as one test binary: every suite is a module here (one link of
+//! the dependency graph instead of one per suite). Run one suite with
+//! `cargo test -p tflock-tests --test it -- <suite>::`.
+
+// Helpers shared by several suites.
+mod e2e_common;
+mod hash_common;
+
+// The suites (each was a test binary of its own).
+mod addrs_match_x_net_idna;
+mod addrs_tables;
+mod cli_e2e;
+mod cli_e2e_mirrors;
+mod cli_e2e_modules;
+mod cli_e2e_network;
+mod cli_terraform_flags;
+mod collections_match_btree;
+mod config_cli;
+mod config_fuzz;
+mod config_merge;
+mod config_remote_modules;
+mod config_requirements;
+mod config_syntax_errors_match_hclsyntax;
+mod edge_fill;
+mod edge_mirror;
+mod hash_bad_input;
+mod hash_cli_golden;
+mod hash_matches_go_dirhash;
+mod hash_streaming_memory;
+mod lockfile_cli;
+mod lockfile_fixtures;
+mod lockfile_mutations;
+mod lockfile_reader_oracle;
+mod lockfile_rules;
+mod lockfile_writer_oracle;
+mod plan_scenarios;
+mod plan_signatures;
+mod protocol_models;
+mod protocol_openpgp;
+mod protocol_signature;
+mod terraform_oracle;
+mod versions_explain;
+mod versions_match_go_versions;
+mod versions_props;
+mod versions_tables;

@@ -1,0 +1,77 @@
+//! What every suite shares: seeds, a pair of identical working directories, and a file-tree
+//! snapshot to compare what each tool left behind.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+/// The suite's random generator, seeded from `TFLOCK_ORACLE_SEED` or `default`.
+pub fn rng(suite: &str, default: u64) -> (StdRng, u64) {
+    let seed = std::env::var("TFLOCK_ORACLE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
+    eprintln!("{suite}: seed {seed} (replay with TFLOCK_ORACLE_SEED={seed} cargo test -p tflock-tests --test it -- terraform_oracle::)");
+    (StdRng::seed_from_u64(seed), seed)
+}
+
+/// Every regular file under `dir`, relative path → contents (empty map when absent).
+pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            walk(root, &path, out);
+        } else if let Ok(bytes) = std::fs::read(&path) {
+            let rel = path.strip_prefix(root).expect("under root");
+            out.insert(rel.display().to_string(), bytes);
+        }
+    }
+}
+
+/// Copies every file of `from` into `to` (created).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in tree(from) {
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+        std::fs::write(dest, bytes).expect("write");
+    }
+}
+
+/// The failures `check` finds over `items` (with their indexes), run on two threads: each
+/// case spends most of its time waiting for a Terraform or tflock process.
+pub fn failures_of<T: Sync>(
+    items: &[T],
+    check: impl Fn(usize, &T) -> Vec<String> + Sync,
+) -> Vec<String> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|w| {
+                let check = &check;
+                s.spawn(move || {
+                    items
+                        .iter()
+                        .enumerate()
+                        .skip(w)
+                        .step_by(2)
+                        .flat_map(|(n, item)| check(n, item))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    })
+}

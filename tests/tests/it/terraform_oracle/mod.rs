@@ -1,0 +1,13 @@
+//! Differential suites against the real Terraform CLI (see `tflock_tests::terraform`):
+//! the same generated inputs go to `terraform` and `tflock`, and the observable results
+//! (exit status, lock file bytes, installed files, plans, diagnostics) must agree.
+//! Every generated suite prints its seed; `TFLOCK_ORACLE_SEED=<n>` replays one
+//! (`TFLOCK_ORACLE_SEED=<n> cargo test -p tflock-tests --test it -- terraform_oracle::`).
+
+mod config_errors;
+mod gen_config;
+mod harness;
+mod lock;
+mod lockfile_diags;
+mod merge;
+mod providers;
