@@ -24,4 +24,4 @@ pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, Planner};
 pub use targets::restrict_to_arguments;
-pub use view::{AuthView, HashView, OutcomeView, ProviderView};
+pub use view::{AuthView, OutcomeView, ProviderView};

@@ -63,8 +63,8 @@ pub struct ProviderResult {
     pub provenance: Vec<HashProvenance>,
 }
 
-/// Where trust in one recorded hash came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where trust in one recorded hash came from (serialized as is in [`super::OutcomeView`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct HashProvenance {
     /// The hash.
     pub hash: PackageHash,

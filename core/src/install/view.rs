@@ -35,7 +35,7 @@ pub struct ProviderView {
     /// The authentication result per platform.
     pub auth: Vec<AuthView>,
     /// Every recorded hash and why it is trusted.
-    pub hashes: Vec<HashView>,
+    pub hashes: Vec<HashProvenance>,
 }
 
 /// One platform's authentication result (`signed by HashiCorp`, ...).
@@ -45,25 +45,6 @@ pub struct AuthView {
     pub platform: String,
     /// The result, in the product's words.
     pub result: String,
-}
-
-/// One recorded hash and the sources of trust in it.
-#[derive(Debug, Clone, Serialize)]
-pub struct HashView {
-    /// `h1:…` or `zh:…`.
-    pub hash: String,
-    /// Platforms it is known to belong to.
-    pub platforms: Vec<String>,
-    /// Key ID of the verified signature covering it.
-    pub signed_by: Option<String>,
-    /// Computed here from a downloaded or installed package.
-    pub computed_locally: bool,
-    /// Reported by the origin registry.
-    pub reported_by_registry: bool,
-    /// Reported by a network mirror (OpenTofu `trust_all_hashes`).
-    pub reported_by_mirror: bool,
-    /// Already in the previous lock file.
-    pub from_previous_lock: bool,
 }
 
 impl OutcomeView {
@@ -93,21 +74,7 @@ impl ProviderView {
                     result: result.clone(),
                 })
                 .collect(),
-            hashes: p.provenance.iter().map(HashView::new).collect(),
-        }
-    }
-}
-
-impl HashView {
-    fn new(h: &HashProvenance) -> HashView {
-        HashView {
-            hash: h.hash.to_string(),
-            platforms: h.platforms.clone(),
-            signed_by: h.signed_by.clone(),
-            computed_locally: h.computed_locally,
-            reported_by_registry: h.reported_by_registry,
-            reported_by_mirror: h.reported_by_mirror,
-            from_previous_lock: h.from_previous_lock,
+            hashes: p.provenance.clone(),
         }
     }
 }
