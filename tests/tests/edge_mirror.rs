@@ -28,6 +28,12 @@ fn uploaded_packages_lock_through_the_worker_as_a_network_mirror() {
     let dev = EdgeDev::start(EdgeDevOptions {
         https: true,
         upload_token: Some(TOKEN.to_string()),
+        // example.com is no registry: its packages arrive only by upload. Were it pulled
+        // through (every host is, by default), each upload would be checked against it.
+        vars: vec![(
+            "TFLOCK_PRIVATE_HOSTS".to_string(),
+            "example.com".to_string(),
+        )],
         ..EdgeDevOptions::default()
     });
     let base = dev.base_url();
