@@ -27,6 +27,11 @@ const MAX_ARCHIVE: u64 = 2 * 1024 * 1024 * 1024;
 const WAIT: Duration = Duration::from_secs(120);
 /// How long one chunk of an origin download may take (a stalled download fails).
 const CHUNK_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bytes streamed between two turns of the event loop. When the body's chunks are already
+/// buffered, each read resolves as a microtask and the loop never gives the isolate back:
+/// every other request to it (document hits) waited for the whole pull, then had its
+/// connection dropped (`cargo xtask bench worker`, hits during the pull).
+const YIELD_EVERY: usize = 1024 * 1024;
 
 /// `GET`/`HEAD` of an archive.
 pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<Response> {
@@ -178,6 +183,7 @@ where
     let mut hasher = ZipHasher::new();
     let mut splitter = PartSplitter::new(PART_SIZE);
     let mut parts = Vec::new();
+    let mut streamed = 0;
     loop {
         let next = match chunk_timeout {
             None => body.next().await,
@@ -195,12 +201,23 @@ where
         if splitter.total() > MAX_ARCHIVE {
             return Err(format!("the archive is larger than {MAX_ARCHIVE} bytes"));
         }
+        pace(&mut streamed, chunk.len()).await;
     }
     let hashes = hasher.finish().map_err(|e| e.to_string())?;
     if let Some(last) = splitter.finish() {
         parts.push(put_part(upload, parts.len(), last).await?);
     }
     Ok((hashes, parts))
+}
+
+/// Counts `n` more bytes streamed; every [`YIELD_EVERY`] bytes, yields to the event loop.
+async fn pace(streamed: &mut usize, n: usize) {
+    *streamed += n;
+    if *streamed >= YIELD_EVERY {
+        *streamed = 0;
+        // A zero timer is a macrotask: requests waiting for the isolate go first.
+        Delay::from(Duration::ZERO).await;
+    }
 }
 
 async fn put_part(
@@ -349,10 +366,13 @@ where
     S: Stream<Item = Result<Vec<u8>>> + Unpin,
 {
     let mut hasher = ZipHasher::new();
+    let mut streamed = 0;
     while let Some(chunk) = body.next().await {
-        if hasher.update(&chunk?).is_err() {
+        let chunk = chunk?;
+        if hasher.update(&chunk).is_err() {
             break;
         }
+        pace(&mut streamed, chunk.len()).await;
     }
     let mine = hasher.finish().ok().map(|h| h.zh.to_string());
     let started = now();
