@@ -18,6 +18,7 @@ use worker::{Bucket, Delay, MultipartUpload, Request, Response, Result, Uploaded
 
 use super::documents::{self, internal, now};
 use super::origin::{self, busy, Slot};
+use super::part_buffer::PartBuffer;
 use super::{respond, store, trace, Mirror};
 use crate::route::Upload;
 
@@ -163,7 +164,7 @@ where
         .execute()
         .await
         .map_err(|e| e.to_string())?;
-    match stream_parts(&upload, body, chunk_timeout).await {
+    match stream_parts(bucket, key, &upload, body, chunk_timeout).await {
         Ok((hashes, parts)) => Ok((hashes, Pending { upload, parts })),
         Err(e) => {
             let _ = upload.abort().await;
@@ -173,6 +174,8 @@ where
 }
 
 async fn stream_parts<S>(
+    bucket: &Bucket,
+    key: &str,
     upload: &MultipartUpload,
     mut body: S,
     chunk_timeout: Option<Duration>,
@@ -182,7 +185,7 @@ where
 {
     let mut hasher = ZipHasher::new();
     let mut splitter = PartSplitter::new(PART_SIZE);
-    let mut parts = Vec::new();
+    let mut part = PartBuffer::new(bucket, key, upload).await?;
     let mut streamed = 0;
     loop {
         let next = match chunk_timeout {
@@ -195,8 +198,8 @@ where
         let Some(chunk) = next else { break };
         let chunk = chunk.map_err(|e| e.to_string())?;
         hasher.update(&chunk).map_err(|e| e.to_string())?;
-        for part in splitter.push(&chunk) {
-            parts.push(put_part(upload, parts.len(), part).await?);
+        for piece in splitter.cut(&chunk) {
+            part.write(&piece).await?;
         }
         if splitter.total() > MAX_ARCHIVE {
             return Err(format!("the archive is larger than {MAX_ARCHIVE} bytes"));
@@ -204,10 +207,10 @@ where
         pace(&mut streamed, chunk.len()).await;
     }
     let hashes = hasher.finish().map_err(|e| e.to_string())?;
-    if let Some(last) = splitter.finish() {
-        parts.push(put_part(upload, parts.len(), last).await?);
+    if let Some(len) = splitter.finish() {
+        part.upload(len).await?;
     }
-    Ok((hashes, parts))
+    Ok((hashes, part.into_parts()))
 }
 
 /// Counts `n` more bytes streamed; every [`YIELD_EVERY`] bytes, yields to the event loop.
@@ -218,19 +221,6 @@ async fn pace(streamed: &mut usize, n: usize) {
         // A zero timer is a macrotask: requests waiting for the isolate go first.
         Delay::from(Duration::ZERO).await;
     }
-}
-
-async fn put_part(
-    upload: &MultipartUpload,
-    done: usize,
-    bytes: Vec<u8>,
-) -> std::result::Result<UploadedPart, String> {
-    let number =
-        u16::try_from(done + 1).map_err(|_| "the archive has too many parts".to_string())?;
-    upload
-        .upload_part(number, bytes)
-        .await
-        .map_err(|e| e.to_string())
 }
 
 /// Checks a staged archive against the origin record (if the host is pulled through),
