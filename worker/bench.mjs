@@ -3,20 +3,21 @@
 //
 //   node worker/bench.mjs [--seconds 30] [--rate 200] [--mib 300]
 //
-// 1. `<version>.json` hits (the document already in R2) at a steady `rate` per second for
-//    `seconds`, open loop: request i is due at start + i/rate whatever happened before, and
-//    its latency runs from that due time to the end of its body, so a stall counts against
-//    every request scheduled behind it (no coordinated omission). A trivial Worker returning
-//    the same bytes takes the same load in the same run: the ratio compares across machines.
-// 2. A `mib` MiB archive (stored random bytes, incompressible, generated in memory and never
-//    written to the repository) pulled through from a loopback origin whose SHA256SUMS GnuPG
-//    signs: the Worker streams it into an R2 multipart upload while the core hashes it.
-//    workerd's RSS is sampled every 20 ms, and its VmHWM reset just before the pull; the
-//    figure is the peak minus the idle RSS measured just before. Miniflare runs R2 inside the
-//    same workerd process, so the same pull by a minimal JS Worker (8 MiB parts, no hashing,
-//    its own workerd) is measured too: what it costs is Miniflare's, not ours. The Worker's
-//    own isolate (V8 heap, ArrayBuffers including the wasm memory) is read through the
-//    inspector after the pull, and document hits at 20/s run during it.
+// 1. `<version>.json` hits on a fresh Worker (the document already in R2, listing h1: and zh:
+//    for 12 platforms) at a steady `rate` per second for `seconds`, open loop: request i is
+//    due at start + i/rate whatever happened before, and its latency runs from that due time
+//    to the end of its body, so a stall counts against every request scheduled behind it (no
+//    coordinated omission). A trivial Worker returning the same bytes takes the same load in
+//    the same run: the ratio is what compares across machines.
+// 2. A `mib` MiB archive (stored random bytes, incompressible, generated in memory, never
+//    written to the repository) pulled through a fresh Worker from a loopback origin whose
+//    SHA256SUMS GnuPG signs: the Worker streams it into an R2 multipart upload while the core
+//    hashes it. workerd's RSS is sampled every 20 ms and its VmHWM reset just before the
+//    pull; the figure is the peak minus the idle RSS measured just before. Miniflare runs R2
+//    inside the same workerd process, so the same pull by a minimal JS Worker (8 MiB parts,
+//    no hashing, its own fresh workerd) is measured too: what that costs is Miniflare's and
+//    workerd's, not ours. The Worker's own isolate (V8 heap, ArrayBuffers, wasm memory) is
+//    read through the inspector after the pull, and document hits at 20/s run during it.
 //
 // Prints tables to stdout (progress to stderr); exits non-zero only if something did not
 // work. A missed goal is reported, not fatal: this measures, it does not gate.
@@ -50,11 +51,14 @@ const PULL_HIT_RATE = 20;
 
 const HOST = "registry.test";
 const DIR = `/${HOST}/acme/demo/`;
-const VERSION = "1.0.0";
+/** The version whose document the hits read: every archive small, every h1: listed. */
+const HIT_VERSION = "1.0.0";
+/** The version whose `BIG` archive is the big one, pulled through. */
+const PULL_VERSION = "1.1.0";
 // A realistic document: the platforms a typical provider release lists.
 const PLATFORMS = ["darwin_amd64", "darwin_arm64", "freebsd_386", "freebsd_amd64", "freebsd_arm", "linux_386", "linux_amd64", "linux_arm", "linux_arm64", "windows_386", "windows_amd64", "windows_arm64"];
 const BIG = "linux_amd64";
-const BIG_NAME = `terraform-provider-demo_${VERSION}_${BIG}.zip`;
+const BIG_NAME = `terraform-provider-demo_${PULL_VERSION}_${BIG}.zip`;
 const MiB = 1024 * 1024;
 // The Workers' stdout (one JSON log line per request) would drown the tables.
 const quiet = { logRequests: false, handleRuntimeStdio: (out, err) => (out.resume(), err.resume()) };
@@ -64,17 +68,17 @@ const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
 
 // ---- load ------------------------------------------------------------------------------
 
-/** GET `url`; resolves true when the answer is 200 with `length` bytes. */
+/** GET `url`; resolves with null for a 200 of `length` bytes, else with what went wrong. */
 function fetchOnce(url, agent, length) {
   return new Promise((resolve) => {
     http
       .get(url, { agent }, (res) => {
         let n = 0;
         res.on("data", (c) => (n += c.length));
-        res.on("end", () => resolve(res.statusCode === 200 && n === length));
-        res.on("error", () => resolve(false));
+        res.on("end", () => resolve(res.statusCode !== 200 ? `HTTP ${res.statusCode}` : n !== length ? `${n} bytes` : null));
+        res.on("error", (e) => resolve(e.code ?? e.message));
       })
-      .on("error", () => resolve(false));
+      .on("error", (e) => resolve(e.code ?? e.message));
   });
 }
 
@@ -88,7 +92,7 @@ async function openLoop(url, length, rate, seconds, stop = () => false) {
   const start = performance.now() + 5;
   const end = start + seconds * 1000;
   const latencies = [];
-  let errors = 0;
+  const failures = new Map();
   let sent = 0;
   await new Promise((resolve) => {
     let scheduling = true;
@@ -96,9 +100,9 @@ async function openLoop(url, length, rate, seconds, stop = () => false) {
     const tick = () => {
       for (let due = start + sent * interval; due < end && due <= performance.now() && !stop(); due = start + sent * interval) {
         sent++;
-        fetchOnce(url, agent, length).then((ok) => {
+        fetchOnce(url, agent, length).then((failure) => {
           latencies.push(performance.now() - due);
-          if (!ok) errors++;
+          if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
           done();
         });
       }
@@ -109,7 +113,8 @@ async function openLoop(url, length, rate, seconds, stop = () => false) {
     tick();
   });
   agent.destroy();
-  return { ...percentiles(latencies), errors, total: sent };
+  const errors = [...failures.values()].reduce((a, b) => a + b, 0);
+  return { ...percentiles(latencies), errors, failures, total: sent };
 }
 
 function percentiles(values) {
@@ -354,6 +359,9 @@ function printHits(length, worker, trivial, during) {
       row(`Worker, ${PULL_HIT_RATE}/s during the pull below`, during),
     ]),
   );
+  for (const [name, r] of [["Worker", worker], ["baseline", trivial], ["during the pull", during]]) {
+    if (r.errors) console.log(`errors (${name}): ${[...r.failures].map(([why, n]) => `${n} ${why}`).join(", ")}`);
+  }
   console.log(`goal p99 <= ${GOAL_P99_MS} ms: ${met(worker.p99 <= GOAL_P99_MS)}`);
 }
 
@@ -379,96 +387,132 @@ function printPull(sizeMiB, ours, control, isolate) {
 
 // ---- run ---------------------------------------------------------------------------------
 
-/** The Worker before a loopback origin that publishes a `mib` MiB archive for `BIG`. */
-async function setUp(big) {
-  const origin = await startRegistry({ versions: [VERSION], platforms: PLATFORMS, zip: (v, p) => (p === BIG ? big : demoZip(v, p)) });
-  // No FILL queue: the background h1: fill would start the big pull before it is measured;
-  // here the first GET of the archive is the pull. The inspector reads the isolate's memory.
-  const mirror = await startWorkerd(() =>
+/** The loopback origin: `acme/demo` at `HIT_VERSION` (small archives) and `PULL_VERSION`. */
+const startOrigin = (big) =>
+  startRegistry({
+    versions: [HIT_VERSION, PULL_VERSION],
+    platforms: PLATFORMS,
+    zip: (v, p) => (v === PULL_VERSION && p === BIG ? big : demoZip(v, p)),
+  });
+
+/**
+ * Our Worker in front of `origin`, in its own workerd. With `queue`, the FILL queue adds the
+ * h1: of every platform in the background; without it the first GET of an archive is its
+ * pull, which is what gets measured. The inspector reads the isolate's memory.
+ */
+const startOurs = (origin, { queue }) =>
+  startWorkerd(() =>
     startMirror({
       host: "127.0.0.1",
       port: 0,
       inspectorPort: 0,
       ...quiet,
+      ...(queue
+        ? {
+            queueProducers: { FILL: "tflock-fill" },
+            queueConsumers: { "tflock-fill": { maxBatchSize: 10, maxBatchTimeout: 0 } },
+          }
+        : {}),
       bindings: { TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n` },
     }),
   );
-  return { origin, mirror };
+
+/** Fills `<version>.json` (a miss), then waits until it lists `hashes` hashes per platform. */
+async function filledDocument(url, hashes) {
+  for (let i = 0; i < 300; i++) {
+    const doc = await (await fetch(url)).text();
+    const archives = JSON.parse(doc).archives ?? {};
+    if (PLATFORMS.every((p) => archives[p]?.hashes.length >= hashes)) return doc;
+    await sleep(100);
+  }
+  throw new Error(`${url} did not list ${hashes} hashes for every platform`);
 }
 
 /**
- * The pulls, first (both workerd processes still fresh, so their idle figures compare): the
- * control's, then the Worker's, with document hits at 20/s during it, which show whether the
- * pull starves the isolate's other requests.
+ * The document hits, on a fresh Worker whose document lists every platform's h1: and zh:
+ * (as a filled mirror's do), then on the trivial baseline.
  */
-async function pulls(origin, mirror, docUrl, length) {
+async function hits(origin) {
+  const mirror = await startOurs(origin, { queue: true });
+  const docUrl = mirror.url + DIR.slice(1) + `${HIT_VERSION}.json`;
+  let doc;
+  let worker;
+  try {
+    doc = await filledDocument(docUrl, 2);
+    process.stderr.write(`bench: ${RATE}/s for ${SECONDS} s against the Worker, then the baseline\n`);
+    worker = await measureHits(docUrl, Buffer.byteLength(doc));
+  } finally {
+    await mirror.mf.dispose();
+  }
+  const baseline = await startBaseline(doc);
+  try {
+    const trivial = await measureHits(baseline.url + DIR.slice(1) + `${HIT_VERSION}.json`, Buffer.byteLength(doc));
+    return { worker, trivial, length: Buffer.byteLength(doc) };
+  } finally {
+    await baseline.mf.dispose();
+  }
+}
+
+/**
+ * The pulls, each in a fresh workerd so the idle figures compare: the control's, then the
+ * Worker's, with document hits at 20/s during it, which show whether the pull starves the
+ * isolate's other requests. Returns the measurements and the hashes the document lists.
+ */
+async function pulls(origin) {
   process.stderr.write(`bench: the control pulls the ${MIB} MiB archive, then the Worker\n`);
-  const archiveUrl = `${origin.base}/releases/demo/${VERSION}/${BIG_NAME}`;
+  const archiveUrl = `${origin.base}/releases/demo/${PULL_VERSION}/${BIG_NAME}`;
   const control = await startControl();
   const controlRun = await measurePull(control.pids, () => get(control.url + "?url=" + encodeURIComponent(archiveUrl)), drain);
   await control.mf.dispose();
   if (controlRun.after.status !== 200) throw new Error(`the control pull answered ${controlRun.after.status}`);
 
-  let pulled = false;
-  let during;
-  const pull = () => {
-    during = openLoop(docUrl, length, PULL_HIT_RATE, 3600, () => pulled);
-    return get(mirror.url + DIR.slice(1) + BIG_NAME).finally(() => (pulled = true));
-  };
-  const ours = await measurePull(mirror.pids, pull, drain);
-  const isolate = await isolateMemory(mirror.mf).catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
-  return { ours, control: controlRun, during: await during, isolate };
-}
-
-/** The document hits against the Worker, then against the trivial baseline. */
-async function hits(docUrl, doc) {
-  const length = Buffer.byteLength(doc);
-  process.stderr.write(`bench: ${RATE}/s for ${SECONDS} s against the Worker, then the baseline\n`);
-  const worker = await measureHits(docUrl, length);
-  const baseline = await startBaseline(doc);
+  const mirror = await startOurs(origin, { queue: false });
   try {
-    return { worker, trivial: await measureHits(baseline.url + DIR.slice(1) + `${VERSION}.json`, length) };
+    const docUrl = mirror.url + DIR.slice(1) + `${PULL_VERSION}.json`;
+    const length = Buffer.byteLength(await filledDocument(docUrl, 1));
+    let pulled = false;
+    let during;
+    const pull = () => {
+      during = openLoop(docUrl, length, PULL_HIT_RATE, 3600, () => pulled);
+      return get(mirror.url + DIR.slice(1) + BIG_NAME).finally(() => (pulled = true));
+    };
+    const ours = await measurePull(mirror.pids, pull, drain);
+    const isolate = await isolateMemory(mirror.mf).catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
+    const listed = JSON.parse(await (await fetch(docUrl)).text()).archives[BIG].hashes;
+    return { ours, control: controlRun, during: await during, isolate, listed };
   } finally {
-    await baseline.mf.dispose();
+    await mirror.mf.dispose();
   }
 }
 
 async function main() {
   process.stderr.write(`bench: generating a ${MIB} MiB archive\n`);
   const big = storedZip([
-    [`terraform-provider-demo_v${VERSION}`, randomBytes(MIB * MiB)],
+    [`terraform-provider-demo_v${PULL_VERSION}`, randomBytes(MIB * MiB)],
     ["LICENSE", "MPL-2.0\n"],
   ]);
-  const { origin, mirror } = await setUp(big);
+  const origin = await startOrigin(big);
   const work = mkdtempSync(join(tmpdir(), "tflock-worker-bench-"));
   const load0 = loadavg()[0];
   try {
-    // The document's miss fills it (zh: of every platform from the signed SHA256SUMS).
-    const docUrl = mirror.url + DIR.slice(1) + `${VERSION}.json`;
-    const doc = await (await fetch(docUrl)).text();
-    if (!JSON.parse(doc).archives?.[BIG]) throw new Error(`the document was not filled: ${doc}`);
-    const pulled = await pulls(origin, mirror, docUrl, Buffer.byteLength(doc));
-    // The pull added the archive's h1: to the document: the hits serve the final one.
-    const hitDoc = await (await fetch(docUrl)).text();
-    const { worker, trivial } = await hits(docUrl, hitDoc);
+    const { worker, trivial, length } = await hits(origin);
+    const pulled = await pulls(origin);
     const load1 = loadavg()[0];
 
     const expected = cliHashes(work, big);
-    const listed = JSON.parse(hitDoc).archives[BIG].hashes;
     const served = pulled.ours.after;
     const servedOk = served.status === 200 && served.bytes === big.length && "zh:" + served.sha === expected.zh;
-    const hashesOk = JSON.stringify(listed) === JSON.stringify([expected.h1, expected.zh]);
+    const hashesOk = JSON.stringify(pulled.listed) === JSON.stringify([expected.h1, expected.zh]);
 
     const miniflare = JSON.parse(readFileSync(root + "wasm/tools/node_modules/miniflare/package.json", "utf8")).version;
     console.log(`tflock Worker bench: local workerd (Miniflare ${miniflare}), ${cpus().length} CPUs, load average ${fmt(load0, 2)} before / ${fmt(load1, 2)} after`);
     console.log("");
-    printHits(Buffer.byteLength(hitDoc), worker, trivial, pulled.during);
+    printHits(length, worker, trivial, pulled.during);
     console.log("");
     printPull(big.length / MiB, pulled.ours, pulled.control, pulled.isolate);
     console.log(`served bytes equal the origin's: ${servedOk ? "yes" : "NO"}; the document lists the h1: and zh: of tflock hash: ${hashesOk ? "yes" : "NO"}`);
     if (!servedOk || !hashesOk || worker.errors || trivial.errors) process.exitCode = 1;
   } finally {
-    await mirror.mf.dispose();
     await origin.close();
     rmSync(origin.dir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
