@@ -8,7 +8,8 @@
 //    due at start + i/rate whatever happened before, and its latency runs from that due time
 //    to the end of its body, so a stall counts against every request scheduled behind it (no
 //    coordinated omission). A trivial Worker returning the same bytes takes the same load in
-//    the same run: the ratio is what compares across machines.
+//    the same run: the ratio is what compares across machines. So does a JS Worker reading
+//    the same object from R2, which shows what Miniflare's local R2 costs before our code.
 // 2. A `mib` MiB archive (stored random bytes, incompressible, generated in memory, never
 //    written to the repository) pulled through a fresh Worker from a loopback origin whose
 //    SHA256SUMS GnuPG signs: the Worker streams it into an R2 multipart upload while the core
@@ -17,7 +18,8 @@
 //    inside the same workerd process, so the same pull by a minimal JS Worker (8 MiB parts,
 //    no hashing, its own fresh workerd) is measured too: what that costs is Miniflare's and
 //    workerd's, not ours. The Worker's own isolate (V8 heap, ArrayBuffers, wasm memory) is
-//    read through the inspector after the pull, and document hits at 20/s run during it.
+//    read through the inspector after the pull, and document hits at 20/s run while the
+//    archive is pulled and then served.
 //
 // Prints tables to stdout (progress to stderr); exits non-zero only if something did not
 // work. A missed goal is reported, not fatal: this measures, it does not gate.
@@ -68,14 +70,17 @@ const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
 
 // ---- load ------------------------------------------------------------------------------
 
-/** GET `url`; resolves with null for a 200 of `length` bytes, else with what went wrong. */
+/**
+ * GET `url`; resolves with null for a 200 of `length` bytes (any length if `length` is null),
+ * else with what went wrong.
+ */
 function fetchOnce(url, agent, length) {
   return new Promise((resolve) => {
     http
       .get(url, { agent }, (res) => {
         let n = 0;
         res.on("data", (c) => (n += c.length));
-        res.on("end", () => resolve(res.statusCode !== 200 ? `HTTP ${res.statusCode}` : n !== length ? `${n} bytes` : null));
+        res.on("end", () => resolve(res.statusCode !== 200 ? `HTTP ${res.statusCode}` : length !== null && n !== length ? `${n} bytes` : null));
         res.on("error", (e) => resolve(e.code ?? e.message));
       })
       .on("error", (e) => resolve(e.code ?? e.message));
@@ -151,6 +156,32 @@ export default { fetch() { return new Response(body, { headers: { "content-type"
         ...quiet,
       }),
   );
+
+/**
+ * The same bytes read from R2 by a minimal JS Worker: what a hit costs in Miniflare's R2
+ * (which runs in the same workerd) before any of our code runs.
+ */
+async function startR2Baseline(body) {
+  const started = await startWorkerd(
+    () =>
+      new Miniflare({
+        modules: true,
+        script: `export default {
+  async fetch(req, env) {
+    const object = await env.MIRROR.get(new URL(req.url).pathname.slice(1));
+    return new Response(object.body, { headers: { "content-type": "application/json", etag: object.httpEtag } });
+  },
+};`,
+        compatibilityDate: "2026-04-01",
+        r2Buckets: ["MIRROR"],
+        host: "127.0.0.1",
+        port: 0,
+        ...quiet,
+      }),
+  );
+  await (await started.mf.getR2Bucket("MIRROR")).put("doc.json", body);
+  return started;
+}
 
 /**
  * The control for the pull: a minimal JS Worker streaming `?url=` into an R2 multipart
@@ -347,19 +378,23 @@ function table(rows) {
 const met = (ok) => (ok ? "met" : "MISSED");
 const ratio = (a, b) => `${fmt(a / b, 2)}x`;
 
-function printHits(length, worker, trivial, during) {
+function printHits(length, { worker, trivial, r2 }, during) {
   console.log(`<version>.json hits (${length} bytes, in R2): open loop ${RATE}/s for ${SECONDS} s, latency from the scheduled send`);
   const row = (name, r) => [name, r.total, r.errors, fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.max, 2)];
+  const ratios = (name, a, b) => [name, "", "", ratio(a.p50, b.p50), ratio(a.p99, b.p99), ratio(a.max, b.max)];
   console.log(
     table([
       ["", "requests", "errors", "p50 ms", "p99 ms", "max ms"],
       row("Worker (R2 hit)", worker),
-      row("baseline (trivial Worker)", trivial),
-      ["Worker / baseline", "", "", ratio(worker.p50, trivial.p50), ratio(worker.p99, trivial.p99), ratio(worker.max, trivial.max)],
-      row(`Worker, ${PULL_HIT_RATE}/s during the pull below`, during),
+      row("baseline: trivial Worker, same bytes", trivial),
+      ratios("Worker / baseline", worker, trivial),
+      row("JS Worker reading the same R2 object", r2),
+      ratios("Worker / JS R2 Worker", worker, r2),
+      row(`Worker, ${PULL_HIT_RATE}/s while the archive below is pulled and served`, during),
     ]),
   );
-  for (const [name, r] of [["Worker", worker], ["baseline", trivial], ["during the pull", during]]) {
+  const named = [["Worker", worker], ["baseline", trivial], ["JS R2 Worker", r2], ["during the pull", during]];
+  for (const [name, r] of named) {
     if (r.errors) console.log(`errors (${name}): ${[...r.failures].map(([why, n]) => `${n} ${why}`).join(", ")}`);
   }
   console.log(`goal p99 <= ${GOAL_P99_MS} ms: ${met(worker.p99 <= GOAL_P99_MS)}`);
@@ -430,7 +465,7 @@ async function filledDocument(url, hashes) {
 
 /**
  * The document hits, on a fresh Worker whose document lists every platform's h1: and zh:
- * (as a filled mirror's do), then on the trivial baseline.
+ * (as a filled mirror's do), then on the trivial baseline and the JS R2 Worker.
  */
 async function hits(origin) {
   const mirror = await startOurs(origin, { queue: true });
@@ -439,18 +474,22 @@ async function hits(origin) {
   let worker;
   try {
     doc = await filledDocument(docUrl, 2);
-    process.stderr.write(`bench: ${RATE}/s for ${SECONDS} s against the Worker, then the baseline\n`);
+    process.stderr.write(`bench: ${RATE}/s for ${SECONDS} s against the Worker, then the two baselines\n`);
     worker = await measureHits(docUrl, Buffer.byteLength(doc));
   } finally {
     await mirror.mf.dispose();
   }
-  const baseline = await startBaseline(doc);
-  try {
-    const trivial = await measureHits(baseline.url + DIR.slice(1) + `${HIT_VERSION}.json`, Buffer.byteLength(doc));
-    return { worker, trivial, length: Buffer.byteLength(doc) };
-  } finally {
-    await baseline.mf.dispose();
-  }
+  const length = Buffer.byteLength(doc);
+  const against = async (started, path) => {
+    try {
+      return await measureHits(started.url + path, length);
+    } finally {
+      await started.mf.dispose();
+    }
+  };
+  const trivial = await against(await startBaseline(doc), DIR.slice(1) + `${HIT_VERSION}.json`);
+  const r2 = await against(await startR2Baseline(doc), "doc.json");
+  return { worker, trivial, r2, length };
 }
 
 /**
@@ -469,14 +508,15 @@ async function pulls(origin) {
   const mirror = await startOurs(origin, { queue: false });
   try {
     const docUrl = mirror.url + DIR.slice(1) + `${PULL_VERSION}.json`;
-    const length = Buffer.byteLength(await filledDocument(docUrl, 1));
+    await filledDocument(docUrl, 1);
     let pulled = false;
     let during;
     const pull = () => {
-      during = openLoop(docUrl, length, PULL_HIT_RATE, 3600, () => pulled);
-      return get(mirror.url + DIR.slice(1) + BIG_NAME).finally(() => (pulled = true));
+      // Any length: the pull adds the archive's h1: to the document.
+      during = openLoop(docUrl, null, PULL_HIT_RATE, 3600, () => pulled);
+      return get(mirror.url + DIR.slice(1) + BIG_NAME);
     };
-    const ours = await measurePull(mirror.pids, pull, drain);
+    const ours = await measurePull(mirror.pids, pull, (res) => drain(res).finally(() => (pulled = true)));
     const isolate = await isolateMemory(mirror.mf).catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
     const listed = JSON.parse(await (await fetch(docUrl)).text()).archives[BIG].hashes;
     return { ours, control: controlRun, during: await during, isolate, listed };
@@ -495,7 +535,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "tflock-worker-bench-"));
   const load0 = loadavg()[0];
   try {
-    const { worker, trivial, length } = await hits(origin);
+    const hit = await hits(origin);
     const pulled = await pulls(origin);
     const load1 = loadavg()[0];
 
@@ -507,11 +547,11 @@ async function main() {
     const miniflare = JSON.parse(readFileSync(root + "wasm/tools/node_modules/miniflare/package.json", "utf8")).version;
     console.log(`tflock Worker bench: local workerd (Miniflare ${miniflare}), ${cpus().length} CPUs, load average ${fmt(load0, 2)} before / ${fmt(load1, 2)} after`);
     console.log("");
-    printHits(length, worker, trivial, pulled.during);
+    printHits(hit.length, hit, pulled.during);
     console.log("");
     printPull(big.length / MiB, pulled.ours, pulled.control, pulled.isolate);
     console.log(`served bytes equal the origin's: ${servedOk ? "yes" : "NO"}; the document lists the h1: and zh: of tflock hash: ${hashesOk ? "yes" : "NO"}`);
-    if (!servedOk || !hashesOk || worker.errors || trivial.errors) process.exitCode = 1;
+    if (!servedOk || !hashesOk || hit.worker.errors || hit.trivial.errors || hit.r2.errors) process.exitCode = 1;
   } finally {
     await origin.close();
     rmSync(origin.dir, { recursive: true, force: true });
