@@ -345,27 +345,48 @@ async function inspect(mf) {
   return { call, contexts, close: () => ws.close() };
 }
 
+/** Bytes of JS heap and ArrayBuffers an isolate holds (V8's count), in MiB. */
+const heapAndBuffers = (usage) => (usage.usedSize + usage.backingStorageSize) / MiB;
+
 /**
- * The Worker isolate's own memory as V8 accounts it (what Cloudflare's 128 MB limit counts):
- * JS heap in use, ArrayBuffer backing stores, and the wasm memory, which never shrinks, so
- * after a pull it still shows the pull's high-water.
+ * Watches the Worker isolate's own memory as V8 accounts it (what Cloudflare's 128 MB limit
+ * counts) while a pull runs: JS heap and ArrayBuffer backing stores, sampled every 100 ms
+ * through the inspector (the isolate answers between chunks: the pull yields every MiB), and,
+ * at `stop()`, the wasm memory, which never shrinks and so shows the pull's high-water, and
+ * what is still live after a forced GC.
  */
-async function isolateMemory(mf) {
+async function watchIsolate(mf) {
   const session = await inspect(mf);
-  try {
+  let peak = 0;
+  let samples = 0;
+  let asking = false;
+  const timer = setInterval(async () => {
+    if (asking) return;
+    asking = true;
     const usage = await session.call("Runtime.getHeapUsage");
-    const proto = await session.call("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype", contextId: session.contexts[0] });
-    const memories = await session.call("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
-    const sizes = await session.call("Runtime.callFunctionOn", {
-      objectId: memories.objects.objectId,
-      functionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
-      returnByValue: true,
-    });
-    const wasm = sizes.result.value.reduce((a, b) => a + b, 0);
-    return { heap: usage.usedSize / MiB, buffers: usage.backingStorageSize / MiB, wasm: wasm / MiB };
-  } finally {
-    session.close();
-  }
+    if (usage.usedSize !== undefined) (peak = Math.max(peak, heapAndBuffers(usage))), samples++;
+    asking = false;
+  }, 100);
+  const stop = async () => {
+    clearInterval(timer);
+    try {
+      peak = Math.max(peak, heapAndBuffers(await session.call("Runtime.getHeapUsage")));
+      const proto = await session.call("Runtime.evaluate", { expression: "WebAssembly.Memory.prototype", contextId: session.contexts[0] });
+      const memories = await session.call("Runtime.queryObjects", { prototypeObjectId: proto.result.objectId });
+      const sizes = await session.call("Runtime.callFunctionOn", {
+        objectId: memories.objects.objectId,
+        functionDeclaration: "function () { return this.map((m) => m.buffer.byteLength); }",
+        returnByValue: true,
+      });
+      const wasm = sizes.result.value.reduce((a, b) => a + b, 0) / MiB;
+      // V8 collects lazily (and would before reaching a limit): what is still live?
+      await session.call("HeapProfiler.collectGarbage");
+      return { peak, samples, wasm, live: heapAndBuffers(await session.call("Runtime.getHeapUsage")) };
+    } finally {
+      session.close();
+    }
+  };
+  return { stop };
 }
 
 // ---- output ------------------------------------------------------------------------------
@@ -414,10 +435,10 @@ function printPull(sizeMiB, ours, control, isolate) {
   );
   const over = ours.pull.peak - ours.pull.idle;
   console.log(`goal <= ${GOAL_PULL_MIB} MiB over idle during the pull: ${met(over <= GOAL_PULL_MIB)} (peak = max of 20 ms VmRSS samples and VmHWM)`);
-  const total = isolate.heap + isolate.buffers + isolate.wasm;
   console.log(
-    `the Worker's isolate after the pull: JS heap ${fmt(isolate.heap)} + ArrayBuffers ${fmt(isolate.buffers)} + wasm memory ${fmt(isolate.wasm)} (its high-water) = ${fmt(total)} MiB`,
+    `the Worker's isolate (V8's count, ${isolate.samples} samples): JS heap + ArrayBuffers peak ${fmt(isolate.peak)} + wasm memory ${fmt(isolate.wasm)} (high-water) = ${fmt(isolate.peak + isolate.wasm)} MiB;`,
   );
+  console.log(`  still live after the pull and a forced GC: ${fmt(isolate.live + isolate.wasm)} MiB (wasm memory included)`);
 }
 
 // ---- run ---------------------------------------------------------------------------------
@@ -516,8 +537,9 @@ async function pulls(origin) {
       during = openLoop(docUrl, null, PULL_HIT_RATE, 3600, () => pulled);
       return get(mirror.url + DIR.slice(1) + BIG_NAME);
     };
+    const watching = await watchIsolate(mirror.mf);
     const ours = await measurePull(mirror.pids, pull, (res) => drain(res).finally(() => (pulled = true)));
-    const isolate = await isolateMemory(mirror.mf).catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
+    const isolate = await watching.stop().catch((e) => (process.stderr.write(`bench: inspector: ${e}\n`), {}));
     const listed = JSON.parse(await (await fetch(docUrl)).text()).archives[BIG].hashes;
     return { ours, control: controlRun, during: await during, isolate, listed };
   } finally {
