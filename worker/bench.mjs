@@ -438,11 +438,12 @@ function printPull(sizeMiB, ours, control, isolate) {
     ]),
   );
   const over = ours.pull.peak - ours.pull.idle;
-  console.log(`goal <= ${GOAL_PULL_MIB} MiB over idle during the pull: ${met(over <= GOAL_PULL_MIB)} (peak = max of 20 ms VmRSS samples and VmHWM)`);
+  console.log(`goal <= ${GOAL_PULL_MIB} MiB of workerd RSS over idle during the pull: ${met(over <= GOAL_PULL_MIB)} (peak = max of 20 ms VmRSS samples and VmHWM)`);
   console.log(
     `the Worker's isolate during the second pull (V8's count, ${isolate.samples} samples): JS heap + ArrayBuffers peak ${fmt(isolate.peak)} + wasm memory ${fmt(isolate.wasm)} (high-water) = ${fmt(isolate.peak + isolate.wasm)} MiB;`,
   );
   console.log(`  still live after the pull and a forced GC: ${fmt(isolate.live + isolate.wasm)} MiB (wasm memory included)`);
+  console.log(`goal <= ${GOAL_PULL_MIB} MiB counted in the Worker's isolate: ${met(isolate.peak + isolate.wasm <= GOAL_PULL_MIB)}`);
 }
 
 // ---- run ---------------------------------------------------------------------------------
