@@ -296,7 +296,7 @@ function rssSampler(pids) {
  * the peak (20 ms samples, and VmHWM after resetting it), wall and CPU seconds. Then
  * `afterwards(res)` runs (reading the body) and its peak is taken apart.
  */
-async function measurePull(pids, request, afterwards = async (res) => res.resume()) {
+async function measurePull(pids, request, afterwards) {
   await sleep(1000); // let the garbage of what ran before settle before the idle figure
   const idle = statusMiB(pids, "VmRSS");
   // Writing 5 to clear_refs resets VmHWM to the current RSS, so the VmHWM read afterwards is
