@@ -1,46 +1,60 @@
 //! Cutting a byte stream into multipart-upload parts. R2 requires every part but the last
 //! to have the same size (and at least 5 MiB); chunks arrive in whatever sizes the network
-//! gives, so they are regrouped here into exact parts, holding at most one part in memory.
+//! gives, so they are cut here at the part boundaries. The splitter holds no bytes: the
+//! caller keeps the unfinished part where it likes. The Worker keeps it in one JS buffer
+//! reused for every part, because a part buffer in wasm memory (which never shrinks) kept
+//! 16 MiB of an isolate's memory for its lifetime, and a fresh JS array per part left
+//! 8 MiB for the garbage collector each time (`cargo xtask bench worker`).
 
 /// The part size the Worker uses: R2's minimum is 5 MiB; bigger parts mean fewer requests.
 pub const PART_SIZE: usize = 8 * 1024 * 1024;
 
-/// Regroups chunks into parts of exactly `part_size` bytes (the last may be shorter).
+/// Where a piece of a chunk goes: at offset `at` of the current part, `bytes` long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece<'a> {
+    /// The offset in the current part.
+    pub at: usize,
+    /// The bytes to copy there.
+    pub bytes: &'a [u8],
+    /// Whether they complete the part: upload it, then the next piece starts a new one.
+    pub completes: bool,
+}
+
+/// Cuts a stream into parts of exactly `part_size` bytes (the last may be shorter).
 #[derive(Debug)]
 pub struct PartSplitter {
     part_size: usize,
-    buf: Vec<u8>,
+    filled: usize,
     total: u64,
 }
 
 impl PartSplitter {
     /// A splitter for parts of `part_size` bytes (at least 1).
     pub fn new(part_size: usize) -> PartSplitter {
-        let part_size = part_size.max(1);
         PartSplitter {
-            part_size,
-            buf: Vec::with_capacity(part_size.min(PART_SIZE)),
+            part_size: part_size.max(1),
+            filled: 0,
             total: 0,
         }
     }
 
-    /// Takes a chunk; returns the parts it completed, each exactly `part_size` bytes.
-    pub fn push(&mut self, mut chunk: &[u8]) -> Vec<Vec<u8>> {
+    /// Cuts `chunk` into the pieces that go into the current part and the ones after it
+    /// (more than two only when `chunk` is longer than a part).
+    pub fn cut<'a>(&mut self, mut chunk: &'a [u8]) -> Vec<Piece<'a>> {
         self.total += chunk.len() as u64;
-        let mut done = Vec::new();
+        let mut pieces = Vec::new();
         while !chunk.is_empty() {
-            let room = self.part_size - self.buf.len();
-            let take = room.min(chunk.len());
-            self.buf.extend_from_slice(&chunk[..take]);
+            let take = (self.part_size - self.filled).min(chunk.len());
+            let completes = self.filled + take == self.part_size;
+            pieces.push(Piece {
+                at: self.filled,
+                bytes: &chunk[..take],
+                completes,
+            });
+            self.filled = if completes { 0 } else { self.filled + take };
             chunk = &chunk[take..];
-            if self.buf.len() == self.part_size {
-                done.push(std::mem::replace(
-                    &mut self.buf,
-                    Vec::with_capacity(self.part_size.min(PART_SIZE)),
-                ));
-            }
         }
-        done
+        pieces
     }
 
     /// Bytes taken so far.
@@ -48,10 +62,10 @@ impl PartSplitter {
         self.total
     }
 
-    /// The last part: what is left (empty only if nothing at all was pushed, since a
-    /// multipart upload needs at least one part).
-    pub fn finish(self) -> Option<Vec<u8>> {
-        (!self.buf.is_empty() || self.total == 0).then_some(self.buf)
+    /// The length of the last part, still to be uploaded: the unfinished one, or an empty
+    /// one if nothing at all was taken (a multipart upload needs at least one part).
+    pub fn finish(&self) -> Option<usize> {
+        (self.filled > 0 || self.total == 0).then_some(self.filled)
     }
 }
 
@@ -68,21 +82,49 @@ mod tests {
         ) {
             let mut s = PartSplitter::new(size);
             let mut parts = Vec::new();
+            // The caller's part buffer, as the Worker keeps it.
+            let mut part = vec![0u8; size];
             for c in &chunks {
-                parts.extend(s.push(c));
+                for piece in s.cut(c) {
+                    part[piece.at..piece.at + piece.bytes.len()].copy_from_slice(piece.bytes);
+                    if piece.completes {
+                        parts.push(part.clone());
+                    }
+                }
             }
             let whole: Vec<u8> = chunks.concat();
             prop_assert_eq!(s.total(), whole.len() as u64);
-            let last = s.finish();
+            let last = s.finish().map(|len| part[..len].to_vec());
             for p in &parts {
                 prop_assert_eq!(p.len(), size);
             }
             if let Some(l) = &last {
-                prop_assert!(l.len() <= size);
+                prop_assert!(l.len() < size);
                 prop_assert!(!l.is_empty() || whole.is_empty());
             }
             let joined: Vec<u8> = parts.into_iter().chain(last).flatten().collect();
             prop_assert_eq!(joined, whole);
         }
+    }
+
+    #[test]
+    fn a_chunk_longer_than_a_part_is_cut_at_every_boundary() {
+        let mut s = PartSplitter::new(4);
+        assert_eq!(s.cut(b"ab").len(), 1);
+        let pieces = s.cut(b"cdefghij");
+        let cuts: Vec<(usize, &[u8], bool)> = pieces
+            .iter()
+            .map(|p| (p.at, p.bytes, p.completes))
+            .collect();
+        assert_eq!(
+            cuts,
+            vec![
+                (2, &b"cd"[..], true),
+                (0, &b"efgh"[..], true),
+                (0, &b"ij"[..], false)
+            ]
+        );
+        assert_eq!(s.finish(), Some(2));
+        assert_eq!(PartSplitter::new(4).finish(), Some(0));
     }
 }

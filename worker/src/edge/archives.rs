@@ -18,6 +18,7 @@ use worker::{Bucket, Delay, MultipartUpload, Request, Response, Result, Uploaded
 
 use super::documents::{self, internal, now};
 use super::origin::{self, busy, Slot};
+use super::part_buffer::PartBuffer;
 use super::{respond, store, trace, Mirror};
 use crate::route::Upload;
 
@@ -27,6 +28,11 @@ const MAX_ARCHIVE: u64 = 2 * 1024 * 1024 * 1024;
 const WAIT: Duration = Duration::from_secs(120);
 /// How long one chunk of an origin download may take (a stalled download fails).
 const CHUNK_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bytes streamed between two turns of the event loop. When the body's chunks are already
+/// buffered, each read resolves as a microtask and the loop never gives the isolate back:
+/// every other request to it (document hits) waited for the whole pull, then had its
+/// connection dropped (`cargo xtask bench worker`, hits during the pull).
+const YIELD_EVERY: usize = 1024 * 1024;
 
 /// `GET`/`HEAD` of an archive.
 pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<Response> {
@@ -158,7 +164,7 @@ where
         .execute()
         .await
         .map_err(|e| e.to_string())?;
-    match stream_parts(&upload, body, chunk_timeout).await {
+    match stream_parts(bucket, key, &upload, body, chunk_timeout).await {
         Ok((hashes, parts)) => Ok((hashes, Pending { upload, parts })),
         Err(e) => {
             let _ = upload.abort().await;
@@ -168,6 +174,8 @@ where
 }
 
 async fn stream_parts<S>(
+    bucket: &Bucket,
+    key: &str,
     upload: &MultipartUpload,
     mut body: S,
     chunk_timeout: Option<Duration>,
@@ -177,7 +185,8 @@ where
 {
     let mut hasher = ZipHasher::new();
     let mut splitter = PartSplitter::new(PART_SIZE);
-    let mut parts = Vec::new();
+    let mut part = PartBuffer::new(bucket, key, upload).await?;
+    let mut streamed = 0;
     loop {
         let next = match chunk_timeout {
             None => body.next().await,
@@ -189,31 +198,29 @@ where
         let Some(chunk) = next else { break };
         let chunk = chunk.map_err(|e| e.to_string())?;
         hasher.update(&chunk).map_err(|e| e.to_string())?;
-        for part in splitter.push(&chunk) {
-            parts.push(put_part(upload, parts.len(), part).await?);
+        for piece in splitter.cut(&chunk) {
+            part.write(&piece).await?;
         }
         if splitter.total() > MAX_ARCHIVE {
             return Err(format!("the archive is larger than {MAX_ARCHIVE} bytes"));
         }
+        pace(&mut streamed, chunk.len()).await;
     }
     let hashes = hasher.finish().map_err(|e| e.to_string())?;
-    if let Some(last) = splitter.finish() {
-        parts.push(put_part(upload, parts.len(), last).await?);
+    if let Some(len) = splitter.finish() {
+        part.upload(len).await?;
     }
-    Ok((hashes, parts))
+    Ok((hashes, part.into_parts()))
 }
 
-async fn put_part(
-    upload: &MultipartUpload,
-    done: usize,
-    bytes: Vec<u8>,
-) -> std::result::Result<UploadedPart, String> {
-    let number =
-        u16::try_from(done + 1).map_err(|_| "the archive has too many parts".to_string())?;
-    upload
-        .upload_part(number, bytes)
-        .await
-        .map_err(|e| e.to_string())
+/// Counts `n` more bytes streamed; every [`YIELD_EVERY`] bytes, yields to the event loop.
+async fn pace(streamed: &mut usize, n: usize) {
+    *streamed += n;
+    if *streamed >= YIELD_EVERY {
+        *streamed = 0;
+        // A zero timer is a macrotask: requests waiting for the isolate go first.
+        Delay::from(Duration::ZERO).await;
+    }
 }
 
 /// Checks a staged archive against the origin record (if the host is pulled through),
@@ -349,10 +356,13 @@ where
     S: Stream<Item = Result<Vec<u8>>> + Unpin,
 {
     let mut hasher = ZipHasher::new();
+    let mut streamed = 0;
     while let Some(chunk) = body.next().await {
-        if hasher.update(&chunk?).is_err() {
+        let chunk = chunk?;
+        if hasher.update(&chunk).is_err() {
             break;
         }
+        pace(&mut streamed, chunk.len()).await;
     }
     let mine = hasher.finish().ok().map(|h| h.zh.to_string());
     let started = now();

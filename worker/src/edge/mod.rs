@@ -4,6 +4,7 @@
 //! - `archives`: archives served from R2, pulled through (single-flight) or uploaded.
 //! - `fills`: the queue consumer (`h1:` of every platform, backfill) and its producer side.
 //! - `origin`: performing the core's source requests with the CLI's credential rules.
+//! - `part_buffer`: the multipart part being filled, one JS buffer reused for every part.
 //! - `store`: R2 reads, compare-and-swap writes, leases.
 //! - `respond`: HTTP answers (CORS, caching, ranges, `ETag`).
 
@@ -11,6 +12,7 @@ mod archives;
 mod documents;
 mod fills;
 mod origin;
+mod part_buffer;
 mod respond;
 mod store;
 
