@@ -9,12 +9,14 @@
 //!   procedure that asks for every independent request at once.
 //! - [`record`]: what a filled version remembers about the origin (archive URLs, signed
 //!   `zh:`, claimed `h1:`), and the check an archive passes before it is kept.
+//! - [`hot`]: documents an isolate keeps in memory for a moment, bounded.
 //! - [`http`]: `Range`, `If-None-Match`, caching and CORS headers.
 //! - [`parts`]: cutting a stream into equal multipart-upload parts.
 //! - [`keys`]: where each object lives in the bucket.
 
 pub mod config;
 pub mod fill;
+pub mod hot;
 pub mod http;
 pub mod keys;
 pub mod parts;

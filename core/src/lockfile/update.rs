@@ -5,7 +5,7 @@ use super::model::{Locks, ProviderLock};
 use crate::addrs::Provider;
 use crate::hash::PackageHash;
 use crate::version::{Constraints, Version};
-use crate::{Diagnostic, Flavor};
+use crate::Flavor;
 
 /// The version the lock file pins `addr` to for this run: the recorded one unless
 /// upgrading (`init -upgrade` ignores recorded selections).
@@ -62,11 +62,11 @@ pub struct InstalledPackage {
 }
 
 /// Why an install was refused: the package matched none of the hashes already recorded.
+/// Holds Go's error text; the installer wraps it once into `Failed to install provider`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChecksumMismatch {
-    /// The diagnostic Terraform prints (`Failed to install provider`), boxed to keep the
-    /// `Result` small.
-    pub diagnostic: Box<Diagnostic>,
+    /// The error as Go's installer words it (`the current package for ... doesn't match ...`).
+    pub error: String,
 }
 
 /// The lock entry Terraform records after installing `pkg`, given the entry it had before.
@@ -86,7 +86,7 @@ pub fn record_install(
         .unwrap_or_default();
     if !prior_hashes.is_empty() && !pkg.package_hashes.iter().any(|h| prior_hashes.contains(h)) {
         return Err(ChecksumMismatch {
-            diagnostic: Box::new(mismatch_diagnostic(pkg, flavor)),
+            error: mismatch_error(pkg, flavor),
         });
     }
     let hashes = prior_hashes
@@ -101,7 +101,7 @@ pub fn record_install(
     ))
 }
 
-fn mismatch_diagnostic(pkg: &InstalledPackage, flavor: Flavor) -> Diagnostic {
+fn mismatch_error(pkg: &InstalledPackage, flavor: Flavor) -> String {
     let which = match pkg.origin {
         PackageOrigin::Download => "current",
         PackageOrigin::LocalDirectory => "local",
@@ -116,14 +116,7 @@ fn mismatch_diagnostic(pkg: &InstalledPackage, flavor: Flavor) -> Diagnostic {
     if flavor == Flavor::Terraform {
         err.push_str("; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification");
     }
-    Diagnostic::error(
-        "Failed to install provider",
-        format!(
-            "Error while installing {} v{}: {err}",
-            pkg.addr.for_display(flavor),
-            pkg.version
-        ),
-    )
+    err
 }
 
 /// Locks for providers no longer required are removed: keeps only `required` addresses.

@@ -258,8 +258,7 @@ fn a_new_h1_is_recorded_only_when_the_package_matches_a_recorded_hash() {
         &[],
     );
     let err = record_install(old.provider(&azurerm), &stranger, Flavor::Terraform).unwrap_err();
-    assert_eq!(err.diagnostic.summary, "Failed to install provider");
-    assert_eq!(err.diagnostic.detail, "Error while installing hashicorp/azurerm v2.1.0: the current package for registry.terraform.io/hashicorp/azurerm 2.1.0 doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification");
+    assert_eq!(err.error, "the current package for registry.terraform.io/hashicorp/azurerm 2.1.0 doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification");
 }
 
 #[test]

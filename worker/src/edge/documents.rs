@@ -23,7 +23,7 @@ use crate::route::Document;
 pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Result<Response> {
     let bucket = mirror.bucket()?;
     let now = now();
-    let stored = store::read(&bucket, &doc.key).await?;
+    let stored = store::read_document(&bucket, &doc.key, now).await?;
     let pulls = mirror.config.pulls_through(&doc.hostname);
     if let Some(s) = &stored {
         if !pulls || !expired(filled_at(s), now, DOCUMENT_TTL_MS) {

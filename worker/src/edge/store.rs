@@ -1,14 +1,17 @@
 //! R2 access: documents read with their ETag and replaced only by compare-and-swap, leases
 //! taken by conditional create, and the operator's object listing.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
+use tflock_core::edge::hot::HotDocuments;
 use tflock_core::edge::keys;
 use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
 
 use super::{respond, Mirror};
 
 /// An object read whole, with what a conditional write needs.
+#[derive(Clone)]
 pub(crate) struct Stored {
     pub bytes: Vec<u8>,
     /// The R2 etag (unquoted), for `onlyIf`.
@@ -22,6 +25,23 @@ pub(crate) struct Stored {
 const LEASE_MS: f64 = 10.0 * 60.0 * 1000.0;
 /// Compare-and-swap attempts before giving up (each lost race means someone else wrote).
 const CAS_TRIES: usize = 16;
+
+thread_local! {
+    /// Documents this isolate read in the last moment (core's `edge::hot` rules).
+    static HOT: RefCell<HotDocuments<Stored>> = RefCell::new(HotDocuments::default());
+}
+
+/// Reads the document at `key`, from this isolate's memory when it was read a moment ago.
+pub(crate) async fn read_document(bucket: &Bucket, key: &str, now: f64) -> Result<Option<Stored>> {
+    if let Some(kept) = HOT.with(|h| h.borrow_mut().get(key, now)) {
+        return Ok(Some(kept));
+    }
+    let stored = read(bucket, key).await?;
+    if let Some(s) = &stored {
+        HOT.with(|h| h.borrow_mut().put(key, now, s.bytes.len(), s.clone()));
+    }
+    Ok(stored)
+}
 
 /// Reads `key` whole.
 pub(crate) async fn read(bucket: &Bucket, key: &str) -> Result<Option<Stored>> {
@@ -63,6 +83,7 @@ pub(crate) async fn swap(
             ..Conditional::default()
         },
     };
+    HOT.with(|h| h.borrow_mut().forget(key));
     let written = bucket
         .put(key, bytes)
         .http_metadata(content_type_meta(content_type))

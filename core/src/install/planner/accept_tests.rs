@@ -170,11 +170,6 @@ fn run(
     accept(opts, release, prior, source, fetched)
 }
 
-/// The error text `init` wraps in `Error while installing ...`.
-fn rejection_text(opts: &PlanOptions, r: &Rejection) -> String {
-    texts::rejection(r, &provider(opts.flavor), &v("1.0.0"), opts.flavor)
-}
-
 fn recorded(a: &Accepted) -> Vec<&str> {
     a.lock.hashes().iter().map(PackageHash::as_str).collect()
 }
@@ -186,7 +181,7 @@ fn init_refuses_a_package_matching_no_hash_of_the_locked_version() {
     let err = run(&opts, Some(&lock), &local_archive(), &archive()).unwrap_err();
     assert!(matches!(err, Rejection::ChecksumMismatch(_)));
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         "the current package for registry.terraform.io/hashicorp/null 1.0.0 doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification"
     );
 }
@@ -200,7 +195,7 @@ fn a_directory_mismatch_says_the_checksums_may_be_for_other_platforms() {
     };
     let err = run(&opts, Some(&lock), &source, &directory()).unwrap_err();
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         "the local package for registry.opentofu.org/hashicorp/null 1.0.0 doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms)"
     );
 }
@@ -295,7 +290,7 @@ fn a_mirror_hash_the_package_does_not_match_is_unauthentic() {
     let err = run(&opts, None, &source, &archive()).unwrap_err();
     assert!(matches!(err, Rejection::Unauthentic(_)));
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         "provider package doesn't match the expected checksum \"zh:0000\""
     );
 }
@@ -329,10 +324,7 @@ fn a_registry_package_must_be_an_archive() {
     let opts = options(Flavor::Terraform, Mode::Init);
     let err = run(&opts, None, &registry(Vec::new(), b""), &directory()).unwrap_err();
     assert_eq!(err, Rejection::NotAnArchive);
-    assert_eq!(
-        rejection_text(&opts, &err),
-        "registry package is not an archive"
-    );
+    assert_eq!(texts::rejection(&err), "registry package is not an archive");
 }
 
 #[test]
@@ -348,7 +340,7 @@ fn a_registry_archive_with_another_checksum_is_unauthentic() {
     };
     let err = run(&opts, None, &registry(Vec::new(), b""), &tampered).unwrap_err();
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         format!(
             "archive has incorrect checksum {} (expected {})",
             zh(&OTHER_SHA),
@@ -362,7 +354,7 @@ fn terraform_requires_a_signature_from_a_listed_key() {
     let opts = options(Flavor::Terraform, Mode::Init);
     let err = run(&opts, None, &registry(Vec::new(), b""), &archive()).unwrap_err();
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         "authentication signature from unknown issuer"
     );
 }
@@ -389,7 +381,7 @@ fn opentofu_enforcing_signatures_refuses_an_unsigned_registry_package() {
     let mut opts = options(Flavor::OpenTofu, Mode::Init);
     opts.enforce_gpg_validation = true;
     let err = run(&opts, None, &registry(Vec::new(), b""), &archive()).unwrap_err();
-    assert!(rejection_text(&opts, &err).starts_with(
+    assert!(texts::rejection(&err).starts_with(
         "the provider is not signed with a valid signing key; please contact the provider author ("
     ));
 }
@@ -412,7 +404,7 @@ fn opentofu_packages_vouch_for_every_platform_once_the_h1_matches() {
 
     let err = run(&opts, None, &registry_with_packages("h1:lies"), &archive()).unwrap_err();
     assert_eq!(
-        rejection_text(&opts, &err),
+        texts::rejection(&err),
         "registry response lists h1 checksums for linux_amd64 that do not match the downloaded package (h1:archive); the registry's package hashes cannot be trusted"
     );
 }

@@ -7,7 +7,7 @@ use super::texts;
 use crate::addrs::Provider;
 use crate::install::exchange::SourceError;
 use crate::install::options::PlanOptions;
-use crate::version::{Constraints, Version};
+use crate::version::Constraints;
 use crate::Diagnostic;
 
 /// The provider a problem belongs to, with what its texts mention.
@@ -45,7 +45,7 @@ pub(super) fn init_diagnostic(problem: &Problem, s: Subject<'_>) -> Diagnostic {
         } => texts::install_source_failure(p, version, &s.opts.platforms[*platform], err, f),
         Problem::Install {
             version, failure, ..
-        } => texts::install_failure(p, version, &install_error(version, failure, s), f),
+        } => texts::install_failure(p, version, &install_error(failure), f),
         Problem::CacheMismatch { version, .. } => texts::cache_mismatch(p, version, f),
     }
 }
@@ -56,10 +56,8 @@ pub(super) fn lock_report(problem: &Problem, s: Subject<'_>) -> LockReport {
         // Selection concerns every platform; Terraform reports it with the first.
         Problem::Selection(failure) => LockReport::Listed(0, selection_error(failure, s).message),
         Problem::Install {
-            platform,
-            version,
-            failure,
-        } => LockReport::Listed(*platform, install_error(version, failure, s)),
+            platform, failure, ..
+        } => LockReport::Listed(*platform, install_error(failure)),
         Problem::InvalidBuiltIn(_) | Problem::RegistryWarnings(_) => {
             LockReport::Alone(init_diagnostic(problem, s))
         }
@@ -85,10 +83,10 @@ fn selection_error(failure: &SelectionFailure, s: Subject<'_>) -> SourceError {
 }
 
 /// The error text of an install failure.
-fn install_error(version: &Version, failure: &InstallFailure, s: Subject<'_>) -> String {
+fn install_error(failure: &InstallFailure) -> String {
     match failure {
         InstallFailure::Source(err) => err.message.clone(),
-        InstallFailure::Rejected(r) => texts::rejection(r, s.provider, version, s.opts.flavor),
+        InstallFailure::Rejected(r) => texts::rejection(r),
     }
 }
 

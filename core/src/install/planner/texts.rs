@@ -310,17 +310,11 @@ fn install_failure_detail(p: &Provider, v: &Version, err: &str, f: Flavor) -> St
 }
 
 /// Why a fetched package was refused, as the error [`install_failure`] wraps.
-pub fn rejection(r: &Rejection, p: &Provider, v: &Version, f: Flavor) -> String {
+pub fn rejection(r: &Rejection) -> String {
     match r {
         Rejection::NotAnArchive => "registry package is not an archive".to_string(),
         Rejection::Unauthentic(e) => e.to_string(),
-        // The lock file words the mismatch as a whole diagnostic that already says
-        // `Error while installing ...: `; keep only the error so it is wrapped once.
-        Rejection::ChecksumMismatch(m) => {
-            let detail = &m.diagnostic.detail;
-            let prefix = install_failure_detail(p, v, "", f);
-            detail.strip_prefix(&prefix).unwrap_or(detail).to_string()
-        }
+        Rejection::ChecksumMismatch(m) => m.error.clone(),
     }
 }
 
