@@ -158,12 +158,9 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         outcome.diagnostics.push(*d);
     }
     if outcome.write_lock && !outcome.has_errors() {
-        workdir::write_lock(dir, &outcome.new_lock, flavor).map_err(|e| {
-            anyhow::anyhow!(
-                "Failed to update dependency lock file: Error while writing new dependency lock information to {}: {e}.",
-                workdir::lock_path(dir).display()
-            )
-        })?;
+        if let Err(d) = workdir::write_lock(dir, &outcome.new_lock, flavor) {
+            outcome.diagnostics.push(*d);
+        }
     }
     report(&outcome, flavor, args.json)?;
     Ok(if outcome.has_errors() {

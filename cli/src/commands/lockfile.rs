@@ -4,6 +4,7 @@
 //! and writes atomically (a temporary file in the same directory, then a rename), so a
 //! failure never leaves a half-written lock file.
 
+use crate::host::atomic::{write_atomic, FileMode};
 use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -215,26 +216,9 @@ fn merge_driver(base: &Path, ours: &Path, theirs: &Path) -> anyhow::Result<ExitC
     })
 }
 
-/// Writes `bytes` to `path` via a temporary file in the same directory and a rename, keeping
-/// the original file's permissions (0644 for a new file, as Terraform writes it).
+/// Writes `bytes` to `path` atomically, keeping the original file's permissions (0644 for a
+/// new file, as Terraform writes it).
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tflock-lock")
-        .tempfile_in(dir)
-        .with_context(|| format!("Failed to update dependency lock file {}", path.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode());
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.persist(path)
-        .with_context(|| format!("Failed to update dependency lock file {}", path.display()))?;
-    Ok(())
+    write_atomic(path, bytes, FileMode::KeepOr(0o644))
+        .with_context(|| format!("Failed to update dependency lock file {}", path.display()))
 }

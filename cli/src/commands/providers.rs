@@ -1,7 +1,7 @@
 //! `tflock providers lock|mirror`.
 
 use super::init::{parse_flavor, report};
-use crate::host::atomic::write_atomic;
+use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
 use crate::host::hash_cache::HashCache;
@@ -270,12 +270,14 @@ fn lock_one(
     };
     let mut planner = Planner::new(p.requirements, p.previous, options);
     let fetched = drive(&mut planner, &host);
-    let outcome = planner.finish();
+    let mut outcome = planner.finish();
     if let Some(cache) = cache {
         remember_verified(cache, &outcome, &fetched);
     }
     if outcome.write_lock && !outcome.has_errors() {
-        workdir::write_lock(dir, &outcome.new_lock, p.flavor)?;
+        if let Err(d) = workdir::write_lock(dir, &outcome.new_lock, p.flavor) {
+            outcome.diagnostics.push(*d);
+        }
     }
     report(&outcome, p.flavor, args.common.json)?;
     Ok(!outcome.has_errors())
@@ -416,11 +418,15 @@ fn update_version_json(
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         doc = Some(next);
     }
-    write_atomic(path, &doc.unwrap_or_default())
+    Ok(write_atomic(
+        path,
+        &doc.unwrap_or_default(),
+        FileMode::Fixed(0o644),
+    )?)
 }
 
 fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
     let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    write_atomic(path, &doc)
+    Ok(write_atomic(path, &doc, FileMode::Fixed(0o644))?)
 }

@@ -6,7 +6,7 @@
 //! registry's signed checksums or the mirror's hashes), so the cache never vouches for
 //! anything that was not verified once; the planner re-authenticates cached answers anyway.
 
-use super::atomic::write_atomic;
+use super::atomic::{write_atomic, FileMode};
 use std::path::PathBuf;
 use tflock_core::hash::{PackageHash, ZipHashes};
 use tflock_core::install::FetchedPackage;
@@ -79,6 +79,10 @@ impl HashCache {
             h1_archive: hashes.h1_archive.to_string(),
             size: *size,
         };
-        write_atomic(&path, &serde_json::to_vec(&entry)?)
+        Ok(write_atomic(
+            &path,
+            &serde_json::to_vec(&entry)?,
+            FileMode::Fixed(0o644),
+        )?)
     }
 }

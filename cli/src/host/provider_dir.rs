@@ -90,17 +90,28 @@ impl ProviderDir {
     }
 }
 
+/// Moves a complete staged directory into place. The target only ever exists complete: a
+/// kill between the two renames leaves it absent (the next run installs again), and a
+/// failed second rename puts the old directory back.
 fn replace_dir(staged: PathBuf, target: &Path) -> Result<(), String> {
-    if target.exists() {
-        let old = target.with_extension("tflock-old");
-        let _ = fs::remove_dir_all(&old);
-        fs::rename(target, &old).map_err(|e| format!("{}: {e}", target.display()))?;
-        let _ = fs::remove_dir_all(&old);
+    let old = target.with_extension("tflock-old");
+    let _ = fs::remove_dir_all(&old);
+    let had_old = target.exists();
+    if had_old {
+        fs::rename(target, &old).map_err(|e| {
+            let _ = fs::remove_dir_all(&staged);
+            format!("{}: {e}", target.display())
+        })?;
     }
-    fs::rename(&staged, target).map_err(|e| {
+    if let Err(e) = fs::rename(&staged, target) {
         let _ = fs::remove_dir_all(&staged);
-        format!("{}: {e}", target.display())
-    })
+        if had_old {
+            let _ = fs::rename(&old, target);
+        }
+        return Err(format!("{}: {e}", target.display()));
+    }
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
 }
 
 /// Unpacks a zip under `dest`, refusing entries that would land outside it (zip-slip),

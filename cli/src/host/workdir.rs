@@ -2,7 +2,7 @@
 //! remote modules a previous `terraform init` installed, found through
 //! `.terraform/modules/modules.json`) and its dependency lock file.
 
-use super::atomic::write_atomic;
+use super::atomic::{write_atomic, FileMode};
 use std::path::{Path, PathBuf};
 use tflock_core::collections::SortedMap;
 use tflock_core::config::modules_manifest::{is_local_source, key_of, ModuleManifest};
@@ -10,10 +10,11 @@ use tflock_core::config::requirements::load_tree_with_manifest;
 use tflock_core::config::requirements::ProviderRequirements;
 use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::install::Requirements;
+use tflock_core::lockfile::messages;
 use tflock_core::lockfile::{
     load_locks_bytes, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
 };
-use tflock_core::{Diagnostics, Flavor};
+use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Files of one directory, as the core wants them.
 pub type DirFiles = Vec<(String, Vec<u8>)>;
@@ -171,7 +172,13 @@ pub fn read_lock(dir: &Path, flavor: Flavor) -> anyhow::Result<(Locks, Diagnosti
     Ok(load_locks_bytes(&bytes, &opts))
 }
 
-/// Writes the lock file atomically.
-pub fn write_lock(dir: &Path, locks: &Locks, flavor: Flavor) -> anyhow::Result<()> {
-    write_atomic(&lock_path(dir), write_locks(locks, flavor).as_bytes())
+/// Writes the lock file atomically (mode 0644, as Terraform does); a failure is Terraform's
+/// `Failed to update dependency lock file` diagnostic, and the old file stays as it was.
+pub fn write_lock(dir: &Path, locks: &Locks, flavor: Flavor) -> Result<(), Box<Diagnostic>> {
+    let text = write_locks(locks, flavor);
+    write_atomic(&lock_path(dir), text.as_bytes(), FileMode::Fixed(0o644)).map_err(|mut e| {
+        // Terraform runs in the module directory and names the file relative to it.
+        e.path = PathBuf::from(LOCK_FILE_NAME);
+        Box::new(messages::write_failed(LOCK_FILE_NAME, &e.to_string()))
+    })
 }

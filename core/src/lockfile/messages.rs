@@ -68,3 +68,12 @@ pub fn incomplete_lock_warning(providers: &[String], platform: &str, flavor: Fla
         ),
     )
 }
+
+/// `SaveLocksToFile`'s error when the lock file cannot be written; `error` is the Go-style
+/// error text of the failed write (`write .terraform.lock.hcl: no space left on device`).
+pub fn write_failed(file: &str, error: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Failed to update dependency lock file",
+        format!("Error while writing new dependency lock information to {file}: {error}."),
+    )
+}

@@ -21,6 +21,7 @@ mod config_merge;
 mod config_remote_modules;
 mod config_requirements;
 mod config_syntax_errors_match_hclsyntax;
+mod crash_safety;
 mod edge_fill;
 mod edge_mirror;
 mod hash_bad_input;

@@ -147,6 +147,11 @@ impl Env {
 
     /// Runs `tflock` in `dir`.
     pub fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.command_in(dir, args).output().expect("run tflock")
+    }
+
+    /// The `tflock` command [`Env::run_in`] runs, to spawn it instead.
+    pub fn command_in(&self, dir: &Path, args: &[&str]) -> Command {
         let mut cmd = Command::new(tflock_bin());
         cmd.args(args)
             .current_dir(dir)
@@ -167,7 +172,7 @@ impl Env {
         for (k, v) in &self.vars {
             cmd.env(k, v);
         }
-        cmd.output().expect("run tflock")
+        cmd
     }
 
     /// The lock file text ("" when absent).
