@@ -37,6 +37,11 @@ impl Pos {
                 line_start = i + 1;
             }
         }
+        Pos::with_line(src, byte, line, line_start)
+    }
+
+    /// The position of `byte` on line `line`, which starts at byte `line_start`.
+    fn with_line(src: &str, byte: usize, line: usize, line_start: usize) -> Pos {
         // A byte offset inside a multi-byte char counts up to that char.
         let mut end = byte;
         while end > line_start && !src.is_char_boundary(end) {
@@ -44,6 +49,45 @@ impl Pos {
         }
         let column = src[line_start..end].chars().count() + 1;
         Pos { line, column, byte }
+    }
+}
+
+/// Where each line of one text starts, so that many offsets of a file cost a binary search
+/// each: [`Pos::from_offset`] scans from the start, which made loading a large file quadratic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes the lines of `src`.
+    pub fn new(src: &str) -> LineIndex {
+        let newlines = src
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| i + 1);
+        LineIndex {
+            starts: std::iter::once(0).chain(newlines).collect(),
+        }
+    }
+
+    /// The position of byte offset `byte` within `src` (the text this index was built
+    /// from), the same as [`Pos::from_offset`].
+    pub fn pos(&self, src: &str, byte: usize) -> Pos {
+        let byte = byte.min(src.len());
+        let line = self.starts.partition_point(|&s| s <= byte).max(1);
+        let line_start = self.starts[line - 1];
+        Pos::with_line(src, byte, line, line_start)
+    }
+
+    /// The range covering bytes `span` of `src`, a file called `filename`.
+    pub fn range(&self, filename: &str, src: &str, span: std::ops::Range<usize>) -> Range {
+        Range {
+            filename: filename.to_string(),
+            start: self.pos(src, span.start),
+            end: self.pos(src, span.end),
+        }
     }
 }
 
@@ -198,6 +242,28 @@ impl IntoIterator for Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_index_gives_the_positions_a_scan_gives() {
+        let texts = [
+            "",
+            "\n",
+            "a\nbc\n\ndé\u{1F600}f\n",
+            "no newline",
+            "\n\nx",
+            "tab\there\r\nwindows\r\n",
+        ];
+        for src in texts {
+            let index = LineIndex::new(src);
+            for byte in 0..=src.len() + 2 {
+                assert_eq!(
+                    index.pos(src, byte),
+                    Pos::from_offset(src, byte),
+                    "{src:?} at {byte}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn range_renders_like_hcl() {

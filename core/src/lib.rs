@@ -18,5 +18,5 @@ pub mod protocol;
 pub mod source;
 pub mod version;
 
-pub use diag::{Diagnostic, Diagnostics, Pos, Range, Severity};
+pub use diag::{Diagnostic, Diagnostics, LineIndex, Pos, Range, Severity};
 pub use flavor::Flavor;

@@ -10,7 +10,7 @@ use crate::addrs::Provider;
 use crate::collections::SortedMap;
 use crate::hash::PackageHash;
 use crate::version::{Constraints, Version};
-use crate::{Diagnostic, Diagnostics, Flavor, Range};
+use crate::{Diagnostic, Diagnostics, Flavor, LineIndex, Range};
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Attribute, Block};
 use hcl_edit::Span;
@@ -109,9 +109,11 @@ pub fn load_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
 
 /// Decodes a lock file hclsyntax accepts.
 fn decode_locks(text: &str, opts: &LoadOptions) -> (Locks, Diagnostics) {
+    let lines = LineIndex::new(text);
     let src = Source {
         filename: &opts.filename,
         text,
+        lines: &lines,
     };
     let mut locks = Locks::new();
     let mut diags = Diagnostics::new();

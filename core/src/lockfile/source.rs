@@ -1,6 +1,6 @@
 //! Byte spans of a parsed file turned into diagnostic ranges, plus HCL's small range rules.
 
-use crate::Range;
+use crate::{LineIndex, Range};
 use std::ops;
 
 /// The text of one file being decoded and its name, for building `Range`s.
@@ -8,6 +8,7 @@ use std::ops;
 pub(crate) struct Source<'a> {
     pub(crate) filename: &'a str,
     pub(crate) text: &'a str,
+    pub(crate) lines: &'a LineIndex,
 }
 
 impl<'a> Source<'a> {
@@ -15,7 +16,7 @@ impl<'a> Source<'a> {
     pub(crate) fn range(&self, span: ops::Range<usize>) -> Range {
         let end = span.end.min(self.text.len());
         let start = span.start.min(end);
-        Range::from_span(self.filename, self.text, start..end)
+        self.lines.range(self.filename, self.text, start..end)
     }
 
     /// The zero-length range at byte `at` (HCL's "missing item" ranges).

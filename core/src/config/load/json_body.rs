@@ -5,7 +5,7 @@
 use super::json::{Node, NodeKind, Property};
 use crate::config::model::{Attribute, Block, Body, Item, Origin, Value};
 use crate::config::schema;
-use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::diag::{Diagnostic, Diagnostics, LineIndex, Range};
 use crate::flavor::Flavor;
 
 /// Converts a parsed `.tf.json` document into the top-level body.
@@ -16,7 +16,11 @@ pub fn convert_file(
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) -> Body {
-    let cx = Cx { name, src };
+    let cx = Cx {
+        name,
+        src,
+        lines: LineIndex::new(src),
+    };
     // A body may also be an array of objects, whose properties all count.
     let parts: Vec<&Node> = match &root.kind {
         NodeKind::Array(items) => items.iter().collect(),
@@ -72,11 +76,12 @@ fn convert_props(
 struct Cx<'a> {
     name: &'a str,
     src: &'a str,
+    lines: LineIndex,
 }
 
 impl Cx<'_> {
     fn range(&self, span: std::ops::Range<usize>) -> Range {
-        Range::from_span(self.name, self.src, span)
+        self.lines.range(self.name, self.src, span)
     }
 
     /// Unpacks property `p` into blocks of type `kind` with the given label names.

@@ -2,7 +2,7 @@
 //! preview needs; this module turns its tree into the configuration model.
 
 use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Value};
-use crate::diag::{Diagnostic, Range};
+use crate::diag::{Diagnostic, LineIndex, Range};
 use hcl_edit::structure as hs;
 use hcl_edit::{Decorate, Span};
 
@@ -10,7 +10,14 @@ use hcl_edit::{Decorate, Span};
 /// `hcl_syntax` before this runs; the error here covers what hcl-edit alone refuses.
 pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
     match hcl_edit::parser::parse_body(src) {
-        Ok(body) => Ok(convert_body(name, src, &body)),
+        Ok(body) => Ok(convert_body(
+            &File {
+                name,
+                src,
+                lines: LineIndex::new(src),
+            },
+            &body,
+        )),
         Err(err) => {
             let loc = err.location();
             let at = loc.offset().min(src.len());
@@ -26,12 +33,25 @@ pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
     }
 }
 
-fn convert_body(name: &str, src: &str, body: &hs::Body) -> Body {
+/// The file being converted: its name, text and line index (positions of many nodes).
+struct File<'a> {
+    name: &'a str,
+    src: &'a str,
+    lines: LineIndex,
+}
+
+impl File<'_> {
+    fn range(&self, span: std::ops::Range<usize>) -> Range {
+        self.lines.range(self.name, self.src, span)
+    }
+}
+
+fn convert_body(f: &File<'_>, body: &hs::Body) -> Body {
     let items = body
         .iter()
         .map(|s| match s {
-            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(name, src, a)),
-            hs::Structure::Block(b) => Item::Block(convert_block(name, src, b)),
+            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(f, a)),
+            hs::Structure::Block(b) => Item::Block(convert_block(f, b)),
         })
         .collect();
     let trailing = body
@@ -59,7 +79,8 @@ fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
     }
 }
 
-fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
+fn convert_attribute(f: &File<'_>, a: &hs::Attribute) -> Attribute {
+    let (name, src) = (f.name, f.src);
     let span = a.span().unwrap_or(0..0);
     let expr_span = a.value.span().unwrap_or_else(|| span.clone());
     Attribute {
@@ -70,14 +91,15 @@ fn convert_attribute(name: &str, src: &str, a: &hs::Attribute) -> Attribute {
         },
         origin: Origin {
             file: name.to_string(),
-            decl: Range::from_span(name, src, span.clone()),
+            decl: f.range(span.clone()),
         },
-        expr_range: Range::from_span(name, src, expr_span),
+        expr_range: f.range(expr_span),
         text: Some(text_of(src, a)),
     }
 }
 
-fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
+fn convert_block(f: &File<'_>, b: &hs::Block) -> Block {
+    let (name, src) = (f.name, f.src);
     let ident = b.ident.span().unwrap_or(0..0);
     let last = b
         .labels
@@ -87,7 +109,7 @@ fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
     let label_ranges = b
         .labels
         .iter()
-        .map(|l| Range::from_span(name, src, l.span().unwrap_or_else(|| last.clone())))
+        .map(|l| f.range(l.span().unwrap_or_else(|| last.clone())))
         .collect();
     // The brace is the first `{` after the header (only whitespace/comments lie between).
     let brace = src
@@ -97,13 +119,13 @@ fn convert_block(name: &str, src: &str, b: &hs::Block) -> Block {
     Block {
         kind: b.ident.as_str().to_string(),
         labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
-        body: convert_body(name, src, &b.body),
+        body: convert_body(f, &b.body),
         origin: Origin {
             file: name.to_string(),
-            decl: Range::from_span(name, src, ident.start..last.end.max(ident.start)),
+            decl: f.range(ident.start..last.end.max(ident.start)),
         },
         label_ranges,
-        open_brace: Range::from_span(name, src, brace..(brace + 1).min(src.len())),
+        open_brace: f.range(brace..(brace + 1).min(src.len())),
         text: Some(text_of(src, b)),
         touched: false,
     }
