@@ -53,5 +53,9 @@ pub fn render_roundtrip(data: &[u8]) {
         "merged output does not load: {:?}\n{text}",
         again.diagnostics
     );
-    assert_eq!(render_merged(&again), text, "merged output renders differently when reloaded");
+    assert_eq!(
+        render_merged(&again),
+        text,
+        "merged output renders differently when reloaded"
+    );
 }

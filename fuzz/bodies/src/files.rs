@@ -20,7 +20,12 @@ pub fn unpack_files(data: &[u8]) -> Vec<(String, Vec<u8>)> {
             None => (rest, &[][..]),
         };
         let name = String::from_utf8_lossy(name);
-        let name = name.rsplit('/').next().unwrap_or_default().trim().to_owned();
+        let name = name
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
         out.push((name, body.to_vec()));
     }
     out
@@ -46,7 +51,10 @@ pub fn pack_files<N: AsRef<str>, B: AsRef<[u8]>>(files: &[(N, B)]) -> Vec<u8> {
 fn split_sections(data: &[u8]) -> Vec<&[u8]> {
     let mut starts = vec![0];
     let mut i = 0;
-    while let Some(off) = data[i..].windows(HEADER.len() + 1).position(|w| w[0] == b'\n' && &w[1..] == HEADER) {
+    while let Some(off) = data[i..]
+        .windows(HEADER.len() + 1)
+        .position(|w| w[0] == b'\n' && &w[1..] == HEADER)
+    {
         starts.push(i + off + 1);
         i += off + 1;
     }
@@ -75,6 +83,9 @@ mod tests {
 
     #[test]
     fn input_without_header_is_main_tf() {
-        assert_eq!(unpack_files(b"x = 1"), vec![("main.tf".to_owned(), b"x = 1".to_vec())]);
+        assert_eq!(
+            unpack_files(b"x = 1"),
+            vec![("main.tf".to_owned(), b"x = 1".to_vec())]
+        );
     }
 }

@@ -21,7 +21,10 @@ pub fn lockfile_parse(data: &[u8]) {
         let written = write_locks(&locks, flavor);
         if !diags.has_errors() {
             let (again, diags2) = load_locks(&written, &opts);
-            assert!(!diags2.has_errors(), "rewritten file does not load:\n{written}");
+            assert!(
+                !diags2.has_errors(),
+                "rewritten file does not load:\n{written}"
+            );
             assert_eq!(write_locks(&again, flavor), written);
         }
     }
@@ -41,8 +44,10 @@ pub fn sha256sums(data: &[u8]) {
 /// Registry documents: discovery, the versions list and a download answer (validated for a
 /// platform, as the planner does).
 pub fn registry_json(data: &[u8]) {
-    let base = url::Url::parse("https://registry.example.com/v1/providers/hashicorp/null/2.1.0/download/linux/amd64")
-        .expect("a valid URL constant");
+    let base = url::Url::parse(
+        "https://registry.example.com/v1/providers/hashicorp/null/2.1.0/download/linux/amd64",
+    )
+    .expect("a valid URL constant");
     if let Ok(d) = Discovery::parse(data, &base) {
         for flavor in FLAVORS {
             let _ = d.providers_v1("registry.example.com", flavor);

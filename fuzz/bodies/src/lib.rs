@@ -12,8 +12,11 @@ mod formats;
 mod pgp;
 mod zips;
 
+/// A target's body: returns for any input, panics on a finding.
+pub type Body = fn(&[u8]);
+
 /// Every target: its name (the directory under `fuzz/corpus/`) and its body.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("lockfile_parse", formats::lockfile_parse),
     ("zip_stream", zips::zip_stream),
     ("zip_random", zips::zip_random),

@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 use tflock_core::protocol::hashicorp_keys::HASHICORP_PUBLIC_KEY;
 use tflock_core::protocol::openpgp::{
-    check_detached, dearmor, has_armor, read_armored_keyring, read_signature, Entity, PublicKey, Signature,
+    check_detached, dearmor, has_armor, read_armored_keyring, read_signature, Entity, PublicKey,
+    Signature,
 };
 
 /// The data every fuzzed signature is checked over (what a registry signs: its `SHA256SUMS`).
@@ -12,7 +13,9 @@ const SIGNED: &[u8] = b"0123456789abcdef0123456789abcdef0123456789abcdef01234567
 /// HashiCorp's key ring, parsed once: the ring real signatures are checked against.
 fn hashicorp_ring() -> &'static [Entity] {
     static RING: OnceLock<Vec<Entity>> = OnceLock::new();
-    RING.get_or_init(|| read_armored_keyring(HASHICORP_PUBLIC_KEY).expect("the embedded key parses"))
+    RING.get_or_init(|| {
+        read_armored_keyring(HASHICORP_PUBLIC_KEY).expect("the embedded key parses")
+    })
 }
 
 /// Armored text: dearmoring, key rings (each key checked against a fuzzed signature is

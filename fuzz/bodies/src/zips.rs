@@ -49,7 +49,11 @@ impl ZipSpec {
         let mut listed = 0u16;
         for e in &self.entries {
             let offset = out.len() as u32;
-            let body = if e.deflate { deflate(&e.data) } else { e.data.clone() };
+            let body = if e.deflate {
+                deflate(&e.data)
+            } else {
+                e.data.clone()
+            };
             let mut crc = flate2::Crc::new();
             crc.update(&e.data);
             let (crc, csize, usize_) = (crc.sum(), body.len() as u32, e.data.len() as u32);
@@ -62,7 +66,11 @@ impl ZipSpec {
             put16(&mut out, method);
             put16(&mut out, 0);
             put16(&mut out, 0x21);
-            let (lcrc, lc, lu) = if e.descriptor { (0, 0, 0) } else { (crc, csize, usize_) };
+            let (lcrc, lc, lu) = if e.descriptor {
+                (0, 0, 0)
+            } else {
+                (crc, csize, usize_)
+            };
             put32(&mut out, lcrc);
             put32(&mut out, lc);
             put32(&mut out, lu);

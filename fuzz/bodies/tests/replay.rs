@@ -12,7 +12,10 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+    let mut v: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
     v.sort();
     v
 }
@@ -24,7 +27,10 @@ fn every_stored_input_replays_without_a_crash() {
         let mut files = inputs(&fuzz_dir().join("corpus").join(name));
         let seeds = files.len();
         files.extend(inputs(&fuzz_dir().join("regressions").join(name)));
-        assert!(seeds > 0, "target {name} has no stored corpus (run `cargo xtask fuzz-seed`)");
+        assert!(
+            seeds > 0,
+            "target {name} has no stored corpus (run `cargo xtask fuzz-seed`)"
+        );
         for f in &files {
             let data = std::fs::read(f).expect("corpus file readable");
             let outcome = std::panic::catch_unwind(|| body(&data));
@@ -39,10 +45,19 @@ fn every_stored_input_replays_without_a_crash() {
 fn every_fuzz_target_has_a_body() {
     let dir = fuzz_dir().join("fuzz_targets");
     for f in inputs(&dir) {
-        let name = f.file_stem().and_then(|s| s.to_str()).expect("target file name");
-        assert!(tflock_fuzz_bodies::run(name, b""), "fuzz_targets/{name}.rs has no body in TARGETS");
+        let name = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("target file name");
+        assert!(
+            tflock_fuzz_bodies::run(name, b""),
+            "fuzz_targets/{name}.rs has no body in TARGETS"
+        );
     }
     for (name, _) in tflock_fuzz_bodies::TARGETS {
-        assert!(dir.join(format!("{name}.rs")).is_file(), "{name} has no fuzz_targets/{name}.rs");
+        assert!(
+            dir.join(format!("{name}.rs")).is_file(),
+            "{name} has no fuzz_targets/{name}.rs"
+        );
     }
 }

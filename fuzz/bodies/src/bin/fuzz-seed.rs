@@ -11,7 +11,9 @@ use tflock_core::protocol::openpgp::dearmor;
 use tflock_fuzz_bodies::pack_files;
 
 fn main() {
-    let root = std::env::args().nth(1).map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let root = std::env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from("."), PathBuf::from);
     let fx = root.join("tests/fixtures");
     let corpus = root.join("fuzz/corpus");
     let mut seeds: Vec<(&str, String, Vec<u8>)> = Vec::new();
@@ -22,7 +24,11 @@ fn main() {
     };
 
     for f in walk(&fx) {
-        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
         let path = f.to_string_lossy().into_owned();
         let bytes = fs::read(&f).expect("fixture readable");
         if name.ends_with(".lock.hcl") || (path.contains("/lockfile/") && name.ends_with(".hcl")) {
@@ -35,7 +41,11 @@ fn main() {
             if let Ok(h) = hash_zip(&bytes) {
                 let zh = h.zh.to_string();
                 let hex = zh.trim_start_matches("zh:");
-                add("sha256sums", &f.with_extension("SHA256SUMS"), format!("{hex}  {name}\n").into_bytes());
+                add(
+                    "sha256sums",
+                    &f.with_extension("SHA256SUMS"),
+                    format!("{hex}  {name}\n").into_bytes(),
+                );
             }
         }
         if name == "modules.json" {
@@ -60,25 +70,48 @@ fn main() {
 
     // A module directory per configuration case: its `input/` (or the case directory).
     for case in subdirs(&fx.join("config")) {
-        let dir = if case.join("input").is_dir() { case.join("input") } else { case.clone() };
+        let dir = if case.join("input").is_dir() {
+            case.join("input")
+        } else {
+            case.clone()
+        };
         let files: Vec<(String, Vec<u8>)> = files_in(&dir)
             .into_iter()
-            .map(|f| (f.file_name().unwrap_or_default().to_string_lossy().into_owned(), fs::read(&f).expect("fixture readable")))
+            .map(|f| {
+                (
+                    f.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    fs::read(&f).expect("fixture readable"),
+                )
+            })
             .collect();
         if files.is_empty() {
             continue;
         }
         let packed = pack_files(&files);
         let json = files.iter().any(|(n, _)| n.ends_with(".json"));
-        add(if json { "config_json" } else { "config_native" }, &dir, packed.clone());
+        add(
+            if json { "config_json" } else { "config_native" },
+            &dir,
+            packed.clone(),
+        );
         add("render_roundtrip", &dir, packed);
     }
 
     let keys = root.join("core/src/protocol/hashicorp_keys.rs");
-    for (i, key) in [HASHICORP_PUBLIC_KEY, HASHICORP_PARTNERS_KEY].into_iter().enumerate() {
+    for (i, key) in [HASHICORP_PUBLIC_KEY, HASHICORP_PARTNERS_KEY]
+        .into_iter()
+        .enumerate()
+    {
         let origin = keys.join(i.to_string());
         add("openpgp_armor", &origin, key.as_bytes().to_vec());
-        add("openpgp_packets", &origin, dearmor(key).expect("embedded key dearmors"));
+        add(
+            "openpgp_packets",
+            &origin,
+            dearmor(key).expect("embedded key dearmors"),
+        );
     }
 
     let mut count = 0;
