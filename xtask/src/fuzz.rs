@@ -54,7 +54,7 @@ pub fn campaign(args: &[String]) -> Result<()> {
                 .current_dir("fuzz")
                 .args(["+nightly", "fuzz", "run", t, "--target-dir"])
                 .arg(&fuzz_target_dir)
-                .args(["--", "-jobs=1", "-workers=1", "-timeout=10", "-rss_limit_mb=2048"])
+                .args(["--", "-timeout=10", "-rss_limit_mb=2048"])
                 .arg(format!("-max_total_time={seconds}"))),
         )
         .with_context(|| {

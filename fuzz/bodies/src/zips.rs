@@ -156,9 +156,14 @@ fn archive(data: &[u8]) -> Vec<u8> {
 }
 
 /// The streaming hasher over `bytes` in chunks of a size picked from the input length, so
-/// chunk boundaries fall everywhere across a corpus.
+/// chunk boundaries fall everywhere across a corpus (tiny chunks only for small inputs: one
+/// call per byte of a 70 KB zip would take most of the fuzzing time).
 fn stream(bytes: &[u8]) -> Result<ZipHashes, HashError> {
-    let chunk = [1, 3, 17, 512, 65_536][bytes.len() % 5];
+    let chunk = if bytes.len() < 4096 {
+        [1, 3, 17, 512][bytes.len() % 4]
+    } else {
+        [509, 4096, 65_536][bytes.len() % 3]
+    };
     let mut h = ZipHasher::with_limits(LIMITS);
     for c in bytes.chunks(chunk) {
         h.update(c)?;
@@ -176,10 +181,15 @@ pub fn zip_random(data: &[u8]) {
     let _ = hash_zip_with_limits(&archive(data), &LIMITS);
 }
 
-/// Both hashers agree: the same hashes, or both refuse.
+/// Both hashers agree: the same hashes, or both refuse. The streaming hasher may instead
+/// hand the archive over (`NeedsRandomAccess`: hosts then hash it with random access), so
+/// that answer agrees with anything.
 pub fn zip_differential(data: &[u8]) {
     let bytes = archive(data);
     let s = stream(&bytes);
+    if let Err(HashError::NeedsRandomAccess { .. }) = s {
+        return;
+    }
     let r = hash_zip_with_limits(&bytes, &LIMITS);
     match (&s, &r) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "the hashers disagree"),
