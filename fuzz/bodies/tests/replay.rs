@@ -32,7 +32,11 @@ fn every_stored_input_replays_without_a_crash() {
             "target {name} has no stored corpus (run `cargo xtask fuzz-seed`)"
         );
         for f in &files {
-            let data = std::fs::read(f).expect("corpus file readable");
+            // A campaign running beside the test removes inputs it reduced.
+            let data = match std::fs::read(f) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                r => r.expect("corpus file readable"),
+            };
             let outcome = std::panic::catch_unwind(|| body(&data));
             assert!(outcome.is_ok(), "{name}: {} panics", f.display());
         }
