@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod fuzz;
 mod playground;
 mod wasm;
 mod wasm_imports;
@@ -38,6 +39,8 @@ fn main() -> Result<()> {
         Some("playground") => playground::run(&args[1..]),
         Some("playground-test") => playground::test(),
         Some("worker-test") => worker::test(),
+        Some("fuzz") => fuzz::campaign(&args[1..]),
+        Some("fuzz-seed") => fuzz::seed(),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
             eprintln!(
@@ -56,6 +59,8 @@ fn main() -> Result<()> {
             eprintln!(
                 "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
             );
+            eprintln!("  fuzz [TARGET] [--seconds N]  a cargo-fuzz campaign (nightly), every target or one");
+            eprintln!("  fuzz-seed  write the fuzz seed corpora from tests/fixtures");
             eprintln!("  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]");
             eprintln!(
                 "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"

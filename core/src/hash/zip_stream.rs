@@ -521,13 +521,15 @@ impl<P: Sha256Provider> ZipHasher<P> {
         if e.flags & FLAG_ENCRYPTED != 0 {
             return Err(HashError::Encrypted { name });
         }
+        // Go reads the flags from the central directory only: a local header that alone
+        // says "encrypted" must not decide the answer (found by fuzzing, zip_differential).
         if s.method != e.method
-            || (s.flags ^ e.flags) & FLAG_DESCRIPTOR != 0
+            || (s.flags ^ e.flags) & (FLAG_DESCRIPTOR | FLAG_ENCRYPTED) != 0
             || s.compressed != e.compressed
         {
             return Err(HashError::stream(format!(
                 "the central directory and the local header of {name:?} disagree \
-                 (method, data descriptor flag or compressed size)"
+                 (method, data descriptor or encryption flag, or compressed size)"
             )));
         }
         let digest = s.digest.clone()?;

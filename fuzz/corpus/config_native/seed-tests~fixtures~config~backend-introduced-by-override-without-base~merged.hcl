@@ -1,0 +1,7 @@
+resource "null_resource" "a" {}
+
+terraform {
+  backend "local" {
+    path = "x.tfstate"
+  }
+}

@@ -1,0 +1,5 @@
+resource "null_resource" "a" {
+  connection {
+    host = "b"
+  }
+}

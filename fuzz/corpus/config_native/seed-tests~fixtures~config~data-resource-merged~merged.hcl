@@ -1,0 +1,4 @@
+data "aws_ami" "ubuntu" {
+  most_recent = true
+  owners = ["self"]
+}

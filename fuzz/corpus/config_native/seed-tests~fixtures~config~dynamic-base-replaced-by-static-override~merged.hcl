@@ -1,0 +1,4 @@
+resource "test" "a" {
+  foo {}
+  bar {}
+}

@@ -1,0 +1,6 @@
+resource "aws_instance" "web" {
+  ami = "ami-1"
+  lifecycle {
+    create_before_destroy = true
+  }
+}

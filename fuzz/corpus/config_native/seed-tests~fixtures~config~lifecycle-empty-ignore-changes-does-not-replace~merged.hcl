@@ -1,0 +1,5 @@
+resource "aws_instance" "web" {
+  lifecycle {
+    ignore_changes = [tags]
+  }
+}

@@ -1,0 +1,7 @@
+resource "a" "four" {}
+
+resource "a" "three" {}
+
+resource "a" "two" {}
+
+resource "a" "one" {}

@@ -1,0 +1,5 @@
+resource "aws_instance" "web" {}
+
+provider "aws" {
+  region = "eu-west-1"
+}

@@ -1,0 +1,6 @@
+resource "null_resource" "a" {
+  provisioner "local-exec" {
+    command = "echo override"
+  }
+  triggers = {}
+}

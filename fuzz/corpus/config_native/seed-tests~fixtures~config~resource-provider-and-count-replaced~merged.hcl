@@ -1,0 +1,4 @@
+resource "aws_instance" "web" {
+  provider = aws.west
+  count    = 3
+}

@@ -1,0 +1,4 @@
+resource "aws_instance" "web" {
+  instance_type = "t2.micro"
+  ami = "foo"
+}

@@ -1,0 +1,6 @@
+resource "test" "a" {
+  dynamic "foo" {
+    for_each = []
+    content {}
+  }
+}

@@ -1,0 +1,4 @@
+variable "port" {
+  default = "8080"
+  type = number
+}

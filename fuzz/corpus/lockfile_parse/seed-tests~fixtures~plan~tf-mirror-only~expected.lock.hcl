@@ -1,0 +1,17 @@
+# This file is maintained automatically by "terraform init".
+# Manual edits may be lost in future updates.
+
+provider "registry.terraform.io/hashicorp/null" {
+  version     = "3.2.0"
+  constraints = "~> 3.1"
+  hashes = [
+    "${h1 hashicorp/null 3.2.0 linux_amd64}",
+  ]
+}
+
+provider "registry.terraform.io/hashicorp/random" {
+  version = "3.6.0"
+  hashes = [
+    "${h1 hashicorp/random 3.6.0 linux_amd64}",
+  ]
+}

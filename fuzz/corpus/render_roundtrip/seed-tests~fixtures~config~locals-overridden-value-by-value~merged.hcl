@@ -1,0 +1,8 @@
+locals {
+  a = "one"
+  b = 2
+}
+
+locals {
+  c = "three"
+}

@@ -1,0 +1,4 @@
+provider "aws" {
+  region = "eu-west-1"
+  profile = "dev"
+}

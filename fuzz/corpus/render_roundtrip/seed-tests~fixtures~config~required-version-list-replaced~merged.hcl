@@ -1,0 +1,6 @@
+terraform {
+  required_version = "~> 1.9"
+}
+
+terraform {
+}

@@ -1,0 +1,6 @@
+//! Fuzzes JSON HCL module loading (with native files and overrides); the body is `tflock_fuzz_bodies`'s, which CI replays on stable.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    tflock_fuzz_bodies::run("config_json", data);
+});

@@ -1,0 +1,6 @@
+//! Fuzzes OpenPGP packet framing, key and signature bodies, detached checks; the body is `tflock_fuzz_bodies`'s, which CI replays on stable.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    tflock_fuzz_bodies::run("openpgp_packets", data);
+});

@@ -1,0 +1,6 @@
+//! Fuzzes `render_merged` output re-loads to the same module; the body is `tflock_fuzz_bodies`'s, which CI replays on stable.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    tflock_fuzz_bodies::run("render_roundtrip", data);
+});

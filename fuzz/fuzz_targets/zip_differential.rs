@@ -1,0 +1,6 @@
+//! Fuzzes streaming vs random-access zip hashers: same hashes or both refuse; the body is `tflock_fuzz_bodies`'s, which CI replays on stable.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    tflock_fuzz_bodies::run("zip_differential", data);
+});
