@@ -6,3 +6,4 @@ pub mod diagnostics;
 pub mod lock;
 pub mod package_name;
 pub mod preview;
+pub mod share;
