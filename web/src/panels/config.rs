@@ -129,9 +129,10 @@ pub fn ConfigPanel(
                                 .into_iter()
                                 .map(|c| {
                                     let file = c.file.clone();
+                                    let heading = c.file.clone();
                                     view! {
-                                        <div class="override-file" data-file=file.clone()>
-                                            <h4>{file}</h4>
+                                        <div class="override-file" data-file=file>
+                                            <h4>{heading}</h4>
                                             <ul>
                                                 {c
                                                     .changes
