@@ -3,7 +3,9 @@
 use crate::model::config::{analyze, ConfigReport};
 use crate::model::lock::HashedPackage;
 use crate::model::share::{self, Shared};
-use crate::panels::{config::ConfigPanel, hash::HashPanel, lock::LockPanel, preview::PreviewPanel};
+use crate::panels::{
+    config::ConfigPanel, hash::HashPanel, lock::LockPanel, open::OpenModule, preview::PreviewPanel,
+};
 use crate::samples;
 use leptos::prelude::*;
 use tflock_core::Flavor;
@@ -43,7 +45,7 @@ fn location_hash() -> String {
 }
 
 /// File entries for `(name, content)` pairs, with fresh ids.
-fn entries(files: &[(String, String)]) -> Vec<FileEntry> {
+pub(crate) fn entries(files: &[(String, String)]) -> Vec<FileEntry> {
     files
         .iter()
         .enumerate()
@@ -145,6 +147,7 @@ fn App() -> impl IntoView {
             </div>
         </header>
         <main>
+            <OpenModule files lock_text flavor />
             <ConfigPanel files flavor report />
             <HashPanel hashed />
             <LockPanel lock_text hashed />
