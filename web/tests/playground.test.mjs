@@ -204,7 +204,7 @@ test("two override files: the summary follows the merge order and the later file
 
 /** The state a share link carries, decoded independently of the page's code. */
 function linkState(url) {
-  const frag = new URL(url).hash;
+  const frag = new globalThis.URL(url).hash; // the file's URL constant shadows the constructor
   assert.ok(frag.startsWith("#s="), url);
   return JSON.parse(inflateRawSync(Buffer.from(frag.slice(3), "base64url")).toString("utf8"));
 }
