@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { inflateRawSync } from "node:zlib";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -65,8 +66,19 @@ before(async () => {
   await page.waitForFunction(() => document.querySelector("#merged")?.textContent.length > 0, null, { timeout: 30000 });
 });
 
+/** Where a panel's screenshot goes: beside $SCREENSHOT (in the git-ignored target dir). */
+function shot(name) {
+  const base = process.env.SCREENSHOT ?? join(tmpdir(), "playground.png");
+  return base.replace(/\.png$/, `-${name}.png`);
+}
+
 after(async () => {
-  if (page && process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+  if (page && process.env.SCREENSHOT) {
+    await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+    for (const id of await page.locator("section.panel").evaluateAll((ss) => ss.map((s) => s.id))) {
+      await page.locator(`#${id}`).screenshot({ path: shot(id) });
+    }
+  }
   await browser?.close();
 });
 
@@ -119,6 +131,126 @@ test("requirements equal `tflock providers` and `merge --requirements --json`", 
     rows.map((r) => `${r.provider} ${r.constraints}`.trim()),
     ["registry.terraform.io/hashicorp/aws ~> 5.0", "registry.terraform.io/hashicorp/null", "registry.terraform.io/hashicorp/random ~> 3.6"],
   );
+});
+
+/** Change records as text, from `tflock merge --json`'s `changes`. */
+function cliChanges(json) {
+  return json.changes.map((c) => ({
+    file: c.file,
+    changes: c.changes.map((ch) =>
+      [ch.kind, ch.block, ch.path, ch.range ? `${ch.range.filename}:${ch.range.start.line}` : "", ch.previous ? `${ch.previous.text} ${ch.previous.range.filename}:${ch.previous.range.start.line}` : ""].join(" | "),
+    ),
+  }));
+}
+
+/** The same records as the page lists them under "What each override changed". */
+async function pageChanges(p = page) {
+  return p.locator("#override-changes .override-file").evaluateAll((divs) =>
+    divs.map((d) => ({
+      file: d.dataset.file,
+      changes: [...d.querySelectorAll("li.change")].map((li) =>
+        [
+          li.querySelector(".kind").textContent,
+          li.dataset.block,
+          li.dataset.path,
+          li.querySelector(".at").textContent,
+          li.querySelector(".previous") ? `${li.querySelector(".previous").textContent} ${li.querySelector(".from").textContent}` : "",
+        ].join(" | "),
+      ),
+    })),
+  );
+}
+
+test("what each override changed: the page lists `tflock merge --json`'s change records and highlights their lines", async () => {
+  const json = JSON.parse(cli(["merge", "--json", dirWith(sampleConfig())]).stdout);
+  const want = cliChanges(json);
+  assert.deepEqual(await pageChanges(), want);
+  assert.ok(want[0].changes.some((c) => c.startsWith('replaced | provider.aws | region | main_override.tf:12 | "eu-west-1" main.tf:17')), JSON.stringify(want));
+  // Every line the CLI places a final change on is highlighted with that change's kind (or
+  // an enclosing one), and no other line is.
+  const lines = await page.locator("#merged .line").evaluateAll((ls) => ls.map((l) => ({ cls: l.className, title: l.title, text: l.textContent })));
+  assert.equal(lines.map((l) => l.text).join(""), json.merged);
+  const marked = new Set();
+  for (const ch of json.changes.flatMap((c) => c.changes)) {
+    if (!ch.merged_lines) continue;
+    for (let i = ch.merged_lines[0]; i <= ch.merged_lines[1]; i++) {
+      marked.add(i);
+      assert.match(lines[i - 1].cls, /\b(replaced|added)\b/, `line ${i} ${lines[i - 1].text}`);
+    }
+  }
+  lines.forEach((l, i) => marked.has(i + 1) || assert.equal(l.cls, "line", `line ${i + 1} ${l.text}`));
+  const region = lines.find((l) => l.text.includes('region = "us-east-1"'));
+  assert.match(region.title, /replaced by main_override\.tf:12; was "eu-west-1" \(main\.tf:17\)/);
+});
+
+test("two override files: the summary follows the merge order and the later file wins", async () => {
+  const files = { ...sampleConfig(), "z_override.tf": 'provider "aws" {\n  region = "ap-south-1"\n}\n' };
+  const json = JSON.parse(cli(["merge", "--json", dirWith(files)]).stdout);
+  await page.click("#add-file");
+  const extra = page.locator(".file").last();
+  await extra.locator("input.name").fill("z_override.tf");
+  await extra.locator("textarea").fill(files["z_override.tf"]);
+  await textWhen("#merged", (t) => t === json.merged);
+  assert.deepEqual(await pageChanges(), cliChanges(json));
+  assert.deepEqual(json.changes.map((c) => c.file), ["main_override.tf", "z_override.tf"]);
+  // main_override.tf's region is no longer what the module holds; z_override.tf's is.
+  const region = (f) => json.changes.find((c) => c.file === f).changes.find((c) => c.path === "region");
+  assert.equal(region("main_override.tf").merged_lines, null);
+  assert.equal(region("z_override.tf").previous.text, '"us-east-1"');
+  await page.screenshot({ path: shot("override-changes"), fullPage: false, clip: await page.locator("#config .outputs").boundingBox() }).catch(() => {});
+  await extra.locator("button.remove").click();
+  await textWhen("#merged", (t) => t.includes('region = "us-east-1"'));
+});
+
+/** The state a share link carries, decoded independently of the page's code. */
+function linkState(url) {
+  const frag = new globalThis.URL(url).hash; // the file's URL constant shadows the constructor
+  assert.ok(frag.startsWith("#s="), url);
+  return JSON.parse(inflateRawSync(Buffer.from(frag.slice(3), "base64url")).toString("utf8"));
+}
+
+test("share link: the fragment holds files, lock and flavour; a new tab, reload and back/forward restore them", async () => {
+  await page.waitForFunction(() => location.hash.startsWith("#s="));
+  const state = linkState(page.url());
+  assert.deepEqual(Object.fromEntries(state.files), sampleConfig());
+  assert.equal(state.lock, readFileSync(SAMPLES + "terraform.lock.hcl", "utf8"));
+  assert.equal(state.flavor, "terraform");
+  const sampleUrl = page.url();
+
+  const override = page.locator(".file").nth(1);
+  const original = await override.locator("textarea").inputValue();
+  const edited = original.replace('region = "us-east-1"', 'region = "us-west-2"');
+  await override.locator("textarea").fill(edited);
+  await page.selectOption("#flavor", "opentofu");
+  await page.waitForFunction(() => location.hash.startsWith("#s=") && document.querySelector("#merged").textContent.includes("us-west-2"));
+  await page.waitForFunction((u) => location.href !== u, sampleUrl);
+  const editedUrl = page.url();
+  assert.equal(linkState(editedUrl).flavor, "opentofu");
+  const want = cli(["merge", dirWith({ ...sampleConfig(), "main_override.tf": edited })]).stdout;
+
+  const other = await browser.newPage();
+  try {
+    await other.goto(editedUrl);
+    await other.waitForFunction((w) => document.querySelector("#merged")?.textContent === w, want, { timeout: 30000 });
+    assert.equal(await other.locator("#flavor").inputValue(), "opentofu");
+    await other.reload();
+    await other.waitForFunction((w) => document.querySelector("#merged")?.textContent === w, want, { timeout: 30000 });
+    await other.goto(sampleUrl);
+    await other.waitForFunction(() => document.querySelector("#merged").textContent.includes('region = "us-east-1"'));
+    assert.equal(await other.locator("#flavor").inputValue(), "terraform");
+    await other.goBack();
+    await other.waitForFunction((w) => document.querySelector("#merged").textContent === w, want);
+    await other.goForward();
+    await other.waitForFunction(() => document.querySelector("#merged").textContent.includes('region = "us-east-1"'));
+    await other.goto(URL + "#s=not-a-state");
+    await other.waitForFunction(() => !document.querySelector("#link-error").hidden);
+    assert.match(await other.locator("#link-error").textContent(), /This link could not be opened/);
+  } finally {
+    await other.close();
+  }
+  await override.locator("textarea").fill(original);
+  await page.selectOption("#flavor", "terraform");
+  await textWhen("#merged", (t) => t.includes('region = "us-east-1"'));
 });
 
 test("the flavour switch gives OpenTofu's addresses, as `tflock providers --flavor opentofu`", async () => {

@@ -6,7 +6,10 @@ use crate::output;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tflock_core::config::requirements::{render_tree, ProviderRequirement};
-use tflock_core::config::{provenance, render_merged, tree_requirements, ModuleTree, Provenance};
+use tflock_core::config::{
+    load_module_with_changes, provenance, render_merged, tree_requirements, LoadOptions,
+    ModuleTree, OverrideChanges, Provenance,
+};
 use tflock_core::{Diagnostic, Flavor};
 
 /// Arguments of `tflock merge`.
@@ -18,7 +21,8 @@ pub struct MergeArgs {
     /// Whose rules to follow: terraform or opentofu.
     #[arg(long, default_value = "terraform")]
     pub flavor: String,
-    /// Print JSON (merged text, provenance, files, diagnostics) instead of HCL.
+    /// Print JSON (merged text, provenance, what each override file changed, files,
+    /// diagnostics) instead of HCL.
     #[arg(long)]
     pub json: bool,
     /// Print the provider requirements of the module and its local child modules instead.
@@ -31,6 +35,7 @@ struct MergeJson<'a> {
     merged: String,
     files: Files<'a>,
     provenance: Vec<Provenance>,
+    changes: Vec<OverrideChanges>,
     diagnostics: &'a [Diagnostic],
 }
 
@@ -63,6 +68,10 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let failed = loaded.diagnostics.has_errors();
     output::print_diagnostics(&loaded.diagnostics);
     if args.json {
+        // The change records come from merging the root directory's files once more with
+        // recording on; the merge is the same, so the records describe `merged`.
+        let files = workdir::read_dir_files(&args.dir)?;
+        let (_, changes) = load_module_with_changes(&files, &LoadOptions { flavor });
         emit_json(&MergeJson {
             merged: render_merged(loaded),
             files: Files {
@@ -71,6 +80,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
                 shadowed: &loaded.files.shadowed,
             },
             provenance: provenance(&loaded.module),
+            changes,
             diagnostics: &loaded.diagnostics.0,
         })?;
     } else if !failed {

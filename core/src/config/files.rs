@@ -50,6 +50,42 @@ pub fn is_json(name: &str) -> bool {
     name.ends_with(".json")
 }
 
+/// Why Terraform's loader leaves `name` out of the module, in words for a file list; `None`
+/// for a file it loads. `names` are the directory's other files (OpenTofu's `.tofu` twins).
+pub fn ignore_reason(name: &str, names: &[&str], flavor: Flavor) -> Option<String> {
+    if name.starts_with('.') {
+        return Some("hidden file (the name starts with \".\"): Terraform skips it".into());
+    }
+    if name.ends_with('~') {
+        return Some("editor backup (the name ends with \"~\"): Terraform skips it".into());
+    }
+    if name.starts_with('#') && name.ends_with('#') {
+        return Some("editor autosave file (#name#): Terraform skips it".into());
+    }
+    let Some(ext) = config_ext(name, flavor) else {
+        let exts = match flavor {
+            Flavor::Terraform => ".tf or .tf.json",
+            Flavor::OpenTofu => ".tf, .tf.json, .tofu or .tofu.json",
+        };
+        return Some(format!(
+            "not a configuration file (only {exts} files belong to the module)"
+        ));
+    };
+    if flavor == Flavor::OpenTofu && (ext == ".tf" || ext == ".tf.json") {
+        let stem = &name[..name.len() - ext.len()];
+        let twin = format!(
+            "{stem}{}",
+            if ext == ".tf" { ".tofu" } else { ".tofu.json" }
+        );
+        if names.contains(&twin.as_str()) {
+            return Some(format!(
+                "shadowed by {twin}: OpenTofu loads the .tofu file instead"
+            ));
+        }
+    }
+    None
+}
+
 /// Sorts and classifies the names of one directory's files.
 pub fn classify<'a>(names: impl IntoIterator<Item = &'a str>, flavor: Flavor) -> FileSet {
     let mut names: Vec<&str> = names.into_iter().collect();
@@ -97,6 +133,35 @@ fn drop_shadowed(list: &mut Vec<String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ignore_reasons_agree_with_classify() {
+        let names = [
+            "main.tf",
+            "main.tofu",
+            "override.tf",
+            ".terraform.lock.hcl",
+            "b.tf~",
+            "#a.tf#",
+            "t.tftest.hcl",
+            "README.md",
+            "x.tf.json",
+        ];
+        for flavor in [Flavor::Terraform, Flavor::OpenTofu] {
+            let set = classify(names, flavor);
+            for n in names {
+                let loaded = set.primary.iter().chain(&set.overrides).any(|x| x == n);
+                let reason = ignore_reason(n, &names, flavor);
+                assert_eq!(loaded, reason.is_none(), "{n} {flavor:?}: {reason:?}");
+            }
+        }
+        assert_eq!(
+            ignore_reason("main.tf", &names, Flavor::OpenTofu).as_deref(),
+            Some("shadowed by main.tofu: OpenTofu loads the .tofu file instead")
+        );
+        assert!(ignore_reason("README.md", &names, Flavor::Terraform)
+            .is_some_and(|r| r.contains(".tf or .tf.json")));
+    }
 
     #[test]
     fn override_names_follow_terraform() {

@@ -6,6 +6,7 @@
 //! [`render_merged`] prints the result as HCL and [`provenance`] says where each part came from.
 
 pub mod assemble;
+pub mod changes;
 pub mod files;
 pub mod literal;
 pub mod load;
@@ -19,6 +20,7 @@ pub mod requirements;
 pub mod schema;
 pub mod types;
 
+pub use changes::{Change, ChangeKind, OverrideChanges, Previous};
 pub use files::{classify, FileSet};
 pub use model::{Attribute, Block, Body, Item, Origin, Value};
 pub use module::Module;
@@ -53,6 +55,34 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
     files: &[(N, B)],
     opts: &LoadOptions,
 ) -> LoadedModule {
+    load::<N, B, false>(files, opts).0
+}
+
+/// Loads one directory like [`load_module`] and also says what each override file changed,
+/// in merge order, with each change's lines in [`render_merged`]'s text.
+pub fn load_module_with_changes<N: AsRef<str>, B: AsRef<[u8]>>(
+    files: &[(N, B)],
+    opts: &LoadOptions,
+) -> (LoadedModule, Vec<OverrideChanges>) {
+    let (loaded, mut changes) = load::<N, B, true>(files, opts);
+    let spans = render::render_spans(&loaded.module);
+    for c in changes.iter_mut() {
+        for ch in c.changes.iter_mut() {
+            ch.merged_lines = spans
+                .iter()
+                .find(|s| s.block == ch.block && s.path == ch.path && s.file == c.file)
+                .map(|s| s.lines);
+        }
+    }
+    (loaded, changes)
+}
+
+/// The loader; `RECORD` is a constant so builds that never ask for change records (the npm
+/// package) do not carry the recording code.
+fn load<N: AsRef<str>, B: AsRef<[u8]>, const RECORD: bool>(
+    files: &[(N, B)],
+    opts: &LoadOptions,
+) -> (LoadedModule, Vec<OverrideChanges>) {
     let flavor = opts.flavor;
     let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
     let by_name: crate::collections::SortedMap<&str, &[u8]> = files
@@ -73,8 +103,14 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
     let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
     let mut merge_diags = Diagnostics::new();
-    for file in &overrides {
-        merge::merge_file(&mut module, &mut ix, file, flavor, &mut merge_diags);
+    let mut changes = Vec::new();
+    if RECORD {
+        changes =
+            changes::merge_recording(&mut module, &mut ix, &overrides, flavor, &mut merge_diags);
+    } else {
+        for file in &overrides {
+            merge::merge_file(&mut module, &mut ix, file, flavor, &mut merge_diags);
+        }
     }
     // Terraform merges what hclsyntax recovered from a file with syntax errors; tflock has
     // none of that file, so a base block it lacks may well be there for Terraform.
@@ -84,11 +120,12 @@ pub fn load_module<N: AsRef<str>, B: AsRef<[u8]>>(
             .into_iter()
             .filter(|d| !(unreadable && d.summary.starts_with("Missing "))),
     );
-    LoadedModule {
+    let loaded = LoadedModule {
         module,
         diagnostics: diags,
         files: set,
-    }
+    };
+    (loaded, changes)
 }
 
 /// The merged configuration as native HCL text.

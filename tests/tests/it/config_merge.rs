@@ -6,7 +6,9 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use tflock_core::config::{load_module, render_merged, LoadOptions};
+use tflock_core::config::{
+    load_module, load_module_with_changes, render_merged, ChangeKind, LoadOptions, OverrideChanges,
+};
 use tflock_core::{Diagnostics, Flavor};
 
 fn fixtures_dir() -> std::path::PathBuf {
@@ -30,6 +32,75 @@ fn format_diags(diags: &Diagnostics) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Change records in the fixture format (`changes.txt`): per override file a `== file` line,
+/// then one line per change: kind, block, path, where the override wrote it, what it replaced.
+fn format_changes(changes: &[OverrideChanges]) -> String {
+    let mut out = String::new();
+    for c in changes {
+        let _ = writeln!(out, "== {}", c.file);
+        for ch in &c.changes {
+            let kind = match ch.kind {
+                ChangeKind::Replaced => "replaced",
+                ChangeKind::Added => "added",
+                ChangeKind::Removed => "removed",
+            };
+            let _ = write!(out, "{kind} {} {:?}", ch.block, ch.path);
+            if let Some(r) = &ch.range {
+                let _ = write!(out, " at {r}");
+            }
+            if let Some((a, b)) = ch.merged_lines {
+                let _ = write!(out, " merged {a}-{b}");
+            }
+            out.push('\n');
+            if let Some(p) = &ch.previous {
+                let _ = writeln!(out, "  was {} {:?}", p.range, p.text);
+            }
+        }
+    }
+    out
+}
+
+/// The change records must leave the merge as it is and point into the merged text at the
+/// item they name; returns each problem found.
+fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let plain = load_module(files, &LoadOptions { flavor });
+    let (loaded, changes) = load_module_with_changes(files, &LoadOptions { flavor });
+    if loaded.module != plain.module || loaded.diagnostics != plain.diagnostics {
+        problems.push("recording changes altered the merge".to_string());
+    }
+    let merged = render_merged(&loaded);
+    let lines: Vec<&str> = merged.lines().collect();
+    for ch in changes.iter().flat_map(|c| &c.changes) {
+        let Some((a, b)) = ch.merged_lines else {
+            continue;
+        };
+        let name = ch.path.rsplit('.').next().unwrap_or_default();
+        let name = if name.is_empty() {
+            ch.block.split('.').next().unwrap_or_default()
+        } else {
+            name
+        };
+        let text = lines
+            .get(a - 1..b)
+            .map(|l| l.join("\n"))
+            .unwrap_or_default();
+        if !text.contains(name) {
+            problems.push(format!(
+                "change {}/{} points at merged lines {a}-{b} without {name:?}: {text:?}",
+                ch.block, ch.path
+            ));
+        }
+    }
+    if let Ok(want) = std::fs::read_to_string(case.join("changes.txt")) {
+        let got = format_changes(&changes);
+        if got.trim_end() != want.trim_end() {
+            problems.push(format!("changes differ\n--- want\n{want}\n--- got\n{got}"));
+        }
+    }
+    problems
 }
 
 fn read_input(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -56,6 +127,7 @@ fn run_case(case: &Path) -> Vec<String> {
         .unwrap_or_default();
     let files = read_input(&case.join("input"));
     let loaded = load_module(&files, &LoadOptions { flavor });
+    problems.extend(check_changes(&files, flavor, case));
     let got_diags = format_diags(&loaded.diagnostics);
     let want_diags = std::fs::read_to_string(case.join("diagnostics.txt")).unwrap_or_default();
     if got_diags.trim_end() != want_diags.trim_end() {

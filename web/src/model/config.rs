@@ -5,7 +5,8 @@ use super::diagnostics::{rows, DiagnosticRow};
 use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
 use tflock_core::config::{
-    load_tree, render_merged, tree_requirements, LoadOptions, ModuleTree, ProviderRequirements,
+    load_module_with_changes, load_tree, render_merged, tree_requirements, ChangeKind, LoadOptions,
+    ModuleTree, OverrideChanges, ProviderRequirements,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -28,6 +29,68 @@ pub struct ConfigReport {
     pub tree: String,
     /// Requirements per provider, with origins.
     pub requirements: ProviderRequirements,
+    /// What each root override file changed, in merge order (the core's records, as
+    /// `tflock merge --json` prints them).
+    pub changes: Vec<OverrideChanges>,
+    /// The merged text line by line, each with the change that put it there.
+    pub lines: Vec<MergedLine>,
+}
+
+/// One line of the merged module and, when an override put it there, which change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergedLine {
+    /// The line, with its newline.
+    pub text: String,
+    /// `replaced` or `added` when the line belongs to an override's item.
+    pub kind: Option<&'static str>,
+    /// A hover text: which file and line wrote it and what it replaced.
+    pub note: String,
+}
+
+/// The word a change kind is shown with.
+pub fn kind_word(k: ChangeKind) -> &'static str {
+    match k {
+        ChangeKind::Replaced => "replaced",
+        ChangeKind::Added => "added",
+        ChangeKind::Removed => "removed",
+    }
+}
+
+/// Splits `merged` into lines marked with the changes whose final item sits on them (the
+/// core gives each change's lines; the innermost, i.e. the last recorded, wins).
+fn mark_lines(merged: &str, changes: &[OverrideChanges]) -> Vec<MergedLine> {
+    let mut lines: Vec<MergedLine> = merged
+        .split_inclusive('\n')
+        .map(|t| MergedLine {
+            text: t.to_string(),
+            kind: None,
+            note: String::new(),
+        })
+        .collect();
+    for c in changes {
+        for ch in &c.changes {
+            let Some((a, b)) = ch.merged_lines else {
+                continue;
+            };
+            let at = ch
+                .range
+                .as_ref()
+                .map(|r| format!("{}:{}", r.filename, r.start.line))
+                .unwrap_or_default();
+            let mut note = format!("{} by {at}", kind_word(ch.kind));
+            if let Some(p) = &ch.previous {
+                note.push_str(&format!(
+                    "; was {} ({}:{})",
+                    p.text, p.range.filename, p.range.start.line
+                ));
+            }
+            for l in lines.iter_mut().take(b).skip(a.saturating_sub(1)) {
+                l.kind = Some(kind_word(ch.kind));
+                l.note = note.clone();
+            }
+        }
+    }
+    lines
 }
 
 /// Splits `modules/vpc/main.tf` into (`modules/vpc`, `main.tf`); root files have `""`.
@@ -59,8 +122,13 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
     tree_diagnostics(&tree, &mut diags);
     diags.extend(reqs.diagnostics.iter().cloned());
     let loaded = &tree.loaded;
+    let root: Vec<(String, Vec<u8>)> = dirs.get("").cloned().unwrap_or_default();
+    let (_, changes) = load_module_with_changes(&root, &LoadOptions { flavor });
+    let merged = render_merged(loaded);
     ConfigReport {
-        merged: render_merged(loaded),
+        lines: mark_lines(&merged, &changes),
+        changes,
+        merged,
         primary: loaded.files.primary.clone(),
         overrides: loaded.files.overrides.clone(),
         shadowed: loaded.files.shadowed.clone(),
@@ -137,6 +205,38 @@ mod tests {
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         assert_eq!(r.overrides, ["main_override.tf"]);
         assert!(r.merged.contains("region = \"us-east-1\""));
+    }
+
+    #[test]
+    fn merged_lines_mark_what_the_override_replaced() {
+        let r = analyze(&sample(), Flavor::Terraform);
+        let files: Vec<&str> = r.changes.iter().map(|c| c.file.as_str()).collect();
+        assert_eq!(files, ["main_override.tf"]);
+        let region = r.changes[0]
+            .changes
+            .iter()
+            .find(|c| c.block == "provider.aws" && c.path == "region")
+            .expect("region change");
+        assert_eq!(region.kind, ChangeKind::Replaced);
+        assert_eq!(
+            region.previous.as_ref().map(|p| p.text.as_str()),
+            Some("\"eu-west-1\"")
+        );
+        let line = r
+            .lines
+            .iter()
+            .find(|l| l.text.contains("region = \"us-east-1\""))
+            .expect("merged region line");
+        assert_eq!(line.kind, Some("replaced"));
+        assert!(line.note.contains("main_override.tf:12"), "{}", line.note);
+        let untouched = r
+            .lines
+            .iter()
+            .find(|l| l.text.contains("length = 2"))
+            .expect("random_pet line");
+        assert_eq!(untouched.kind, None);
+        let joined: String = r.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(joined, r.merged);
     }
 
     #[test]

@@ -4,5 +4,7 @@
 pub mod config;
 pub mod diagnostics;
 pub mod lock;
+pub mod open;
 pub mod package_name;
 pub mod preview;
+pub mod share;

@@ -2,7 +2,7 @@
 
 use super::diagnostics::diagnostics_list;
 use crate::app::FileEntry;
-use crate::model::config::{origins, ConfigReport};
+use crate::model::config::{kind_word, origins, ConfigReport};
 use leptos::prelude::*;
 use tflock_core::Flavor;
 
@@ -97,7 +97,89 @@ pub fn ConfigPanel(
                     <p class="note" hidden=move || !report.get().failed>
                         "Loading failed: this is the partial merge; the CLI would print nothing."
                     </p>
-                    <pre id="merged" class="code">{move || report.get().merged}</pre>
+                    <pre id="merged" class="code">
+                        {move || {
+                            report
+                                .get()
+                                .lines
+                                .into_iter()
+                                .map(|l| {
+                                    let class = match l.kind {
+                                        Some(k) => format!("line {k}"),
+                                        None => "line".to_string(),
+                                    };
+                                    view! {
+                                        <span class=class title=l.note>
+                                            {l.text}
+                                        </span>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </pre>
+                    <h3>"What each override changed"</h3>
+                    <p class="note">"Override files in Terraform's merge order; later files win."</p>
+                    <div id="override-changes">
+                        {move || {
+                            let r = report.get();
+                            if r.changes.is_empty() {
+                                return view! { <p>"No override files."</p> }.into_any();
+                            }
+                            r.changes
+                                .into_iter()
+                                .map(|c| {
+                                    let file = c.file.clone();
+                                    let heading = c.file.clone();
+                                    view! {
+                                        <div class="override-file" data-file=file>
+                                            <h4>{heading}</h4>
+                                            <ul>
+                                                {c
+                                                    .changes
+                                                    .into_iter()
+                                                    .map(|ch| {
+                                                        let at = ch
+                                                            .range
+                                                            .as_ref()
+                                                            .map(|r| format!("{}:{}", r.filename, r.start.line))
+                                                            .unwrap_or_default();
+                                                        let what = if ch.path.is_empty() {
+                                                            ch.block.clone()
+                                                        } else {
+                                                            format!("{} {}", ch.block, ch.path)
+                                                        };
+                                                        let kind = kind_word(ch.kind);
+                                                        view! {
+                                                            <li class=format!("change {kind}") data-block=ch.block.clone() data-path=ch.path.clone()>
+                                                                <span class="kind">{kind}</span>
+                                                                " "
+                                                                <code class="what">{what}</code>
+                                                                " "
+                                                                <span class="at">{at}</span>
+                                                                {ch
+                                                                    .previous
+                                                                    .map(|p| {
+                                                                        view! {
+                                                                            " was "
+                                                                            <code class="previous">{p.text}</code>
+                                                                            " from "
+                                                                            <span class="from">
+                                                                                {format!("{}:{}", p.range.filename, p.range.start.line)}
+                                                                            </span>
+                                                                        }
+                                                                    })}
+                                                            </li>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </ul>
+                                        </div>
+                                    }
+                                })
+                                .collect_view()
+                                .into_any()
+                        }}
+                    </div>
                     <h3>"Provider requirements"</h3>
                     <pre id="tree" class="code">{move || report.get().tree}</pre>
                     <table id="requirements">

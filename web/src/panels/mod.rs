@@ -4,4 +4,5 @@ pub mod config;
 pub mod diagnostics;
 pub mod hash;
 pub mod lock;
+pub mod open;
 pub mod preview;

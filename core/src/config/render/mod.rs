@@ -105,3 +105,107 @@ fn reindent(prefix: &str, indent: &str) -> String {
     }
     out
 }
+
+/// Where one part of the merged module sits in [`render_module`]'s text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// The top-level block's address (as `Provenance::block`).
+    pub block: String,
+    /// The path inside it, empty for the block itself.
+    pub path: String,
+    /// The file the part came from.
+    pub file: String,
+    /// 1-based first and last line, leading blank lines left out.
+    pub lines: (usize, usize),
+}
+
+/// The spans of every top-level block and of every item inside blocks a merge touched, for the
+/// exact text [`render_module`] returns (it renders each piece the same way and counts lines).
+pub fn render_spans(module: &Module) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut out_len = 0usize;
+    let mut line = 1usize;
+    for b in &module.blocks {
+        let text = render_block(b, "", "");
+        if out_len != 0 && !text.starts_with('\n') {
+            line += 1;
+            out_len += 1;
+        }
+        let addr = crate::config::changes::address(b);
+        let header_line = push_span(&mut spans, &addr, "", &b.origin.file, &text, line);
+        if b.touched {
+            body_spans(&mut spans, &addr, "", b, "  ", header_line + 1);
+        }
+        line += text.matches('\n').count();
+        out_len += text.len();
+    }
+    spans
+}
+
+/// Records the span of one rendered piece starting at `line`; returns the line of its first
+/// non-blank line (a block's header when it has no leading comment).
+fn push_span(
+    spans: &mut Vec<Span>,
+    block: &str,
+    path: &str,
+    file: &str,
+    text: &str,
+    line: usize,
+) -> usize {
+    let lines: Vec<&str> = text.trim_end_matches('\n').split('\n').collect();
+    let blank = lines.iter().take_while(|l| l.trim().is_empty()).count();
+    let first = line + blank.min(lines.len().saturating_sub(1));
+    let last = line + lines.len().saturating_sub(1);
+    spans.push(Span {
+        block: block.to_string(),
+        path: path.to_string(),
+        file: file.to_string(),
+        lines: (first, last),
+    });
+    // The header follows the block's own comment lines.
+    let comments = lines[blank.min(lines.len())..]
+        .iter()
+        .take_while(|l| l.trim_start().starts_with(['#', '/']))
+        .count();
+    first + comments
+}
+
+/// Spans of the items of touched block `b`, whose first item starts at `line`.
+fn body_spans(
+    spans: &mut Vec<Span>,
+    addr: &str,
+    prefix: &str,
+    b: &Block,
+    indent: &str,
+    line: usize,
+) {
+    let mut line = line;
+    for item in &b.body.items {
+        let (text, path, file) = match item {
+            Item::Attribute(a) => (
+                render_attribute(a, indent, &b.kind),
+                format!("{prefix}{}", a.name),
+                &a.origin.file,
+            ),
+            Item::Block(nb) => (
+                render_block(nb, indent, &b.kind),
+                format!("{prefix}{}", crate::config::changes::address(nb)),
+                &nb.origin.file,
+            ),
+        };
+        let header = push_span(spans, addr, &path, file, &text, line);
+        if let Item::Block(nb) = item {
+            if nb.touched {
+                body_spans(
+                    spans,
+                    addr,
+                    &format!("{path}."),
+                    nb,
+                    &format!("{indent}  "),
+                    header + 1,
+                );
+            }
+        }
+        line += text.matches('\n').count();
+    }
+}
