@@ -37,11 +37,6 @@ impl Pos {
                 line_start = i + 1;
             }
         }
-        Pos::with_line(src, byte, line, line_start)
-    }
-
-    /// The position of `byte` on line `line`, which starts at byte `line_start`.
-    fn with_line(src: &str, byte: usize, line: usize, line_start: usize) -> Pos {
         // A byte offset inside a multi-byte char counts up to that char.
         let mut end = byte;
         while end > line_start && !src.is_char_boundary(end) {
@@ -52,24 +47,53 @@ impl Pos {
     }
 }
 
-/// Where each line of one text starts, so that many offsets of a file cost a binary search
-/// each: [`Pos::from_offset`] scans from the start, which made loading a large file quadratic.
+/// Where each line of one text starts, and how many UTF-8 continuation bytes precede every
+/// `STRIDE`th byte, so that a position costs a binary search and a short count:
+/// [`Pos::from_offset`] scans from the start, which made loading a large file quadratic (a
+/// generated `.tf.json` is often a single line, so line starts alone are not enough).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    continuations: Vec<usize>,
+}
+
+/// Bytes between two continuation-byte checkpoints of a [`LineIndex`].
+const STRIDE: usize = 256;
+
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
 }
 
 impl LineIndex {
     /// Indexes the lines of `src`.
     pub fn new(src: &str) -> LineIndex {
-        let newlines = src
-            .bytes()
+        let bytes = src.as_bytes();
+        let newlines = bytes
+            .iter()
             .enumerate()
-            .filter(|&(_, b)| b == b'\n')
+            .filter(|&(_, &b)| b == b'\n')
             .map(|(i, _)| i + 1);
+        let mut continuations = Vec::with_capacity(bytes.len() / STRIDE + 1);
+        let mut seen = 0;
+        continuations.push(0);
+        for chunk in bytes.chunks(STRIDE) {
+            seen += chunk.iter().filter(|&&b| is_continuation(b)).count();
+            continuations.push(seen);
+        }
         LineIndex {
             starts: std::iter::once(0).chain(newlines).collect(),
+            continuations,
         }
+    }
+
+    /// How many continuation bytes `src[..at]` holds.
+    fn continuations_before(&self, src: &[u8], at: usize) -> usize {
+        let k = at / STRIDE;
+        self.continuations[k]
+            + src[k * STRIDE..at]
+                .iter()
+                .filter(|&&b| is_continuation(b))
+                .count()
     }
 
     /// The position of byte offset `byte` within `src` (the text this index was built
@@ -78,7 +102,18 @@ impl LineIndex {
         let byte = byte.min(src.len());
         let line = self.starts.partition_point(|&s| s <= byte).max(1);
         let line_start = self.starts[line - 1];
-        Pos::with_line(src, byte, line, line_start)
+        let mut end = byte;
+        while end > line_start && !src.is_char_boundary(end) {
+            end -= 1;
+        }
+        let bytes = src.as_bytes();
+        let continuations =
+            self.continuations_before(bytes, end) - self.continuations_before(bytes, line_start);
+        Pos {
+            line,
+            column: end - line_start - continuations + 1,
+            byte,
+        }
     }
 
     /// The range covering bytes `span` of `src`, a file called `filename`.
@@ -253,6 +288,8 @@ mod tests {
             "\n\nx",
             "tab\there\r\nwindows\r\n",
         ];
+        let long = format!("{}\n{}", "é€x".repeat(300), "\u{1F600}a".repeat(200));
+        let texts: Vec<&str> = texts.into_iter().chain([long.as_str()]).collect();
         for src in texts {
             let index = LineIndex::new(src);
             for byte in 0..=src.len() + 2 {
