@@ -127,6 +127,8 @@ impl ModuleManifest {
             }
         };
         let mut records: Vec<ModuleRecord> = Vec::new();
+        // Keys seen so far: a scan of `records` per record made a large manifest quadratic.
+        let mut keys = std::collections::HashSet::new();
         for item in list {
             let serde_json::Value::Object(obj) = item else {
                 return Err(format!(
@@ -149,7 +151,7 @@ impl ModuleManifest {
                 }
                 Some(version)
             };
-            if records.iter().any(|r| r.key == key) {
+            if !keys.insert(key.clone()) {
                 return Err(format!("snapshot file contains two records for path {key}"));
             }
             records.push(ModuleRecord {

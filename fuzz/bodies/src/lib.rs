@@ -1,8 +1,8 @@
 //! The bodies of tflock's fuzz targets as plain functions over bytes.
 //!
 //! `fuzz/fuzz_targets/<name>.rs` hands libFuzzer's input to [`run`]; the stable test
-//! `tests/replay.rs` feeds every stored corpus and regression input through the same
-//! function, so CI replays them without nightly or a sanitizer build. A body returns
+//! `tests/replay.rs` feeds every seed (derived from the fixtures), stored corpus and
+//! regression input through the same function, so CI replays them without nightly or a sanitizer build. A body returns
 //! normally for any input; a panic (or an assertion about tflock's own invariants) is the
 //! finding.
 
@@ -10,6 +10,7 @@ mod config;
 mod files;
 mod formats;
 mod pgp;
+mod seeds;
 mod zips;
 
 /// A target's body: returns for any input, panics on a finding.
@@ -45,4 +46,5 @@ pub fn run(name: &str, data: &[u8]) -> bool {
 }
 
 pub use files::{pack_files, unpack_files};
+pub use seeds::{seeds, Seed};
 pub use zips::ZipSpec;

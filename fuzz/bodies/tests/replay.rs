@@ -1,5 +1,6 @@
-//! Replays every stored fuzz corpus and crash-regression input through the fuzz bodies on
-//! stable, so an input that once crashed a target keeps being run in CI.
+//! Replays every seed (derived from the fixtures), stored corpus and crash-regression input
+//! through the fuzz bodies on stable, so an input that once crashed a target keeps being run
+//! in CI.
 
 use std::path::{Path, PathBuf};
 
@@ -21,16 +22,23 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn every_stored_input_replays_without_a_crash() {
+fn every_seed_and_stored_input_replays_without_a_crash() {
+    let root = fuzz_dir().join("..");
+    let seeds = tflock_fuzz_bodies::seeds(&root);
     let mut total = 0;
     for (name, body) in tflock_fuzz_bodies::TARGETS {
-        let mut files = inputs(&fuzz_dir().join("corpus").join(name));
-        let seeds = files.len();
+        let mine: Vec<_> = seeds.iter().filter(|s| s.target == *name).collect();
+        assert!(!mine.is_empty(), "no fixture seeds target {name}");
+        for s in &mine {
+            let outcome = std::panic::catch_unwind(|| body(&s.bytes));
+            assert!(outcome.is_ok(), "{name}: seed {} panics", s.name);
+        }
+        // Seeds written by `cargo xtask fuzz-seed` were replayed above, from the fixtures.
+        let mut files: Vec<PathBuf> = inputs(&fuzz_dir().join("corpus").join(name))
+            .into_iter()
+            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("seed-")))
+            .collect();
         files.extend(inputs(&fuzz_dir().join("regressions").join(name)));
-        assert!(
-            seeds > 0,
-            "target {name} has no stored corpus (run `cargo xtask fuzz-seed`)"
-        );
         for f in &files {
             // A campaign running beside the test removes inputs it reduced.
             let data = match std::fs::read(f) {
@@ -40,7 +48,7 @@ fn every_stored_input_replays_without_a_crash() {
             let outcome = std::panic::catch_unwind(|| body(&data));
             assert!(outcome.is_ok(), "{name}: {} panics", f.display());
         }
-        total += files.len();
+        total += mine.len() + files.len();
     }
     eprintln!("replayed {total} inputs");
 }
