@@ -36,7 +36,10 @@ fn every_seed_and_stored_input_replays_without_a_crash() {
         // Seeds written by `cargo xtask fuzz-seed` were replayed above, from the fixtures.
         let mut files: Vec<PathBuf> = inputs(&fuzz_dir().join("corpus").join(name))
             .into_iter()
-            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("seed-")))
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("seed-"))
+            })
             .collect();
         files.extend(inputs(&fuzz_dir().join("regressions").join(name)));
         for f in &files {

@@ -34,6 +34,7 @@ mod lockfile_mutations;
 mod lockfile_reader_oracle;
 mod lockfile_rules;
 mod lockfile_writer_oracle;
+mod parser_memory;
 mod plan_scenarios;
 mod plan_signatures;
 mod protocol_models;

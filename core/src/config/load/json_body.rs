@@ -2,6 +2,8 @@
 //! property names are blocks comes from the schema; a block's labels are nested object keys,
 //! and an array at any level means several blocks.
 
+use std::collections::HashMap;
+
 use super::json::{Node, NodeKind, Property};
 use crate::config::model::{Attribute, Block, Body, Item, Origin, Value};
 use crate::config::schema;
@@ -12,7 +14,7 @@ use crate::flavor::Flavor;
 pub fn convert_file(
     name: &str,
     src: &str,
-    root: &Node,
+    root: Node,
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) -> Body {
@@ -22,21 +24,27 @@ pub fn convert_file(
         lines: LineIndex::new(src),
     };
     // A body may also be an array of objects, whose properties all count.
-    let parts: Vec<&Node> = match &root.kind {
-        NodeKind::Array(items) => items.iter().collect(),
-        _ => vec![root],
+    let (parts, is_root) = match root.kind {
+        NodeKind::Array(items) => (items, false),
+        kind => (
+            vec![Node {
+                kind,
+                span: root.span,
+            }],
+            true,
+        ),
     };
     let mut body = Body::default();
     for part in parts {
-        let Some(props) = part.as_object() else {
-            let detail = if std::ptr::eq(part, root) {
+        let start = part.start_span();
+        let NodeKind::Object(props) = part.kind else {
+            let detail = if is_root {
                 "A JSON object is required here, setting the arguments for this block."
             } else {
                 "A JSON object is required here, to define arguments and child blocks."
             };
             diags.push(
-                Diagnostic::error("Incorrect JSON value type", detail)
-                    .with_range(cx.range(part.start_span())),
+                Diagnostic::error("Incorrect JSON value type", detail).with_range(cx.range(start)),
             );
             continue;
         };
@@ -47,7 +55,7 @@ pub fn convert_file(
 
 fn convert_props(
     cx: &Cx<'_>,
-    props: &[Property],
+    props: Vec<Property>,
     flavor: Flavor,
     body: &mut Body,
     diags: &mut Diagnostics,
@@ -58,7 +66,7 @@ fn convert_props(
         }
         match schema::top_level_labels(&p.key, flavor) {
             Some(labels) => {
-                for b in cx.unpack(&p.key, p, labels, diags) {
+                for b in cx.unpack(&p.key, p.value, labels, diags) {
                     body.items.push(Item::Block(b));
                 }
             }
@@ -84,30 +92,32 @@ impl Cx<'_> {
         self.lines.range(self.name, self.src, span)
     }
 
-    /// Unpacks property `p` into blocks of type `kind` with the given label names.
+    /// Unpacks the value of property `kind` into blocks of that type with the given label
+    /// names. Values are moved, not cloned, so a file's JSON tree is not held twice.
     fn unpack(
         &self,
         kind: &str,
-        p: &Property,
+        value: Node,
         labels: &[&str],
         diags: &mut Diagnostics,
     ) -> Vec<Block> {
         let mut out = Vec::new();
-        self.unpack_level(kind, &p.value, labels, &mut Vec::new(), &mut out, diags);
+        self.unpack_level(kind, value, labels, &mut Vec::new(), &mut out, diags);
         out
     }
 
     fn unpack_level(
         &self,
         kind: &str,
-        v: &Node,
+        v: Node,
         labels_left: &[&str],
         used: &mut Vec<(String, std::ops::Range<usize>)>,
         out: &mut Vec<Block>,
         diags: &mut Diagnostics,
     ) {
+        let start = v.start_span();
         if let Some(label) = labels_left.first() {
-            match &v.kind {
+            match v.kind {
                 NodeKind::Object(props) => {
                     if props.is_empty() {
                         diags.push(
@@ -115,12 +125,12 @@ impl Cx<'_> {
                                 "Missing block label",
                                 format!("At least one object property is required, whose name represents the {kind} block's {label}."),
                             )
-                            .with_range(self.range(v.start_span())),
+                            .with_range(self.range(start.clone())),
                         );
                     }
                     for p in props {
-                        used.push((p.key.clone(), p.key_span.clone()));
-                        self.unpack_level(kind, &p.value, &labels_left[1..], used, out, diags);
+                        used.push((p.key, p.key_span));
+                        self.unpack_level(kind, p.value, &labels_left[1..], used, out, diags);
                         used.pop();
                     }
                 }
@@ -144,13 +154,19 @@ impl Cx<'_> {
                         "Incorrect JSON value type",
                         format!("Either a JSON object or JSON array of objects is required here, to specify {label} labels for this block."),
                     )
-                    .with_range(self.range(v.start_span())),
+                    .with_range(self.range(start)),
                 ),
             }
             return;
         }
-        match &v.kind {
-            NodeKind::Object(_) => out.push(self.block(kind, used.clone(), v, diags)),
+        match v.kind {
+            NodeKind::Object(props) => {
+                let v = Node {
+                    kind: NodeKind::Object(props),
+                    span: v.span,
+                };
+                out.push(self.block(kind, used.clone(), v, diags));
+            }
             NodeKind::Array(items) => {
                 for item in items {
                     if item.as_object().is_some() {
@@ -171,7 +187,7 @@ impl Cx<'_> {
                     "Incorrect JSON value type",
                     format!("Either a JSON object or a JSON array is required, representing the contents of one or more {kind:?} blocks."),
                 )
-                .with_range(self.range(v.start_span())),
+                .with_range(self.range(start)),
             ),
         }
     }
@@ -180,61 +196,63 @@ impl Cx<'_> {
         &self,
         kind: &str,
         labels: Vec<(String, std::ops::Range<usize>)>,
-        v: &Node,
+        v: Node,
         diags: &mut Diagnostics,
     ) -> Block {
+        let start = v.start_span();
         Block {
             kind: kind.to_string(),
             label_ranges: labels.iter().map(|(_, s)| self.range(s.clone())).collect(),
-            open_brace: self.range(v.start_span()),
+            open_brace: self.range(start.clone()),
             labels: labels.into_iter().map(|(l, _)| l).collect(),
             body: self.body(kind, v, diags),
             origin: Origin {
                 file: self.name.to_string(),
-                decl: self.range(v.start_span()),
+                decl: self.range(start),
             },
             text: None,
             touched: false,
         }
     }
 
-    fn body(&self, kind: &str, v: &Node, diags: &mut Diagnostics) -> Body {
+    fn body(&self, kind: &str, v: Node, diags: &mut Diagnostics) -> Body {
         let mut body = Body::default();
-        let Some(props) = v.as_object() else {
+        let NodeKind::Object(props) = v.kind else {
             return body;
         };
+        // Where each argument was set (a scan of the body per argument was quadratic).
+        let mut seen: HashMap<String, Range> = HashMap::new();
         for p in props {
             if p.key == "//" {
                 continue;
             }
             if let Some(n) = schema::nested_block_labels(kind, &p.key) {
                 let names = ["type", "name"];
-                for b in self.unpack(&p.key, p, &names[..n.min(2)], diags) {
+                for b in self.unpack(&p.key, p.value, &names[..n.min(2)], diags) {
                     body.items.push(Item::Block(b));
                 }
                 continue;
             }
-            if let Some(prev) = body.attribute(&p.key) {
+            if let Some(prev) = seen.get(&p.key) {
                 diags.push(
                     Diagnostic::error(
                         "Duplicate argument",
-                        format!(
-                            "The argument {:?} was already set at {}.",
-                            p.key, prev.origin.decl
-                        ),
+                        format!("The argument {:?} was already set at {prev}.", p.key),
                     )
                     .with_range(self.range(p.key_span.clone())),
                 );
                 continue;
             }
+            let decl = self.range(p.key_span.start..p.value.span.end);
+            seen.insert(p.key.clone(), decl.clone());
             body.items.push(Item::Attribute(Attribute {
-                name: p.key.clone(),
-                value: Value::Json(p.value.clone()),
+                name: p.key,
+                expr_range: self.range(p.value.span.clone()),
+                value: Value::Json(p.value),
                 origin: Origin {
                     file: self.name.to_string(),
-                    decl: self.range(p.key_span.start..p.value.span.end),
+                    decl,
                 },
-                expr_range: self.range(p.value.span.clone()),
                 text: None,
             }));
         }

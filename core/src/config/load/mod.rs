@@ -52,7 +52,7 @@ pub fn parse_file(
     };
     let mut body = if json {
         match json::parse(&src) {
-            Ok(root) => json_body::convert_file(name, &src, &root, flavor, diags),
+            Ok(root) => json_body::convert_file(name, &src, root, flavor, diags),
             Err(e) => {
                 diags.push(
                     Diagnostic::error(e.summary, e.detail)

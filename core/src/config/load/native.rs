@@ -16,7 +16,7 @@ pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
                 src,
                 lines: LineIndex::new(src),
             },
-            &body,
+            body,
         )),
         Err(err) => {
             let loc = err.location();
@@ -46,19 +46,22 @@ impl File<'_> {
     }
 }
 
-fn convert_body(f: &File<'_>, body: &hs::Body) -> Body {
-    let items = body
-        .iter()
-        .map(|s| match s {
-            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(f, a)),
-            hs::Structure::Block(b) => Item::Block(convert_block(f, b)),
-        })
-        .collect();
+// The tree is consumed: expressions move into the model instead of being cloned, and each
+// converted node's parse tree is freed as the conversion goes, so a file's peak memory is
+// one tree, not two.
+fn convert_body(f: &File<'_>, body: hs::Body) -> Body {
     let trailing = body
         .decor()
         .suffix()
         .map(|s| s.to_string())
         .unwrap_or_default();
+    let items = body
+        .into_iter()
+        .map(|s| match s {
+            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(f, a)),
+            hs::Structure::Block(b) => Item::Block(convert_block(f, b)),
+        })
+        .collect();
     Body { items, trailing }
 }
 
@@ -79,26 +82,27 @@ fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
     }
 }
 
-fn convert_attribute(f: &File<'_>, a: &hs::Attribute) -> Attribute {
+fn convert_attribute(f: &File<'_>, a: hs::Attribute) -> Attribute {
     let (name, src) = (f.name, f.src);
     let span = a.span().unwrap_or(0..0);
     let expr_span = a.value.span().unwrap_or_else(|| span.clone());
+    let text = text_of(src, &a);
     Attribute {
         name: a.key.as_str().to_string(),
         value: Value::Native {
             src: src.get(expr_span.clone()).unwrap_or_default().to_string(),
-            expr: Box::new(a.value.clone()),
+            expr: Box::new(a.value),
         },
         origin: Origin {
             file: name.to_string(),
             decl: f.range(span.clone()),
         },
         expr_range: f.range(expr_span),
-        text: Some(text_of(src, a)),
+        text: Some(text),
     }
 }
 
-fn convert_block(f: &File<'_>, b: &hs::Block) -> Block {
+fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
     let (name, src) = (f.name, f.src);
     let ident = b.ident.span().unwrap_or(0..0);
     let last = b
@@ -116,17 +120,18 @@ fn convert_block(f: &File<'_>, b: &hs::Block) -> Block {
         .get(last.end..)
         .and_then(|rest| rest.find('{'))
         .map_or(last.end, |i| last.end + i);
+    let text = text_of(src, &b);
     Block {
         kind: b.ident.as_str().to_string(),
         labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
-        body: convert_body(f, &b.body),
+        body: convert_body(f, b.body),
         origin: Origin {
             file: name.to_string(),
             decl: f.range(ident.start..last.end.max(ident.start)),
         },
         label_ranges,
         open_brace: f.range(brace..(brace + 1).min(src.len())),
-        text: Some(text_of(src, b)),
+        text: Some(text),
         touched: false,
     }
 }

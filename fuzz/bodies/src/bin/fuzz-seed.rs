@@ -17,5 +17,9 @@ fn main() {
         fs::create_dir_all(&dir).expect("corpus directory");
         fs::write(dir.join(&s.name), &s.bytes).expect("seed written");
     }
-    println!("wrote {} seed files under {}", seeds.len(), corpus.display());
+    println!(
+        "wrote {} seed files under {}",
+        seeds.len(),
+        corpus.display()
+    );
 }
