@@ -41,6 +41,7 @@ fn main() -> Result<()> {
         Some("worker-test") => worker::test(),
         Some("fuzz") => fuzz::campaign(&args[1..]),
         Some("fuzz-seed") => fuzz::seed(),
+        Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke()),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
             eprintln!(
@@ -61,6 +62,7 @@ fn main() -> Result<()> {
             );
             eprintln!("  fuzz [TARGET] [--seconds N]  a cargo-fuzz campaign (nightly), every target or one");
             eprintln!("  fuzz-seed  write the fuzz seed corpora from tests/fixtures");
+            eprintln!("  fuzz-smoke  every fuzz target for a few seconds (part of test)");
             eprintln!("  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]");
             eprintln!(
                 "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
@@ -125,6 +127,7 @@ fn test() -> Result<()> {
         ]),
     )?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+    step("fuzz smoke run", fuzz::smoke())?;
     step("wasm", wasm::test())?;
     step("playground", playground::test())?;
     step("worker", worker::test())?;
