@@ -65,3 +65,9 @@ fn range(filename: &str, span: Span) -> Range {
         end: span.end,
     }
 }
+
+/// Whether `s` is exactly one identifier (`hclsyntax.ValidIdentifier`), as Terraform requires
+/// of the labels and names that objects are referred to by.
+pub fn valid_identifier(s: &str) -> bool {
+    !s.is_empty() && scan::ident_end(s.as_bytes(), 0) == Some(s.len())
+}

@@ -3,6 +3,7 @@
 
 pub mod json;
 mod json_body;
+mod names;
 mod native;
 mod text;
 
@@ -73,6 +74,7 @@ pub fn parse_file(
     if !json {
         check_top_level(&mut body, flavor, diags);
     }
+    names::check_names(name, &src, &body, flavor, diags);
     Some(ParsedFile {
         name: name.to_string(),
         src,

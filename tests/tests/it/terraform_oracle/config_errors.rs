@@ -1,7 +1,7 @@
 //! Suite 5, configuration errors: generated modules (as in the merging suite) with one
 //! injected fault — an override without a base block, an override setting `depends_on`, a
 //! `moved`/`import` block in an override, duplicate blocks, a syntax error in a native or
-//! JSON file. `terraform get` loads the module; `tflock merge --requirements` merges it and
+//! JSON file, a name Terraform refuses (a label, a local value, a reserved variable name). `terraform get` loads the module; `tflock merge --requirements` merges it and
 //! decodes its provider requirements. Both must refuse
 //! it, tflock must report at least one of Terraform's errors and no error Terraform does not
 //! report, and where both report a summary, the same detail.
@@ -28,7 +28,7 @@ fn inject(rng: &mut StdRng, m: &mut Module) -> String {
     let natives: Vec<usize> = (0..m.files.len())
         .filter(|&i| !m.files[i].0.ends_with(".json"))
         .collect();
-    let fault = rng.gen_range(0..9);
+    let fault = rng.gen_range(0..10);
     let append = |m: &mut Module, i: usize, text: &str| m.files[i].1.push_str(text);
     match fault {
         0 | 1 if !overrides.is_empty() => {
@@ -66,7 +66,7 @@ fn inject(rng: &mut StdRng, m: &mut Module) -> String {
             append(m, *overrides.choose(rng).expect("one"), text);
             "block not allowed in an override".into()
         }
-        4 => {
+        4 if !natives.is_empty() => {
             let i = *natives.choose(rng).expect("a native file");
             let text = [
                 "variable \"v0\" {\n}\n",
@@ -115,6 +115,27 @@ fn inject(rng: &mut StdRng, m: &mut Module) -> String {
                 .to_string(),
             ));
             "broken JSON override".into()
+        }
+        8 => {
+            let (file, text) = *[
+                ("names.tf", "variable \"count\" {\n}\n"),
+                ("names.tf", "variable \"1v\" {\n}\n"),
+                ("names.tf", "output \"o o\" {\n  value = 1\n}\n"),
+                ("names.tf", "resource \"terraform_data\" \"9x\" {\n}\n"),
+                (
+                    "names.tf",
+                    "data \"terraform_remote_state\" \"a.b\" {\n  backend = \"local\"\n}\n",
+                ),
+                (
+                    "names.tf.json",
+                    "{\"locals\": {\"ok-name\": 1, \"a b\": 2}}",
+                ),
+                ("names_override.tf.json", "{\"variable\": {\"v 0\": {}}}"),
+            ]
+            .choose(rng)
+            .expect("texts");
+            m.files.push((file.into(), text.into()));
+            format!("a name Terraform refuses in {file}")
         }
         _ => {
             m.files.push((
