@@ -3,23 +3,10 @@
 //! lock file, and without the manifest the CLI stops with Terraform's `Module not installed`.
 
 use crate::e2e_common::*;
-use std::path::Path;
 use tflock_core::addrs::Platform;
 use tflock_core::Flavor;
 use tflock_tests::fixtures;
 use tflock_tests::http_server::StaticServer;
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read").flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).expect("copy");
-        }
-    }
-}
 
 #[test]
 fn requirements_of_installed_remote_modules_are_locked_and_missing_ones_are_reported() {

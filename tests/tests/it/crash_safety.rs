@@ -84,8 +84,8 @@ fn kill_after(mut cmd: Command, delay: Duration) {
     let _ = child.wait();
 }
 
-/// Every file under `dir` whose name says it is one of tflock's temporary files.
-fn leftovers(dir: &Path) -> Vec<PathBuf> {
+/// Every file and directory under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -93,25 +93,17 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
     for e in entries.flatten() {
         let path = e.path();
         if path.is_dir() {
-            out.extend(leftovers(&path));
+            out.extend(files_under(&path));
         }
         out.push(path);
     }
     out
 }
 
-/// Copies a directory tree (the state a kill iteration starts from).
-fn copy_tree(from: &Path, to: &Path) {
+/// Replaces `to` with a copy of `from` (the state a kill iteration starts from).
+fn replace_tree(from: &Path, to: &Path) {
     let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).expect("copy");
-        }
-    }
+    copy_tree(from, to);
 }
 
 /// Kills `args` (run in the scene's working directory) at random points; after each kill the
@@ -119,9 +111,9 @@ fn copy_tree(from: &Path, to: &Path) {
 fn kills_leave_old_or_new(s: &Scene, args: &[&str], check_install: bool) {
     let work = s.env.work.clone();
     let start = s.env.home.path().join("start");
-    copy_tree(&work, &start);
+    replace_tree(&work, &start);
     let old = s.env.lock();
-    let mut reset = || copy_tree(&start, &work);
+    let mut reset = || replace_tree(&start, &work);
     let full = full_run(|| s.env.command_in(&work, args), &mut reset);
     let new = s.env.lock();
     assert_ne!(
@@ -193,7 +185,7 @@ fn killing_init_with_a_plugin_cache_never_leaves_a_cache_entry_a_later_init_trus
     // The cache persists across iterations (it is outside the working directory), so a
     // cache entry cut short by one kill is what a later iteration's init finds.
     kills_leave_old_or_new(&s, &["init", "-upgrade"], true);
-    for path in leftovers(&cache) {
+    for path in files_under(&cache) {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         assert!(
             !name.ends_with(".zip"),
@@ -284,7 +276,7 @@ fn killing_providers_mirror_never_leaves_a_package_the_next_mirror_run_keeps() {
 
 /// Every regular file under `dir` (relative name, bytes), sorted, temp files excluded.
 fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = leftovers(dir)
+    let mut out: Vec<_> = files_under(dir)
         .into_iter()
         .filter(|p| p.is_file())
         .filter(|p| {
@@ -362,7 +354,7 @@ fn scene_on(fs: &SmallFs) -> (Scene, PathBuf) {
     let first = s.env.run(&["providers", "lock", "-platform=linux_amd64"]);
     assert!(first.status.success(), "{}", all_output(&first));
     let work = fs.path().join("work");
-    copy_tree(&s.env.work, &work);
+    replace_tree(&s.env.work, &work);
     (s, work)
 }
 
@@ -400,13 +392,13 @@ fn a_full_disk_fails_naming_the_lock_file_and_keeps_the_old_lock() {
     );
     assert_eq!(lock_at(&work), old, "the old lock is unchanged");
     assert!(
-        leftovers(&work).iter().all(|p| !p
+        files_under(&work).iter().all(|p| !p
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .starts_with(".tflock")),
         "no temporary file left behind: {:?}",
-        leftovers(&work)
+        files_under(&work)
     );
 }
 

@@ -39,15 +39,6 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
     }
 }
 
-/// Copies every file of `from` into `to` (created).
-pub fn copy_tree(from: &Path, to: &Path) {
-    for (rel, bytes) in tree(from) {
-        let dest = to.join(rel);
-        std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
-        std::fs::write(dest, bytes).expect("write");
-    }
-}
-
 /// The failures `check` finds over `items` (with their indexes), run on two threads: each
 /// case spends most of its time waiting for a Terraform or tflock process.
 pub fn failures_of<T: Sync>(

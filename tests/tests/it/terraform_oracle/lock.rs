@@ -15,8 +15,8 @@ use tflock_tests::fake_registry::FakeRegistry;
 use tflock_tests::http_server::StaticServer;
 use tflock_tests::terraform::run_terraform;
 
-use crate::e2e_common::{self as common, id, platforms, provider, Env};
-use crate::terraform_oracle::harness::{copy_tree, failures_of, rng, tree};
+use crate::e2e_common::{self as common, copy_tree, id, platforms, provider, Env};
+use crate::terraform_oracle::harness::{failures_of, rng, tree};
 
 const NAMES: &[&str] = &["alpha", "beta", "gamma"];
 const VERSIONS: &[&str] = &["1.0.0", "1.1.0", "1.2.0-beta1", "2.0.0", "2.1.0"];
