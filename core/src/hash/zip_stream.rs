@@ -14,7 +14,10 @@
 //! - bytes before the first entry or between entries (self-extracting stubs, padding);
 //! - central records pointing at offsets where no local header was seen (overlapping
 //!   entries) or disagreeing with the local header;
-//! - a data descriptor that matches neither the 32- nor the 64-bit layout.
+//! - a data descriptor that matches neither the 32- nor the 64-bit layout;
+//! - a size, ratio or entry-count limit reached while streaming: local headers the central
+//!   directory may not list count there, so only random access can say whether Go would
+//!   read that much (the stream still stops, so its work stays bounded).
 
 use super::central_directory::walk;
 use super::entry_digest::EntryDigester;
@@ -137,12 +140,16 @@ impl<P: Sha256Provider> ZipHasher<P> {
         }
         self.zh.update(chunk);
         let r = self.process(chunk).map_err(|e| match e {
-            // Policy limits hold whatever the central directory says.
+            HashError::CentralDirectoryTooLarge { .. } | HashError::NeedsRandomAccess { .. } => e,
+            // The stream stops here, so work stays bounded; but it counted local headers the
+            // central directory may never list, against the archive read so far: whether Go
+            // would reach the limit only random access can tell (found by fuzzing,
+            // zip_differential). `finish` checks the limits the way Go reads the entries.
             HashError::TooLarge { .. }
             | HashError::RatioTooHigh { .. }
-            | HashError::TooManyEntries { .. }
-            | HashError::CentralDirectoryTooLarge { .. }
-            | HashError::NeedsRandomAccess { .. } => e,
+            | HashError::TooManyEntries { .. } => {
+                HashError::stream(format!("{e} among the local headers streamed so far"))
+            }
             // Anything else was read from local headers, which Go does not trust: only the
             // central directory can say whether it matters.
             other => HashError::stream(other.to_string()),
@@ -498,13 +505,19 @@ impl<P: Sha256Provider> ZipHasher<P> {
         };
         let (central, _) = walk(&tail[dir_at..], end.records, &self.limits, false)?;
         let mut out = Vec::with_capacity(central.len());
+        let mut total = 0u64;
         for e in central {
-            out.push(self.pair(e)?);
+            let (entry, uncompressed) = self.pair(e)?;
+            // Go reads an entry listed twice twice: the limits count what it would read.
+            total = total.saturating_add(uncompressed);
+            self.limits.check_output(total, size)?;
+            out.push(entry);
         }
         Ok(out)
     }
 
-    fn pair(&self, e: CentralEntry) -> Result<DigestedEntry, HashError> {
+    /// The streamed entry the central record `e` points at, and its uncompressed size.
+    fn pair(&self, e: CentralEntry) -> Result<(DigestedEntry, u64), HashError> {
         let name = show(&e.name);
         let Some(s) = self.seen.get(&e.header_offset) else {
             return Err(HashError::stream(format!(
@@ -546,10 +559,11 @@ impl<P: Sha256Provider> ZipHasher<P> {
         if (descriptor || e.crc32 != 0) && s.crc32 != e.crc32 {
             return Err(HashError::Checksum { name });
         }
-        Ok(DigestedEntry {
+        let entry = DigestedEntry {
             is_dir: e.is_dir(),
             name: e.name,
             digest,
-        })
+        };
+        Ok((entry, s.uncompressed))
     }
 }
