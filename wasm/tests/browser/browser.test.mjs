@@ -9,6 +9,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
+import { Transform } from "node:stream";
 import { createReadStream, readFileSync, rmSync, statSync, mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, extname, normalize } from "node:path";
@@ -21,6 +22,15 @@ const made = makeCases();
 after(() => rmSync(made.dir, { recursive: true, force: true }));
 
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".html": "text/html" };
+
+/** Passes chunks on one per millisecond. */
+function paced() {
+  return new Transform({
+    transform(chunk, _enc, done) {
+      setTimeout(() => done(null, chunk), 1);
+    },
+  });
+}
 
 /** Serves the page, the package (/pkg/), the shared case runner and the zips, on 127.0.0.1. */
 function serve() {
@@ -51,8 +61,9 @@ function serve() {
       return;
     }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    // Small read chunks: the page's fetch sees a stream, not one buffer.
-    createReadStream(file, { highWaterMark: 64 * 1024 }).pipe(res);
+    // Small read chunks, paced: the page's fetch sees a stream, not one buffer (unpaced on a
+    // fast loopback, Chromium may hand a slow reader the whole body in a few chunks).
+    createReadStream(file, { highWaterMark: 64 * 1024 }).pipe(paced()).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
