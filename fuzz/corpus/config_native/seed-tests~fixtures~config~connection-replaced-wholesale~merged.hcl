@@ -1,5 +1,0 @@
-resource "null_resource" "a" {
-  connection {
-    host = "b"
-  }
-}

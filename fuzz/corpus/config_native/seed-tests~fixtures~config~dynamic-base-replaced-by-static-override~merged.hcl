@@ -1,4 +1,0 @@
-resource "test" "a" {
-  foo {}
-  bar {}
-}

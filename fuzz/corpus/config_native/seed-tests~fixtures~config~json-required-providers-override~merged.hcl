@@ -1,8 +1,0 @@
-terraform {
-  required_providers {
-    aws = {
-      "source" = "hashicorp/aws"
-      "version" = ">= 5.1"
-    }
-  }
-}

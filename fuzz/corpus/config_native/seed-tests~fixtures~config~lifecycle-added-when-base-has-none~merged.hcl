@@ -1,6 +1,0 @@
-resource "aws_instance" "web" {
-  ami = "ami-1"
-  lifecycle {
-    create_before_destroy = true
-  }
-}

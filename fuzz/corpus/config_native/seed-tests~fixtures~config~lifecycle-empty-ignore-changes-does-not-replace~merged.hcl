@@ -1,5 +1,0 @@
-resource "aws_instance" "web" {
-  lifecycle {
-    ignore_changes = [tags]
-  }
-}

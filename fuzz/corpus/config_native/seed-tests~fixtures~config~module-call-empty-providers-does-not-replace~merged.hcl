@@ -1,4 +1,0 @@
-module "m" {
-  source    = "./m"
-  providers = { aws = aws.west }
-}

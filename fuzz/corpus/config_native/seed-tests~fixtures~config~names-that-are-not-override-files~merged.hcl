@@ -1,7 +1,0 @@
-resource "a" "four" {}
-
-resource "a" "three" {}
-
-resource "a" "two" {}
-
-resource "a" "one" {}

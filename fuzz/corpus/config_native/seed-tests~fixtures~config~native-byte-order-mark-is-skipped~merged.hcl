@@ -1,3 +1,0 @@
-resource "a" "b" {
-  x = 2
-}

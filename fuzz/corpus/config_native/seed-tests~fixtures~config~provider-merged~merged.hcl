@@ -1,4 +1,0 @@
-provider "aws" {
-  region = "eu-west-1"
-  profile = "dev"
-}

@@ -1,4 +1,0 @@
-resource "aws_instance" "web" {
-  provider = aws.west
-  count    = 3
-}

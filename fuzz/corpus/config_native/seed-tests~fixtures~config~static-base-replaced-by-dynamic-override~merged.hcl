@@ -1,6 +1,0 @@
-resource "test" "a" {
-  dynamic "foo" {
-    for_each = []
-    content {}
-  }
-}

@@ -1,3 +1,0 @@
-resource "aws_instance" "web" {
-  ami = "from-tf"
-}

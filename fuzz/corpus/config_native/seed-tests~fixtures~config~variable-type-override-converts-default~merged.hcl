@@ -1,4 +1,0 @@
-variable "port" {
-  default = "8080"
-  type = number
-}

@@ -1,7 +1,0 @@
-resource "null_resource" "a" {}
-
-terraform {
-  backend "local" {
-    path = "x.tfstate"
-  }
-}

@@ -1,5 +1,0 @@
-terraform {
-  backend "bar" {
-    path = "CHANGED/relative/path/to/terraform.tfstate"
-  }
-}

@@ -1,5 +1,0 @@
-terraform {
-  backend "local" {
-    path = "override.tfstate"
-  }
-}

@@ -1,4 +1,0 @@
-resource "a" "b" {
-  x = 1
-  y = 3
-}

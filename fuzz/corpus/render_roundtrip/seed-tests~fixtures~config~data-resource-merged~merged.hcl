@@ -1,4 +1,0 @@
-data "aws_ami" "ubuntu" {
-  most_recent = true
-  owners = ["self"]
-}

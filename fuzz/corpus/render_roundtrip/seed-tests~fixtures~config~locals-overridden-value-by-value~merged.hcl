@@ -1,8 +1,0 @@
-locals {
-  a = "one"
-  b = 2
-}
-
-locals {
-  c = "three"
-}

@@ -1,5 +1,0 @@
-resource "aws_instance" "web" {}
-
-provider "aws" {
-  region = "eu-west-1"
-}

@@ -1,6 +1,0 @@
-resource "null_resource" "a" {
-  provisioner "local-exec" {
-    command = "echo override"
-  }
-  triggers = {}
-}

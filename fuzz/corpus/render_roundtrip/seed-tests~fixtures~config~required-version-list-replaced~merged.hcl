@@ -1,6 +1,0 @@
-terraform {
-  required_version = "~> 1.9"
-}
-
-terraform {
-}

@@ -1,3 +1,0 @@
-resource "aws_instance" "web" {
-  ami = "ami-1"
-}

@@ -1,3 +1,0 @@
-ephemeral "random_password" "p" {
-  length = 32
-}
