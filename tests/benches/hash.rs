@@ -1,7 +1,8 @@
 //! `cargo xtask bench hash`: hashing a ~250 MB provider-shaped zip.
 //!
-//! Prints, from one run on the same file: tflock's streaming `h1:`+`zh:` time (from memory,
-//! and from the file as the CLI reads it), Go's `dirhash.HashZip` time (the oracle's timing mode; Go computes only the
+//! Prints, from one run on the same file: tflock's streaming `h1:`+`zh:` time on one thread
+//! (from memory, and from the file), `tflock hash` (the CLI, which runs SHA-256 on a second
+//! thread while the first inflates), Go's `dirhash.HashZip` time (the oracle's timing mode; Go computes only the
 //! archive-form `h1:`), and the one-core limit measured on the same bytes: raw inflate of
 //! every entry alone plus SHA-256 alone over the uncompressed and the archive bytes (what
 //! `h1:` and `zh:` must hash at least). The measurements run in interleaved rounds (so
@@ -131,6 +132,30 @@ fn tflock_stream(path: &Path) -> ZipHashes {
     h.finish().unwrap()
 }
 
+/// `tflock hash --json` (release): the CLI's path, with SHA-256 on a second thread.
+fn tflock_cli(bin: &Path, path: &Path) -> ZipHashes {
+    let out = Command::new(bin)
+        .args(["hash", "--json"])
+        .arg(path)
+        .output()
+        .expect("run tflock hash");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("tflock hash --json");
+    let field = |k: &str| {
+        let text = v[0][k].as_str().expect("hash field").to_string();
+        tflock_core::hash::PackageHash::parse(&text).expect("hash")
+    };
+    ZipHashes {
+        h1: field("h1"),
+        zh: field("zh"),
+        h1_archive: field("h1_archive"),
+    }
+}
+
 /// tflock on bytes already in memory, fed in read-sized chunks (no file IO).
 fn tflock_memory(data: &[u8]) -> ZipHashes {
     let mut h = ZipHasher::new();
@@ -218,6 +243,7 @@ fn main() {
             .collect()
     };
     let go = tflock_tests::oracle("dirhash");
+    let cli = tflock_tests::release_tflock_bin();
     // Warm the page cache.
     read_only(&path);
 
@@ -246,7 +272,7 @@ fn main() {
     };
     let (mut t_tflock, mut t_tflock_file, mut t_go, mut t_inflate, mut t_sha) =
         [Duration::MAX; 5].into();
-    let mut t_crc = Duration::MAX;
+    let (mut t_crc, mut t_cli) = (Duration::MAX, Duration::MAX);
     let mut hashes = None;
     let mut uncompressed = 0;
     for _ in 0..RUNS {
@@ -254,6 +280,9 @@ fn main() {
         let mut from_file = None;
         t_tflock_file = t_tflock_file.min(timed(&mut || from_file = Some(tflock_stream(&path))));
         assert_eq!(from_file, hashes);
+        let mut from_cli = None;
+        t_cli = t_cli.min(timed(&mut || from_cli = Some(tflock_cli(&cli, &path))));
+        assert_eq!(from_cli, hashes);
         t_go = t_go.min(go_time());
         t_inflate = t_inflate.min(timed(&mut || uncompressed = inflate_only(&data, &ranges)));
         t_sha = t_sha.min(timed(&mut || {
@@ -283,7 +312,8 @@ fn main() {
     println!("{:<44} {:>9} {:>10}", "measurement", "seconds", "MB/s(zip)");
     for (name, d) in [
         ("tflock ZipHasher, h1 + zh, from memory", t_tflock),
-        ("tflock ZipHasher, h1 + zh, from file (CLI)", t_tflock_file),
+        ("tflock ZipHasher, h1 + zh, from file", t_tflock_file),
+        ("tflock hash (CLI: SHA-256 on a 2nd thread)", t_cli),
         ("Go dirhash.HashZip (h1 archive form only)", t_go),
         ("limit: inflate only (from memory)", t_inflate),
         ("limit: SHA-256 only (uncompressed + zip)", t_sha),
@@ -294,8 +324,16 @@ fn main() {
     }
     println!();
     println!(
-        "Go / tflock, both reading the file          = {:.2}x   (goal >= 3)",
+        "Go / tflock hash (CLI), both reading the file = {:.2}x   (goal >= 3)",
+        s(t_go) / s(t_cli)
+    );
+    println!(
+        "Go / tflock on one thread, reading the file   = {:.2}x",
         s(t_go) / s(t_tflock_file)
+    );
+    println!(
+        "tflock hash (CLI) / one-core limit            = {:.3}x  (below 1: two cores at work)",
+        s(t_cli) / s(limit)
     );
     println!(
         "tflock / one-core limit, both from memory   = {:.3}x  (goal <= 1.1)",

@@ -46,7 +46,7 @@ fn main() {
     let base = server.base_url();
     let total: u64 = zips.values().map(|b| b.len() as u64).sum();
 
-    let bin = release_tflock();
+    let bin = tflock_tests::release_tflock_bin();
     let urls: Vec<String> = zips.keys().map(|path| format!("{base}{path}")).collect();
 
     println!(
@@ -474,16 +474,6 @@ fn relay_paced(mut from: std::net::TcpStream, mut to: std::net::TcpStream, pace:
         }
     }
     let _ = to.shutdown(std::net::Shutdown::Write);
-}
-
-fn release_tflock() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "tflock"])
-        .current_dir(tflock_tests::workspace_root())
-        .status()
-        .expect("cargo build --release");
-    assert!(status.success());
-    tflock_tests::target_dir().join("release").join("tflock")
 }
 
 fn zip_path(provider: &str, platform: &str) -> String {

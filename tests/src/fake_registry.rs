@@ -140,6 +140,9 @@ pub struct Knobs {
     pub warnings: BTreeMap<String, Vec<String>>,
     /// The mirror's `<version>.json` also lists each archive's `zh:`.
     pub mirror_zh: bool,
+    /// These packages' genuine zips start with a self-extractor stub: Go reads them through
+    /// the central directory's base offset, a stream cannot reconcile them.
+    pub stubbed_zip: Vec<String>,
 }
 
 /// The identity of one package.
@@ -313,7 +316,11 @@ impl FakeRegistry {
 
     /// The genuine zip of a package.
     pub fn genuine_zip(&self, id: &PackageId) -> Vec<u8> {
-        make_zip(&package_files(id))
+        let zip = make_zip(&package_files(id));
+        if Self::has_knob(&self.knobs.stubbed_zip, id) {
+            return [&b"#!/bin/sh\necho self-extracting stub\nexit 0\n"[..], &zip].concat();
+        }
+        zip
     }
 
     /// The zip actually served (tampered when [`Knobs::tamper_zip`] says so).

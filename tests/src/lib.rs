@@ -95,6 +95,17 @@ fn is_fresh(bin: &Path, src: &Path) -> bool {
     })
 }
 
+/// The optimised `tflock` binary (`cargo build --release`), for benchmarks.
+pub fn release_tflock_bin() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "-p", "tflock"])
+        .current_dir(workspace_root())
+        .status()
+        .expect("cargo build --release");
+    assert!(status.success(), "cargo build --release -p tflock failed");
+    target_dir().join("release").join("tflock")
+}
+
 /// The `tflock` binary built by cargo for this test run (built once per test process).
 pub fn tflock_bin() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();

@@ -1,20 +1,19 @@
 //! `tflock hash PATH...`: the `h1:`/`zh:` hashes of provider zips and unpacked directories.
 //!
-//! Zips are streamed through the core's [`ZipHasher`] with a fixed read buffer; if the
+//! Zips are streamed through the core's `ZipHasher` with a fixed read buffer; if the
 //! stream cannot be reconciled with the central directory (see `HashError::NeedsRandomAccess`)
 //! the file is hashed again with random access, still with bounded memory. Directories are
 //! walked as Go's `dirhash.HashDir` walks them (Terraform resolves the directory's own
 //! symlink first; entries are listed with `lstat`, symlinks are read through).
 
+use crate::host::package::hash_open_zip;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tflock_core::hash::{
-    hash_zip_reader, ContentHasher, DirHasher, PackageHash, ZipHasher, ZipHashes, ZipLimits,
-};
+use tflock_core::hash::{ContentHasher, DirHasher, PackageHash, ZipHashes};
 
 /// Read size for files and zips.
 const READ_BUF: usize = 256 * 1024;
@@ -118,25 +117,11 @@ fn hash_path(path: &Path) -> anyhow::Result<Hashed> {
     })
 }
 
-/// Streams the file through [`ZipHasher`]; falls back to random access when told to.
+/// Streams the file through the core's `ZipHasher` (SHA-256 on a second thread); falls back to
+/// random access when told to.
 pub fn hash_zip_file(path: &Path) -> anyhow::Result<ZipHashes> {
     let mut f = File::open(path).context("cannot open")?;
-    let mut hasher = ZipHasher::new();
-    let mut buf = vec![0u8; READ_BUF];
-    let streamed = loop {
-        let n = f.read(&mut buf).context("read error")?;
-        if n == 0 {
-            break hasher.finish();
-        }
-        if let Err(e) = hasher.update(&buf[..n]) {
-            break Err(e);
-        }
-    };
-    match streamed {
-        Ok(z) => Ok(z),
-        Err(e) if e.needs_random_access() => Ok(hash_zip_reader(&mut f, &ZipLimits::default())?),
-        Err(e) => Err(e.into()),
-    }
+    Ok(hash_open_zip(&mut f, |_| {})?)
 }
 
 /// Go's `dirhash.HashDir(dir, "", Hash1)` after resolving `dir`'s own symlinks.

@@ -7,5 +7,6 @@ pub mod hash_cache;
 pub mod http;
 pub mod package;
 pub mod provider_dir;
+pub mod sha_thread;
 pub mod sources;
 pub mod workdir;

@@ -2,11 +2,15 @@
 //! unless the caller wants to install them); directories are hashed file by file.
 
 use super::http::Http;
+use super::sha_thread::ShaThread;
 use indicatif::ProgressBar;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use tflock_core::hash::{ContentHasher, DirHasher, PackageHash, ZipHasher, ZipHashes};
+use tflock_core::hash::{
+    hash_zip_reader, ContentHasher, DirHasher, HashError, PackageHash, ZipHasher, ZipHashes,
+    ZipLimits,
+};
 use tflock_core::install::{FetchedPackage, PackageLocation};
 use url::Url;
 
@@ -30,7 +34,7 @@ pub fn fetch(
     match location {
         PackageLocation::Url(u) => {
             let url = Url::parse(u).map_err(|e| format!("invalid package URL {u:?}: {e}"))?;
-            let mut hasher = ZipHasher::new();
+            let mut hasher = two_thread_hasher();
             let mut kept = match keep_dir {
                 Some(dir) => Some(
                     tempfile::Builder::new()
@@ -42,10 +46,18 @@ pub fn fetch(
                 ),
                 None => None,
             };
+            // A zip the stream cannot reconcile is hashed afterwards with random access, the
+            // way Go reads it: from the kept file, or from a second download.
+            let mut handed_over = false;
             let size = http.stream(
                 &url,
                 |chunk| {
-                    hasher.update(chunk).map_err(|e| e.to_string())?;
+                    if !handed_over {
+                        match hasher.update(chunk) {
+                            Err(e) if e.needs_random_access() => handed_over = true,
+                            r => r.map_err(|e| e.to_string())?,
+                        }
+                    }
                     if let Some(f) = kept.as_mut() {
                         f.write_all(chunk).map_err(|e| e.to_string())?;
                     }
@@ -58,7 +70,23 @@ pub fn fetch(
                     }
                 },
             )?;
-            let hashes = hasher.finish().map_err(|e| e.to_string())?;
+            let streamed = (!handed_over).then(|| hasher.finish());
+            let hashes = match streamed {
+                Some(Ok(h)) => h,
+                Some(Err(e)) if !e.needs_random_access() => return Err(e.to_string()),
+                _ => match kept.as_mut() {
+                    Some(f) => random_access(f.as_file_mut()),
+                    None => {
+                        let mut f = tempfile::tempfile().map_err(|e| {
+                            format!("failed to open temporary file to download from {u}: {e}")
+                        })?;
+                        let write = |chunk: &[u8]| f.write_all(chunk).map_err(|e| e.to_string());
+                        http.stream(&url, write, |_| {})?;
+                        random_access(&mut f)
+                    }
+                }
+                .map_err(|e| e.to_string())?,
+            };
             Ok(Fetched {
                 package: archive(hashes, size)?,
                 kept,
@@ -93,29 +121,46 @@ fn archive(hashes: ZipHashes, size: u64) -> Result<FetchedPackage, String> {
     })
 }
 
+/// The streaming hasher with SHA-256 on a second thread: inflate and SHA-256 overlap.
+fn two_thread_hasher() -> ZipHasher<ShaThread> {
+    ZipHasher::with_sha256(ZipLimits::default(), ShaThread::spawn())
+}
+
+/// Hashes a whole file with random access (Go's reading), from its start.
+fn random_access(f: &mut File) -> Result<ZipHashes, HashError> {
+    f.rewind().map_err(|e| HashError::Io(e.to_string()))?;
+    hash_zip_reader(f, &ZipLimits::default())
+}
+
 /// Streams a zip file through the hasher with a fixed buffer.
 pub fn hash_zip_file(path: &Path, bar: &ProgressBar) -> Result<ZipHashes, String> {
     let mut f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Ok(m) = f.metadata() {
         bar.set_length(m.len());
     }
-    let mut hasher = ZipHasher::new();
+    hash_open_zip(&mut f, |n| bar.inc(n)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Streams an open zip file through the two-thread hasher with a fixed buffer, reporting
+/// the bytes read; falls back to random access when the stream cannot be reconciled with
+/// the central directory.
+pub fn hash_open_zip(f: &mut File, mut read: impl FnMut(u64)) -> Result<ZipHashes, HashError> {
+    let mut hasher = two_thread_hasher();
     let mut buf = vec![0u8; 256 * 1024];
-    loop {
-        let n = f
-            .read(&mut buf)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    let streamed = loop {
+        let n = f.read(&mut buf).map_err(|e| HashError::Io(e.to_string()))?;
         if n == 0 {
-            break;
+            break hasher.finish();
         }
-        hasher
-            .update(&buf[..n])
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        bar.inc(n as u64);
+        if let Err(e) = hasher.update(&buf[..n]) {
+            break Err(e);
+        }
+        read(n as u64);
+    };
+    match streamed {
+        Err(e) if e.needs_random_access() => random_access(f),
+        r => r,
     }
-    hasher
-        .finish()
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Go's `dirhash.HashDir(dir, "", Hash1)`: every regular file (and symlink, read through)

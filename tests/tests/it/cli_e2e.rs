@@ -185,6 +185,44 @@ fn first_init_installs_verifies_and_writes_the_lock_terraform_would() {
 }
 
 #[test]
+fn zips_a_stream_cannot_reconcile_are_hashed_and_installed_the_way_go_reads_them() {
+    // A self-extractor stub before the first entry: the streaming hasher hands over to
+    // random access, from the kept download (init) or a second download (providers lock).
+    let w = world(&["1.2.0"], |r| {
+        r.knobs.stubbed_zip = ["linux_amd64", "darwin_arm64", "windows_amd64"]
+            .iter()
+            .map(|p| format!("{HOST}/acme/demo 1.2.0 {p}"))
+            .collect();
+    });
+    w.config("1.2.0");
+    let out = w.run(&[
+        "providers",
+        "lock",
+        "-platform=linux_amd64",
+        "-platform=windows_amd64",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let lock = w.lock();
+    for p in ["linux_amd64", "windows_amd64"] {
+        let id = w.id("1.2.0", p);
+        assert!(lock.contains(&w.registry.expected_h1(&id)), "{p}\n{lock}");
+        assert!(lock.contains(&w.registry.expected_zh(&id)), "{p}\n{lock}");
+    }
+    std::fs::remove_file(w.work.join(".terraform.lock.hcl")).expect("remove lock");
+    let out = w.run(&["init"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let here = Platform::current().to_string();
+    assert!(w
+        .lock()
+        .contains(&w.registry.expected_h1(&w.id("1.2.0", &here))));
+    assert!(
+        file_list(&w.installed_dir("1.2.0")).contains(&"LICENSE.txt".to_string()),
+        "{:?}",
+        file_list(&w.installed_dir("1.2.0"))
+    );
+}
+
+#[test]
 fn second_init_reuses_the_installed_package_and_does_not_rewrite_the_lock() {
     let w = world(&["1.2.0"], |_| {});
     w.config(">= 1.0");
