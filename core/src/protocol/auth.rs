@@ -254,6 +254,16 @@ pub fn signing_required(
 pub fn authenticate_registry_package(
     input: &RegistryAuthInput<'_>,
 ) -> Result<AuthResult, AuthError> {
+    authenticate_registry_package_with(input, &mut verify_sums_signature)
+}
+
+/// [`authenticate_registry_package`] with the signature step supplied by the caller (a run
+/// verifies each `SHA256SUMS` once and answers its other packages from memory); `verify`
+/// must give what [`verify_sums_signature`] gives.
+pub fn authenticate_registry_package_with(
+    input: &RegistryAuthInput<'_>,
+    verify: &mut dyn FnMut(&SumsSignatureInput<'_>) -> Result<SignedSums, AuthError>,
+) -> Result<AuthResult, AuthError> {
     let meta = input.meta;
     let mut result = AuthResult::unauthenticated();
     if input.flavor == Flavor::OpenTofu {
@@ -280,7 +290,7 @@ pub fn authenticate_registry_package(
     };
     result.sums_problem = sums_problem;
 
-    let signed = verify_sums_signature(&SumsSignatureInput {
+    let signed = verify(&SumsSignatureInput {
         flavor: input.flavor,
         provider_hostname: input.provider_hostname,
         enforce_gpg_validation: input.enforce_gpg_validation,

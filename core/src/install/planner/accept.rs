@@ -3,6 +3,7 @@
 //! previous lock entry, what the source said about the package and what the host computed
 //! from its bytes, so every decision is testable without a planner.
 
+use super::signatures::SignatureMemo;
 use crate::addrs::Provider;
 use crate::hash::PackageHash;
 use crate::install::exchange::{FetchedPackage, SourcePackage};
@@ -10,8 +11,8 @@ use crate::install::options::{Mode, PlanOptions};
 use crate::lockfile::update::{record_install, ChecksumMismatch, InstalledPackage, PackageOrigin};
 use crate::lockfile::ProviderLock;
 use crate::protocol::auth::{
-    authenticate_by_hashes, authenticate_registry_package, check_registry_h1, signing_required,
-    AuthError, AuthResult, LocalHashes, RegistryAuthInput,
+    authenticate_by_hashes, authenticate_registry_package_with, check_registry_h1,
+    signing_required, AuthError, AuthResult, LocalHashes, RegistryAuthInput,
 };
 use crate::protocol::names::preferred_hashes;
 use crate::version::{Constraints, Version};
@@ -62,14 +63,17 @@ impl From<AuthError> for Rejection {
 
 /// Authenticates `fetched` as `source` described it, checks it against `prior` (the previous
 /// lock entry for the provider, any version) and works out the lock entry it produces.
+/// `signatures` only remembers signature verdicts: the answer is what verifying again
+/// would give.
 pub(super) fn accept(
     opts: &PlanOptions,
     release: Release<'_>,
     prior: Option<&ProviderLock>,
     source: &SourcePackage,
     fetched: &FetchedPackage,
+    signatures: &mut SignatureMemo,
 ) -> Result<Accepted, Rejection> {
-    let (auth, listed) = authenticate(opts, release.provider, source, fetched)?;
+    let (auth, listed) = authenticate(opts, release.provider, source, fetched, signatures)?;
     let computed = Computed::of(fetched);
     let vouched = vouched_hashes(opts, release.provider, source, auth.as_ref(), &listed);
     let recorded = recorded_hashes(opts.flavor, auth.as_ref(), &vouched);
@@ -148,6 +152,7 @@ fn authenticate(
     provider: &Provider,
     source: &SourcePackage,
     fetched: &FetchedPackage,
+    signatures: &mut SignatureMemo,
 ) -> Result<(Option<AuthResult>, Vec<String>), Rejection> {
     let flavor = opts.flavor;
     match source {
@@ -164,7 +169,7 @@ fn authenticate(
             else {
                 return Err(Rejection::NotAnArchive);
             };
-            let auth = authenticate_registry_package(&RegistryAuthInput {
+            let input = RegistryAuthInput {
                 flavor,
                 provider_hostname: &provider.hostname,
                 enforce_gpg_validation: opts.enforce_gpg_validation,
@@ -174,7 +179,8 @@ fn authenticate(
                 archive_sha256: *sha256,
                 archive_size: *size,
                 trust_roots: &opts.trust_roots,
-            })?;
+            };
+            let auth = authenticate_registry_package_with(&input, &mut |i| signatures.verify(i))?;
             let mut listed = Vec::new();
             if flavor == Flavor::OpenTofu && meta.has_packages() {
                 // The RFC: the locally computed h1 must be one the registry lists; then

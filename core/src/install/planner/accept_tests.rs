@@ -2,6 +2,7 @@
 //! hashes each source's authentication adds, and the rejections' texts.
 
 use super::accept::{accept, Accepted, Rejection, Release};
+use super::signatures::SignatureMemo;
 use super::texts;
 use crate::addrs::{Platform, Provider};
 use crate::collections::SortedMap;
@@ -167,7 +168,14 @@ fn run(
         version: &v("1.0.0"),
         constraints: &Constraints::default(),
     };
-    accept(opts, release, prior, source, fetched)
+    accept(
+        opts,
+        release,
+        prior,
+        source,
+        fetched,
+        &mut SignatureMemo::default(),
+    )
 }
 
 fn recorded(a: &Accepted) -> Vec<&str> {
@@ -458,6 +466,47 @@ fn a_signature_over_other_sums_is_unauthentic() {
     }
     let err = run(&opts, None, &source, &archive()).unwrap_err();
     assert!(matches!(err, Rejection::Unauthentic(_)), "{err:?}");
+}
+
+#[test]
+fn each_sha256sums_signature_is_verified_once_per_run_with_the_same_verdict() {
+    let opts = options(Flavor::Terraform, Mode::ProvidersLock);
+    let provider = provider(opts.flavor);
+    let (version, constraints) = (v("1.0.0"), Constraints::default());
+    let release = || Release {
+        provider: &provider,
+        version: &version,
+        constraints: &constraints,
+    };
+    let mut tampered = signed_registry();
+    if let SourcePackage::Registry { sha256sums, .. } = &mut tampered {
+        sha256sums.extend_from_slice(b"# appended after signing\n");
+    }
+    let mut memo = SignatureMemo::default();
+    let mut accept_with = |source: &SourcePackage| {
+        accept(&opts, release(), None, source, &archive(), &mut memo).map(|a| a.auth)
+    };
+    let first = accept_with(&signed_registry());
+    let refused = accept_with(&tampered);
+    let again = accept_with(&signed_registry());
+    let refused_again = accept_with(&tampered);
+    assert!(first.is_ok(), "{first:?}");
+    assert_eq!(first, again);
+    assert!(
+        matches!(refused, Err(Rejection::Unauthentic(_))),
+        "{refused:?}"
+    );
+    assert_eq!(refused, refused_again);
+    assert_eq!(memo.verified(), 2);
+    // The verdicts from memory are the ones a fresh verification gives.
+    assert_eq!(
+        first,
+        run(&opts, None, &signed_registry(), &archive()).map(|a| a.auth)
+    );
+    assert_eq!(
+        refused,
+        run(&opts, None, &tampered, &archive()).map(|a| a.auth)
+    );
 }
 
 #[test]

@@ -79,7 +79,14 @@ impl Turn<'_> {
             constraints: self.constraints,
         };
         let prior = self.previous_lock();
-        match accept(self.opts, release, prior, &source, &fetched) {
+        match accept(
+            self.opts,
+            release,
+            prior,
+            &source,
+            &fetched,
+            self.signatures,
+        ) {
             Ok(accepted) => self.obtained(version, i, &source, accepted),
             Err(rejection) => self.fail(version, i, InstallFailure::Rejected(rejection)),
         }

@@ -19,6 +19,7 @@ mod phase;
 mod report;
 mod reuse;
 mod select;
+mod signatures;
 mod texts;
 
 pub use texts::init_header;
@@ -35,6 +36,7 @@ use journal::Journal;
 use outbox::{About, Outbox};
 use phase::{Phase, Step};
 use reuse::Local;
+use signatures::SignatureMemo;
 use turn::Turn;
 
 /// Drives one `init` / `init -upgrade` / `providers lock` run without doing any IO.
@@ -52,6 +54,7 @@ struct Entry {
     constraints: Constraints,
     journal: Journal,
     phase: Phase,
+    signatures: SignatureMemo,
 }
 
 impl Planner {
@@ -70,6 +73,7 @@ impl Planner {
                 continue; // built-in providers don't participate in locking
             }
             let mut journal = Journal::new(planner.opts.platforms.len());
+            let mut signatures = SignatureMemo::default();
             let phase = Turn::new(
                 &planner.opts,
                 &planner.previous,
@@ -77,12 +81,14 @@ impl Planner {
                 &provider,
                 &constraints,
                 &mut journal,
+                &mut signatures,
             )
             .start();
             let entry = Entry {
                 constraints,
                 journal,
                 phase,
+                signatures,
             };
             planner.providers.insert(provider, entry);
         }
@@ -134,6 +140,7 @@ impl Planner {
             &asked.provider,
             &entry.constraints,
             &mut entry.journal,
+            &mut entry.signatures,
         );
         entry
             .phase

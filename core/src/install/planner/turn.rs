@@ -4,6 +4,7 @@
 
 use super::journal::{Journal, Problem, Stage};
 use super::outbox::{About, Outbox};
+use super::signatures::SignatureMemo;
 use crate::addrs::{Platform, Provider};
 use crate::hash::PackageHash;
 use crate::install::exchange::Need;
@@ -24,10 +25,13 @@ pub(super) struct Turn<'a> {
     pub constraints: &'a Constraints,
     outbox: &'a mut Outbox,
     journal: &'a mut Journal,
+    /// The provider's signature verdicts so far.
+    pub signatures: &'a mut SignatureMemo,
 }
 
 impl<'a> Turn<'a> {
-    /// A turn for `provider`, asking through `outbox` and recording in `journal`.
+    /// A turn for `provider`, asking through `outbox`, recording in `journal` and
+    /// remembering signature verdicts in `signatures`.
     pub fn new(
         opts: &'a PlanOptions,
         previous: &'a Locks,
@@ -35,6 +39,7 @@ impl<'a> Turn<'a> {
         provider: &'a Provider,
         constraints: &'a Constraints,
         journal: &'a mut Journal,
+        signatures: &'a mut SignatureMemo,
     ) -> Turn<'a> {
         Turn {
             opts,
@@ -43,6 +48,7 @@ impl<'a> Turn<'a> {
             constraints,
             outbox,
             journal,
+            signatures,
         }
     }
 
