@@ -335,6 +335,19 @@ fn main() {
         "tflock hash (CLI) / one-core limit            = {:.3}x  (below 1: two cores at work)",
         s(t_cli) / s(limit)
     );
+    let zip = format!("{:.0} MB zip", mb(size));
+    tflock_tests::bench_summary(
+        "hash",
+        &format!("Go dirhash.HashZip / tflock hash (CLI), {zip}"),
+        &format!("{:.2}x", s(t_go) / s(t_cli)),
+        ">= 3x",
+    );
+    tflock_tests::bench_summary(
+        "hash",
+        &format!("tflock hash (CLI) / one-core floor (inflate + SHA-256), {zip}"),
+        &format!("{:.2}x", s(t_cli) / s(limit)),
+        "< 1x (two cores)",
+    );
     println!(
         "tflock / one-core limit, both from memory   = {:.3}x  (goal <= 1.1)",
         s(t_tflock) / s(limit)

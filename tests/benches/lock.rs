@@ -29,10 +29,7 @@ const PLATFORMS: [&str; 4] = [
 const VERSION: &str = "1.0.0";
 
 fn main() {
-    let mb: usize = std::env::var("TFLOCK_BENCH_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(50);
+    let mb = package_mb();
     let root = tflock_tests::target_dir().join("bench-lock");
     std::fs::create_dir_all(&root).expect("mkdir");
     eprintln!(
@@ -231,6 +228,12 @@ fn versus_terraform(name: &str, bin: &Path, base: &str) {
         "", "terraform s", "tflock s", "tflock/terraform", "minus tf start-up"
     );
     for (row, t, o) in &rows {
+        tflock_tests::bench_summary(
+            "lock",
+            &format!("tflock / terraform, {row}, {} MB packages, {name}", package_mb()),
+            &format!("{:.2}x", secs(*o) / secs(*t)),
+            "< 1x",
+        );
         let net = secs(t.saturating_sub(startup)).max(1e-3);
         println!(
             "{row:<36} {:>12.2} {:>10.2} {:>16.2} {:>22.2}",
@@ -240,9 +243,16 @@ fn versus_terraform(name: &str, bin: &Path, base: &str) {
             secs(*o) / net
         );
     }
-    println!(
-        "lock files byte-identical in every row: {}",
-        if same_locks { "yes" } else { "NO" }
+    let same = if same_locks { "yes" } else { "NO" };
+    println!("lock files byte-identical in every row: {same}");
+    tflock_tests::bench_summary(
+        "lock",
+        &format!(
+            "lock files byte-identical with Terraform's, {} MB packages, {name}",
+            package_mb()
+        ),
+        same,
+        "yes",
     );
 }
 
@@ -481,6 +491,14 @@ fn zip_path(provider: &str, platform: &str) -> String {
 }
 
 /// Provider-shaped zips: one large, partly compressible binary plus LICENSE and README.
+/// Size of each generated package, in MB (`TFLOCK_BENCH_MB`, default 50).
+fn package_mb() -> usize {
+    std::env::var("TFLOCK_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50)
+}
+
 fn generate(root: &Path, mb: usize) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     for provider in PROVIDERS {

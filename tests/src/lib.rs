@@ -95,6 +95,22 @@ fn is_fresh(bin: &Path, src: &Path) -> bool {
     })
 }
 
+/// Adds one row to the summary `cargo xtask bench` prints at the end: appended, tab-separated
+/// (bench, measurement, value, goal), to the file `TFLOCK_BENCH_SUMMARY` names, if any.
+pub fn bench_summary(bench: &str, measurement: &str, value: &str, goal: &str) {
+    let Some(path) = std::env::var_os("TFLOCK_BENCH_SUMMARY") else {
+        return;
+    };
+    use std::io::Write;
+    let row = format!("{bench}\t{measurement}\t{value}\t{goal}\n");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(row.as_bytes()))
+        .expect("append to TFLOCK_BENCH_SUMMARY");
+}
+
 /// The optimised `tflock` binary (`cargo build --release`), for benchmarks.
 pub fn release_tflock_bin() -> PathBuf {
     let status = Command::new(env!("CARGO"))

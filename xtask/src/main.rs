@@ -45,14 +45,14 @@ fn main() -> Result<()> {
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test|setup|demo|bench [hash|lock|merge|signature|wasm|worker]>"
+                "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|merge|signature|wasm|worker]>"
             );
             eprintln!(
                 "  test   install what is needed, then fmt, clippy, wasm check and every test"
             );
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
-            eprintln!("  bench  run benchmarks (prints ratios against baselines)");
+            eprintln!("  bench  run benchmarks (prints ratios against baselines; all: one summary table)");
             eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it,");
             eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
             eprintln!("  playground [--port N] [--build-only]  build web/dist/ and serve it");
@@ -225,9 +225,12 @@ fn demo() -> Result<()> {
     run(&mut c)
 }
 
+/// `cargo xtask bench [NAME]`: one benchmark, or (no name, or `all`) every benchmark but
+/// the Worker's, then one table of their ratios.
 fn bench(args: &[String]) -> Result<()> {
-    let which = args.first().map(String::as_str).unwrap_or("hash");
+    let which = args.first().map(String::as_str).unwrap_or("all");
     match which {
+        "all" => bench_all(),
         "hash" => step(
             "bench hash",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "hash"]),
@@ -250,6 +253,72 @@ fn bench(args: &[String]) -> Result<()> {
             bail!("unknown benchmark {other:?} (known: hash, lock, merge, signature, wasm, worker)")
         }
     }
+}
+
+/// The benchmarks the summary table covers, in its order.
+const SUMMARY_BENCHES: [&str; 5] = ["hash", "merge", "signature", "lock", "wasm"];
+
+/// Runs [`SUMMARY_BENCHES`] with their rows collected in one file, then prints the table
+/// (Markdown, so README.md can show it) with the machine it was measured on.
+fn bench_all() -> Result<()> {
+    let summary = target_dir().join("bench-summary.tsv");
+    let _ = std::fs::remove_file(&summary);
+    std::env::set_var("TFLOCK_BENCH_SUMMARY", &summary);
+    for name in SUMMARY_BENCHES {
+        if name == "lock" {
+            // Small packages and realistic ones (tens of MB), as the comparison asks.
+            for mb in ["1", "25"] {
+                std::env::set_var("TFLOCK_BENCH_MB", mb);
+                bench(&[name.to_string()])?;
+            }
+            std::env::remove_var("TFLOCK_BENCH_MB");
+            continue;
+        }
+        bench(&[name.to_string()])?;
+    }
+    let rows = std::fs::read_to_string(&summary)
+        .with_context(|| format!("reading {}", summary.display()))?;
+    println!();
+    println!("{}", machine());
+    println!();
+    println!("| bench | measurement | value | goal |");
+    println!("|---|---|---|---|");
+    for row in rows.lines() {
+        let cells: Vec<&str> = row.split('\t').collect();
+        println!("| {} |", cells.join(" | "));
+    }
+    Ok(())
+}
+
+/// Appends one row to the summary file when `cargo xtask bench` collects one.
+pub(crate) fn bench_summary(bench: &str, measurement: &str, value: &str, goal: &str) -> Result<()> {
+    let Some(path) = std::env::var_os("TFLOCK_BENCH_SUMMARY") else {
+        return Ok(());
+    };
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)?;
+    writeln!(f, "{bench}\t{measurement}\t{value}\t{goal}")?;
+    Ok(())
+}
+
+/// The CPU model, core count and date, as a line above the summary table.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!("Measured {date} on {model}, {cores} cores available.")
 }
 
 fn step(name: &str, result: Result<()>) -> Result<()> {

@@ -278,11 +278,25 @@ fn check_size_budget(module: &Path) -> Result<()> {
 /// wasm (Node) vs native `h1:` throughput on a generated zip of `mib` MiB (default 250).
 pub fn bench(mib: Option<&str>) -> Result<()> {
     build()?;
+    let (_, gz) = sizes(&Path::new(PKG).join("tflock_bg.wasm"))?;
+    super::bench_summary(
+        "wasm",
+        "npm package tflock_bg.wasm, gzip -9",
+        &format!("{gz} B"),
+        &format!("<= {GZIP_BUDGET} B"),
+    )?;
     super::cargo(&["build", "--release", "-p", "tflock"])?;
     super::run(
         Command::new("node")
             .arg("wasm/bench/h1.mjs")
             .arg(mib.unwrap_or("250")),
+    )?;
+    let chromium = ensure_chromium()?;
+    super::run(
+        Command::new("node")
+            .arg("wasm/bench/hosts.mjs")
+            .arg(mib.map_or("64".to_string(), |m| m.to_string()))
+            .env("CHROMIUM", chromium),
     )
 }
 
