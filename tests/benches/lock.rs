@@ -230,7 +230,10 @@ fn versus_terraform(name: &str, bin: &Path, base: &str) {
     for (row, t, o) in &rows {
         tflock_tests::bench_summary(
             "lock",
-            &format!("tflock / terraform, {row}, {} MB packages, {name}", package_mb()),
+            &format!(
+                "tflock / terraform, {row}, {} MB packages, {name}",
+                package_mb()
+            ),
             &format!("{:.2}x", secs(*o) / secs(*t)),
             "< 1x",
         );

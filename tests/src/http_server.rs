@@ -178,6 +178,8 @@ impl StaticServer {
             while !sp.load(Ordering::Relaxed) {
                 match listener.accept() {
                     Ok((stream, _)) => {
+                        // Responses go out as soon as they are written, as from a real server.
+                        let _ = stream.set_nodelay(true);
                         let st = st.clone();
                         let sp = sp.clone();
                         let tls_config = tls_config.clone();
@@ -352,11 +354,13 @@ fn serve<S: Read + Write>(
             _ => "Status",
         };
         let stream = reader.get_mut();
-        write!(
-            stream,
+        // One write for the whole head: written piece by piece, Nagle's algorithm and the
+        // client's delayed ACK held every response back ~40 ms.
+        let head_text = format!(
             "HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
             body.len()
-        )?;
+        );
+        stream.write_all(head_text.as_bytes())?;
         match fault {
             Some(Fault::Stall) => {
                 stream.flush()?;

@@ -52,7 +52,9 @@ fn main() -> Result<()> {
             );
             eprintln!("  setup  only install the toolchain target and Debian packages");
             eprintln!("  demo   run tflock on the embedded sample fixtures");
-            eprintln!("  bench  run benchmarks (prints ratios against baselines; all: one summary table)");
+            eprintln!(
+                "  bench  run benchmarks (prints ratios against baselines; all: one summary table)"
+            );
             eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it,");
             eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
             eprintln!("  playground [--port N] [--build-only]  build web/dist/ and serve it");
