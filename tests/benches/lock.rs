@@ -435,6 +435,8 @@ impl Link {
                 let Ok(server) = std::net::TcpStream::connect(&upstream) else {
                     continue;
                 };
+                // A link forwards what arrives; Nagle here would hold small writes ~40 ms.
+                let _ = (client.set_nodelay(true), server.set_nodelay(true));
                 let (Ok(mut c_read), Ok(mut s_write)) = (client.try_clone(), server.try_clone())
                 else {
                     continue;
