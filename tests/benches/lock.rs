@@ -234,7 +234,7 @@ fn versus_terraform(name: &str, bin: &Path, base: &str) {
                 "tflock / terraform, {row}, {} MB packages, {name}",
                 package_mb()
             ),
-            &format!("{:.2}x", secs(*o) / secs(*t)),
+            &format!("{:.3}x", secs(*o) / secs(*t)),
             "< 1x",
         );
         let net = secs(t.saturating_sub(startup)).max(1e-3);
