@@ -323,7 +323,9 @@ impl Planner {
             .ok_or_else(|| invalid_argument(format!("no outstanding request with id {id}")))?;
         let a = answer_for(self.flavor, need, &answer)?;
         let inner = self.inner.as_mut().ok_or_else(finished)?;
-        inner.answer(NeedId(id), a).map_err(invalid_argument)?;
+        inner
+            .answer(NeedId(id), a)
+            .map_err(|e| invalid_argument(e.to_string()))?;
         self.pending.remove(&id);
         Ok(())
     }

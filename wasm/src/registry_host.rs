@@ -190,9 +190,9 @@ impl Host {
                         if let Err(e) = conv.receive(resp) {
                             return match need {
                                 Need::Versions { .. } => {
-                                    Answer::Versions(Err(SourceError::other(e)))
+                                    Answer::Versions(Err(SourceError::other(e.to_string())))
                                 }
-                                _ => Answer::PackageMeta(Err(SourceError::other(e))),
+                                _ => Answer::PackageMeta(Err(SourceError::other(e.to_string()))),
                             };
                         }
                     }
@@ -322,7 +322,7 @@ pub async fn lock(
             let answer = host.answer(&req.need).await;
             planner
                 .answer(req.id, answer)
-                .map_err(|e| error("Internal error", e))?;
+                .map_err(|e| error("Internal error", e.to_string()))?;
         }
     }
     outcome_js(&planner.finish(), flavor)

@@ -9,8 +9,34 @@
 use crate::gotext::quote;
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
+/// Why a hostname has no comparison form, in svchost's and x/net/idna's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HostnameError {
+    /// `https://...` given where a hostname belongs.
+    #[error("need just a hostname and optional port number, not a full URL")]
+    FullUrl,
+    /// The `:port` part is not a port number.
+    #[error("{0}")]
+    Port(&'static str),
+    /// Nothing given.
+    #[error("empty string is not a valid hostname")]
+    Empty,
+    /// Two consecutive periods.
+    #[error("hostname contains empty label (two consecutive periods)")]
+    EmptyLabel,
+    /// A label given in punycode.
+    #[error("hostname label {} specified in punycode format; service hostnames must be given in unicode", quote(.label))]
+    Punycode {
+        /// The label as given.
+        label: String,
+    },
+    /// IDNA refused the name (x/net/idna's text).
+    #[error("{0}")]
+    Idna(String),
+}
+
 /// Normalizes a user-given hostname (with optional `:port`) to the ASCII comparison form.
-pub fn for_comparison(given: &str) -> Result<String, String> {
+pub fn for_comparison(given: &str) -> Result<String, HostnameError> {
     let (host, port) = match given.find(':') {
         Some(i) => (&given[..i], &given[i..]),
         None => (given, ""),
@@ -20,23 +46,22 @@ pub fn for_comparison(given: &str) -> Result<String, String> {
         Err(e) => {
             let lower = host.to_lowercase();
             if lower == "https" || lower == "http" {
-                return Err("need just a hostname and optional port number, not a full URL".into());
+                return Err(HostnameError::FullUrl);
             }
-            return Err(e.into());
+            return Err(HostnameError::Port(e));
         }
     };
     if host.is_empty() {
-        return Err("empty string is not a valid hostname".into());
+        return Err(HostnameError::Empty);
     }
     for label in svchost_labels(host) {
         if label.is_empty() {
-            return Err("hostname contains empty label (two consecutive periods)".into());
+            return Err(HostnameError::EmptyLabel);
         }
         if label.starts_with("xn--") {
-            return Err(format!(
-                "hostname label {} specified in punycode format; service hostnames must be given in unicode",
-                quote(label)
-            ));
+            return Err(HostnameError::Punycode {
+                label: label.to_string(),
+            });
         }
     }
     let ascii = Uts46::new()
@@ -46,7 +71,7 @@ pub fn for_comparison(given: &str) -> Result<String, String> {
             Hyphens::Check,
             DnsLength::Ignore,
         )
-        .map_err(|_| idna_error(host))?;
+        .map_err(|_| HostnameError::Idna(idna_error(host)))?;
     Ok(format!("{ascii}{port}"))
 }
 
@@ -212,7 +237,7 @@ mod tests {
 
     #[test]
     fn rejects_like_svchost() {
-        let e = |s: &str| for_comparison(s).unwrap_err();
+        let e = |s: &str| for_comparison(s).unwrap_err().to_string();
         assert_eq!(
             e("example.com:x"),
             "port portion contains non-digit characters"

@@ -49,13 +49,39 @@ impl Literal {
     }
 }
 
+/// Why an expression has no literal value (said in a warning: the default is not checked).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotLiteral {
+    /// The source does not parse as an expression.
+    #[error("{0}")]
+    Syntax(String),
+    /// An object key that is not a string, number or bool.
+    #[error("an object key is not a string")]
+    ObjectKey,
+    /// A negated value that is not a number.
+    #[error("only a number can be negated")]
+    Negation,
+    /// A native-syntax template.
+    #[error("the string is a template")]
+    Template,
+    /// A JSON string holding `${` or `%{`.
+    #[error("the string is a template with interpolations")]
+    JsonTemplate,
+    /// A reference.
+    #[error("it refers to {0}")]
+    Reference(String),
+    /// Any other expression (calls, operators, ...).
+    #[error("it is not a literal value")]
+    Expression,
+}
+
 /// The literal value of native-syntax expression source `src`.
-pub fn eval_literal(src: &str) -> Result<Literal, String> {
-    let expr = hcl_edit::parser::parse_expr(src).map_err(|e| e.to_string())?;
+pub fn eval_literal(src: &str) -> Result<Literal, NotLiteral> {
+    let expr = hcl_edit::parser::parse_expr(src).map_err(|e| NotLiteral::Syntax(e.to_string()))?;
     literal(&expr)
 }
 
-fn literal(expr: &Expression) -> Result<Literal, String> {
+fn literal(expr: &Expression) -> Result<Literal, NotLiteral> {
     Ok(match expr {
         Expression::Null(_) => Literal::Null,
         Expression::Bool(b) => Literal::Bool(*b.value()),
@@ -72,7 +98,7 @@ fn literal(expr: &Expression) -> Result<Literal, String> {
                     ObjectKey::Expression(e) => match literal(e)? {
                         Literal::String(s) | Literal::Number(s) => s,
                         Literal::Bool(b) => b.to_string(),
-                        _ => return Err("an object key is not a string".into()),
+                        _ => return Err(NotLiteral::ObjectKey),
                     },
                 };
                 out.insert(key, literal(value.expr())?);
@@ -83,19 +109,19 @@ fn literal(expr: &Expression) -> Result<Literal, String> {
         Expression::UnaryOp(op) if *op.operator.value() == UnaryOperator::Neg => {
             match literal(&op.expr)? {
                 Literal::Number(n) => Literal::Number(format!("-{n}")),
-                _ => return Err("only a number can be negated".into()),
+                _ => return Err(NotLiteral::Negation),
             }
         }
         Expression::StringTemplate(_) | Expression::HeredocTemplate(_) => {
-            return Err("the string is a template".into())
+            return Err(NotLiteral::Template)
         }
-        Expression::Variable(v) => return Err(format!("it refers to {}", v.as_str())),
-        _ => return Err("it is not a literal value".into()),
+        Expression::Variable(v) => return Err(NotLiteral::Reference(v.as_str().to_string())),
+        _ => return Err(NotLiteral::Expression),
     })
 }
 
 /// A JSON-syntax value as a literal; strings containing `${`/`%{` templates are not static.
-pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Literal, String> {
+pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Literal, NotLiteral> {
     use crate::config::load::json::NodeKind;
     Ok(match &n.kind {
         NodeKind::Null => Literal::Null,
@@ -103,7 +129,7 @@ pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Literal, Stri
         NodeKind::Number(t) => Literal::Number(t.clone()),
         NodeKind::String(s) => {
             if s.contains("${") || s.contains("%{") {
-                return Err("the string is a template with interpolations".into());
+                return Err(NotLiteral::JsonTemplate);
             }
             Literal::String(s.clone())
         }
@@ -114,7 +140,7 @@ pub fn json_literal(n: &crate::config::load::json::Node) -> Result<Literal, Stri
             props
                 .iter()
                 .map(|p| Ok((p.key.clone(), json_literal(&p.value)?)))
-                .collect::<Result<_, String>>()?,
+                .collect::<Result<_, NotLiteral>>()?,
         ),
     })
 }

@@ -45,16 +45,50 @@ fn field<'a>(
     })
 }
 
+/// Why `modules.json` could not be read (Go's `encoding/json` and modsdir texts).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ManifestError {
+    /// Not JSON (serde_json's text).
+    #[error("error unmarshalling snapshot: {0}")]
+    Json(String),
+    /// A JSON value of the wrong kind where Go expected `go_type`.
+    #[error("error unmarshalling snapshot: json: cannot unmarshal {found} into {go_type}")]
+    Kind {
+        /// The JSON kind found.
+        found: &'static str,
+        /// Go's description of the place (`Go struct field ... of type ...`).
+        go_type: String,
+    },
+    /// A version that does not parse.
+    #[error("invalid version {} for {key}: Malformed version: {version}", quote(.version))]
+    Version {
+        /// The record's key.
+        key: String,
+        /// The version as written.
+        version: String,
+    },
+    /// Two records for one key.
+    #[error("snapshot file contains two records for path {0}")]
+    Duplicate(String),
+}
+
+fn kind_error(found: &serde_json::Value, go_type: impl Into<String>) -> ManifestError {
+    ManifestError::Kind {
+        found: json_kind(found),
+        go_type: go_type.into(),
+    }
+}
+
 fn string_field(
     obj: &serde_json::Map<String, serde_json::Value>,
     name: &str,
-) -> Result<String, String> {
+) -> Result<String, ManifestError> {
     match field(obj, name) {
         None | Some(serde_json::Value::Null) => Ok(String::new()),
         Some(serde_json::Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(format!(
-            "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field record.Modules.{name} of type string",
-            json_kind(other)
+        Some(other) => Err(kind_error(
+            other,
+            format!("Go struct field record.Modules.{name} of type string"),
         )),
     }
 }
@@ -104,25 +138,25 @@ impl ModuleManifest {
         })
     }
 
-    fn parse_inner(bytes: &[u8]) -> Result<ModuleManifest, String> {
+    fn parse_inner(bytes: &[u8]) -> Result<ModuleManifest, ManifestError> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(ModuleManifest::default());
         }
-        let value: serde_json::Value = serde_json::from_slice(bytes)
-            .map_err(|e| format!("error unmarshalling snapshot: {e}"))?;
+        let value: serde_json::Value =
+            serde_json::from_slice(bytes).map_err(|e| ManifestError::Json(e.to_string()))?;
         let serde_json::Value::Object(top) = value else {
-            return Err(format!(
-                "error unmarshalling snapshot: json: cannot unmarshal {} into Go value of type modsdir.manifestSnapshotFile",
-                json_kind(&value)
+            return Err(kind_error(
+                &value,
+                "Go value of type modsdir.manifestSnapshotFile",
             ));
         };
         let list = match field(&top, "Modules") {
             None | Some(serde_json::Value::Null) => return Ok(ModuleManifest::default()),
             Some(serde_json::Value::Array(a)) => a,
             Some(other) => {
-                return Err(format!(
-                    "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field manifestSnapshotFile.Modules of type []modsdir.Record",
-                    json_kind(other)
+                return Err(kind_error(
+                    other,
+                    "Go struct field manifestSnapshotFile.Modules of type []modsdir.Record",
                 ))
             }
         };
@@ -131,9 +165,9 @@ impl ModuleManifest {
         let mut keys = std::collections::HashSet::new();
         for item in list {
             let serde_json::Value::Object(obj) = item else {
-                return Err(format!(
-                    "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field manifestSnapshotFile.Modules of type modsdir.Record",
-                    json_kind(item)
+                return Err(kind_error(
+                    item,
+                    "Go struct field manifestSnapshotFile.Modules of type modsdir.Record",
                 ));
             };
             let key = string_field(obj, "Key")?;
@@ -144,15 +178,12 @@ impl ModuleManifest {
                 None
             } else {
                 if Version::parse(&version).is_err() {
-                    return Err(format!(
-                        "invalid version {} for {key}: Malformed version: {version}",
-                        quote(&version)
-                    ));
+                    return Err(ManifestError::Version { key, version });
                 }
                 Some(version)
             };
             if !keys.insert(key.clone()) {
-                return Err(format!("snapshot file contains two records for path {key}"));
+                return Err(ManifestError::Duplicate(key));
             }
             records.push(ModuleRecord {
                 key,

@@ -4,6 +4,23 @@
 use crate::config::literal::Literal as Value;
 use hcl_edit::expr::Expression;
 
+/// Why a value does not convert to a type constraint (cty's messages).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConversionError {
+    /// A string that is not a number, for a number.
+    #[error("a number is required")]
+    NotANumber,
+    /// A string that is not a bool, for a bool.
+    #[error("a bool is required")]
+    NotABool,
+    /// A value of another kind; the type in cty's friendly words.
+    #[error("{0} required")]
+    Required(String),
+    /// An object lacking a required attribute.
+    #[error("attribute {0:?} is required")]
+    MissingAttribute(String),
+}
+
 /// A type constraint (`string`, `list(number)`, `object({...})`, ...).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Type {
@@ -90,9 +107,9 @@ impl Type {
         }
     }
 
-    /// Converts `v` to this type as cty's `convert.Convert` would; `Err` carries cty's message.
-    pub fn check(&self, v: &Value) -> Result<(), String> {
-        let required = || format!("{} required", self.friendly());
+    /// Converts `v` to this type as cty's `convert.Convert` would; `Err` says why not.
+    pub fn check(&self, v: &Value) -> Result<(), ConversionError> {
+        let required = || ConversionError::Required(self.friendly());
         match (self, v) {
             (_, Value::Null) | (Type::Any, _) => Ok(()),
             (Type::String, Value::String(_) | Value::Number(_) | Value::Bool(_)) => Ok(()),
@@ -101,13 +118,13 @@ impl Type {
                 if s.trim() == s && is_decimal_number(s) {
                     Ok(())
                 } else {
-                    Err("a number is required".into())
+                    Err(ConversionError::NotANumber)
                 }
             }
             (Type::Bool, Value::Bool(_)) => Ok(()),
             (Type::Bool, Value::String(s)) => match s.as_str() {
                 "true" | "false" | "1" | "0" => Ok(()),
-                _ => Err("a bool is required".into()),
+                _ => Err(ConversionError::NotABool),
             },
             (Type::List(t) | Type::Set(t), Value::Array(items)) => {
                 items.iter().try_for_each(|i| t.check(i))
@@ -124,7 +141,7 @@ impl Type {
                     match m.get(name) {
                         Some(val) => t.check(val)?,
                         None if *optional => {}
-                        None => return Err(format!("attribute {name:?} is required")),
+                        None => return Err(ConversionError::MissingAttribute(name.clone())),
                     }
                 }
                 Ok(())
@@ -312,21 +329,23 @@ mod tests {
         assert_eq!(ty("number").check(&v("\"12\"")), Ok(()));
         assert_eq!(
             ty("number").check(&v("\"x\"")),
-            Err("a number is required".into())
+            Err(ConversionError::NotANumber)
         );
-        assert_eq!(ty("string").check(&v("[1]")), Err("string required".into()));
+        let text = |r: Result<(), ConversionError>| r.unwrap_err().to_string();
         assert_eq!(
-            ty("list(string)").check(&v("\"a\"")),
-            Err("list of string required".into())
+            text(ty("number").check(&v("\"x\""))),
+            "a number is required"
+        );
+        assert_eq!(text(ty("string").check(&v("[1]"))), "string required");
+        assert_eq!(
+            text(ty("list(string)").check(&v("\"a\""))),
+            "list of string required"
         );
         assert_eq!(
-            ty("object({a = string})").check(&v("{}")),
-            Err("attribute \"a\" is required".into())
+            text(ty("object({a = string})").check(&v("{}"))),
+            "attribute \"a\" is required"
         );
         assert_eq!(ty("object({a = optional(string)})").check(&v("{}")), Ok(()));
-        assert_eq!(
-            ty("bool").check(&v("\"yes\"")),
-            Err("a bool is required".into())
-        );
+        assert_eq!(text(ty("bool").check(&v("\"yes\""))), "a bool is required");
     }
 }

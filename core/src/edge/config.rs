@@ -26,10 +26,21 @@ pub struct EdgeConfig {
     host_upload_tokens: Credentials,
 }
 
+/// Why the Worker's settings are refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// `TFLOCK_FLAVOR` names no flavour.
+    #[error("TFLOCK_FLAVOR: {0:?} is neither \"terraform\" nor \"opentofu\"")]
+    Flavor(String),
+    /// `TFLOCK_CLI_CONFIG` has errors: their summaries and details, a line each.
+    #[error("{}", .0.join("\n"))]
+    CliConfig(Vec<String>),
+}
+
 impl EdgeConfig {
     /// Reads the settings from the Worker's `vars` (name, value): variables and secrets
     /// alike. A CLI configuration with errors is refused with its diagnostics.
-    pub fn from_vars(vars: &[(String, String)]) -> Result<EdgeConfig, String> {
+    pub fn from_vars(vars: &[(String, String)]) -> Result<EdgeConfig, ConfigError> {
         let var = |name: &str| {
             vars.iter()
                 .find(|(k, _)| k == name)
@@ -38,11 +49,7 @@ impl EdgeConfig {
         let flavor = match var("TFLOCK_FLAVOR").map(str::to_ascii_lowercase).as_deref() {
             None | Some("" | "terraform") => Flavor::Terraform,
             Some("opentofu" | "tofu") => Flavor::OpenTofu,
-            Some(other) => {
-                return Err(format!(
-                    "TFLOCK_FLAVOR: {other:?} is neither \"terraform\" nor \"opentofu\""
-                ))
-            }
+            Some(other) => return Err(ConfigError::Flavor(other.to_string())),
         };
         let cli_config = match var("TFLOCK_CLI_CONFIG") {
             None => CliConfig::default(),
@@ -53,7 +60,7 @@ impl EdgeConfig {
                         .iter()
                         .map(|d| format!("{}: {}", d.summary, d.detail))
                         .collect();
-                    return Err(text.join("\n"));
+                    return Err(ConfigError::CliConfig(text));
                 }
                 cfg
             }
@@ -165,7 +172,7 @@ mod tests {
     fn a_broken_configuration_or_flavor_is_refused() {
         assert!(EdgeConfig::from_vars(&vars(&[("TFLOCK_CLI_CONFIG", "host {")])).is_err());
         let err = EdgeConfig::from_vars(&vars(&[("TFLOCK_FLAVOR", "pulumi")])).unwrap_err();
-        assert!(err.contains("pulumi"), "{err}");
+        assert!(err.to_string().contains("pulumi"), "{err}");
         let tofu = EdgeConfig::from_vars(&vars(&[("TFLOCK_FLAVOR", "OpenTofu")])).unwrap();
         assert_eq!(tofu.flavor, Flavor::OpenTofu);
         assert!(!tofu.uploads_enabled());

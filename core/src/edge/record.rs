@@ -45,8 +45,8 @@ pub struct OriginArchive {
 
 impl OriginRecord {
     /// Reads a stored record.
-    pub fn from_json(bytes: &[u8]) -> Result<OriginRecord, String> {
-        serde_json::from_slice(bytes).map_err(|e| format!("origin record: {e}"))
+    pub fn from_json(bytes: &[u8]) -> Result<OriginRecord, serde_json::Error> {
+        serde_json::from_slice(bytes)
     }
 
     /// The stored form.

@@ -127,10 +127,10 @@ pub enum SourceErrorKind {
 
 impl SourceError {
     /// A failure of the [`SourceErrorKind::Other`] kind.
-    pub fn other(message: impl Into<String>) -> SourceError {
+    pub fn other(message: impl std::fmt::Display) -> SourceError {
         SourceError {
             kind: SourceErrorKind::Other,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

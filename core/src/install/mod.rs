@@ -22,6 +22,6 @@ pub use exchange::{
 };
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
-pub use planner::{init_header, Planner};
+pub use planner::{init_header, AnswerError, Planner};
 pub use targets::restrict_to_arguments;
 pub use view::{AuthView, OutcomeView, ProviderView};

@@ -79,7 +79,7 @@ pub fn merge_locks(base: &Locks, ours: &Locks, theirs: &Locks) -> MergeResult {
                     provider: addr.to_string(),
                     ours: o.map(|l| l.version().to_string()),
                     theirs: t.map(|l| l.version().to_string()),
-                    reason,
+                    reason: reason.to_string(),
                 });
                 conflict_sides.push((addr.clone(), o.cloned(), t.cloned()));
             }
@@ -100,11 +100,38 @@ fn unchanged(base: Option<&ProviderLock>, side: Option<&ProviderLock>) -> bool {
     }
 }
 
+/// Why both sides' changes to one provider cannot be combined.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConflictReason {
+    /// They removed it; we changed it.
+    #[error("removed on their side, changed on ours")]
+    RemovedByThem,
+    /// We removed it; they changed it.
+    #[error("removed on our side, changed on theirs")]
+    RemovedByUs,
+    /// Different versions.
+    #[error("both sides selected a different version ({ours} and {theirs})")]
+    Versions {
+        /// Our version.
+        ours: String,
+        /// Their version.
+        theirs: String,
+    },
+    /// Different constraints, both changed.
+    #[error("both sides recorded different constraints (\"{ours}\" and \"{theirs}\")")]
+    Constraints {
+        /// Our constraints.
+        ours: String,
+        /// Their constraints.
+        theirs: String,
+    },
+}
+
 fn merge_one(
     base: Option<&ProviderLock>,
     ours: Option<&ProviderLock>,
     theirs: Option<&ProviderLock>,
-) -> Result<Option<ProviderLock>, String> {
+) -> Result<Option<ProviderLock>, ConflictReason> {
     if unchanged(base, theirs) {
         return Ok(ours.cloned());
     }
@@ -113,13 +140,12 @@ fn merge_one(
     }
     match (ours, theirs) {
         (None, None) => Ok(None),
-        (Some(_), None) => Err("removed on their side, changed on ours".to_string()),
-        (None, Some(_)) => Err("removed on our side, changed on theirs".to_string()),
-        (Some(o), Some(t)) if !same_version(o, t) => Err(format!(
-            "both sides selected a different version ({} and {})",
-            o.version(),
-            t.version()
-        )),
+        (Some(_), None) => Err(ConflictReason::RemovedByThem),
+        (None, Some(_)) => Err(ConflictReason::RemovedByUs),
+        (Some(o), Some(t)) if !same_version(o, t) => Err(ConflictReason::Versions {
+            ours: o.version().to_string(),
+            theirs: t.version().to_string(),
+        }),
         (Some(o), Some(t)) => {
             let (oc, tc) = (o.constraints_string(), t.constraints_string());
             let base_c = base.map(ProviderLock::constraints_string);
@@ -128,9 +154,10 @@ fn merge_one(
             } else if base_c.as_deref() == Some(oc.as_str()) {
                 t.constraints().cloned()
             } else {
-                return Err(format!(
-                    "both sides recorded different constraints (\"{oc}\" and \"{tc}\")"
-                ));
+                return Err(ConflictReason::Constraints {
+                    ours: oc,
+                    theirs: tc,
+                });
             };
             let hashes = o.hashes().iter().chain(t.hashes()).cloned();
             Ok(Some(ProviderLock::new(

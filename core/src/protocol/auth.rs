@@ -269,7 +269,8 @@ pub fn authenticate_registry_package_with(
     if input.flavor == Flavor::OpenTofu {
         check_packages(input, &mut result)?;
     }
-    check_listed_checksum(input.document, &meta.filename, &meta.sha256).map_err(AuthError)?;
+    check_listed_checksum(input.document, &meta.filename, &meta.sha256)
+        .map_err(|e| AuthError(e.to_string()))?;
     let got = format!("zh:{}", hex::encode(input.archive_sha256));
     let want = format!("zh:{}", hex::encode(meta.sha256));
     if got != want {

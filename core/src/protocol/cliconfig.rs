@@ -179,16 +179,32 @@ struct MethodArgs {
     trust_all_hashes: bool,
 }
 
-fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, String> {
+/// An installation method argument of the wrong type (Terraform's HCL 1 decoder texts).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum MethodArgError {
+    /// `path`, `url`, `repository_template`.
+    #[error("{0}: expected a string")]
+    String(&'static str),
+    /// `include`, `exclude`.
+    #[error("{0}: expected a list of strings")]
+    List(&'static str),
+    /// `download_retry_count`.
+    #[error("download_retry_count: expected an integer")]
+    Integer,
+    /// `trust_all_hashes`.
+    #[error("trust_all_hashes: expected a bool")]
+    Bool,
+}
+
+fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, MethodArgError> {
     let mut args = MethodArgs::default();
     for attr in body.attributes() {
         let key = attr.key.value().as_str();
         let v = &attr.value;
         let want_string =
-            |what: &str| expr_string(src, v).ok_or_else(|| format!("{what}: expected a string"));
-        let want_list = |what: &str| {
-            expr_string_list(src, v).ok_or_else(|| format!("{what}: expected a list of strings"))
-        };
+            |what: &'static str| expr_string(src, v).ok_or(MethodArgError::String(what));
+        let want_list =
+            |what: &'static str| expr_string_list(src, v).ok_or(MethodArgError::List(what));
         match key {
             "path" => args.path = Some(want_string("path")?),
             "url" => args.url = Some(want_string("url")?),
@@ -200,15 +216,13 @@ fn read_method_args(src: &str, body: &Body) -> Result<MethodArgs, String> {
             "download_retry_count" => match v {
                 Expression::Number(n) => {
                     args.download_retry_count =
-                        Some(n.value().as_i64().ok_or_else(|| {
-                            "download_retry_count: expected an integer".to_string()
-                        })?)
+                        Some(n.value().as_i64().ok_or(MethodArgError::Integer)?)
                 }
-                _ => return Err("download_retry_count: expected an integer".to_string()),
+                _ => return Err(MethodArgError::Integer),
             },
             "trust_all_hashes" => match v {
                 Expression::Bool(b) => args.trust_all_hashes = *b.value(),
-                _ => return Err("trust_all_hashes: expected a bool".to_string()),
+                _ => return Err(MethodArgError::Bool),
             },
             _ => {} // HCL 1's decoder ignores unknown keys
         }
@@ -602,7 +616,7 @@ fn read_provider_installation(
                 let args = match read_method_args(src, &method.body) {
                     Ok(a) => a,
                     Err(e) => {
-                        diags.push(invalid(e));
+                        diags.push(invalid(e.to_string()));
                         continue;
                     }
                 };

@@ -134,9 +134,9 @@ impl Discovery {
         let Some(s) = value.as_str() else {
             return Err(DiscoveryError::NonStringService(id.to_string()));
         };
-        let url = resolve(&self.base, s).map_err(|error| DiscoveryError::BadServiceUrl {
+        let url = resolve(&self.base, s).map_err(|e| DiscoveryError::BadServiceUrl {
             url: s.to_string(),
-            error,
+            error: e.to_string(),
         })?;
         Ok(Some(url))
     }

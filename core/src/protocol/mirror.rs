@@ -41,7 +41,12 @@ pub fn mirror_base_url(raw: &str) -> Result<Url, Box<Diagnostic>> {
 
 /// The URL of `index.json` for a provider, resolved against the base as written (no slash
 /// is added: a base without a trailing `/` loses its last segment, as in Terraform).
-pub fn index_url(base: &Url, hostname: &str, namespace: &str, type_: &str) -> Result<Url, String> {
+pub fn index_url(
+    base: &Url,
+    hostname: &str,
+    namespace: &str,
+    type_: &str,
+) -> Result<Url, url::ParseError> {
     resolve(base, &format!("{hostname}/{namespace}/{type_}/index.json"))
 }
 
@@ -52,7 +57,7 @@ pub fn version_url(
     namespace: &str,
     type_: &str,
     version: &str,
-) -> Result<Url, String> {
+) -> Result<Url, url::ParseError> {
     resolve(
         base,
         &format!("{hostname}/{namespace}/{type_}/{version}.json"),
@@ -66,14 +71,35 @@ pub struct ContentTypeOk {
     pub ignored_params: Vec<String>,
 }
 
+/// Why a mirror response's `Content-Type` is refused (Go's `mime.ParseMediaType` errors and
+/// Terraform's own check), in the words Terraform wraps into its query-failed message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ContentTypeError {
+    /// Empty, or no token before the slash.
+    #[error("response has invalid Content-Type: mime: no media type")]
+    NoMediaType,
+    /// A token without a slash.
+    #[error("response has invalid Content-Type: mime: expected slash after first token")]
+    ExpectedSlash,
+    /// Nothing valid after the slash.
+    #[error("response has invalid Content-Type: mime: expected token after slash")]
+    ExpectedToken,
+    /// A parameter that is not `name=value`.
+    #[error("response has invalid Content-Type: mime: invalid media parameter")]
+    InvalidParameter,
+    /// A well-formed media type other than `application/json`.
+    #[error("response has invalid Content-Type: must be application/json")]
+    NotJson,
+}
+
 /// `Content-Type` must parse as a media type equal to `application/json` (parameters are
-/// ignored). The error text is what Terraform wraps into its query-failed message.
-pub fn check_content_type(header: Option<&str>) -> Result<ContentTypeOk, String> {
+/// ignored).
+pub fn check_content_type(header: Option<&str>) -> Result<ContentTypeOk, ContentTypeError> {
     let ct = header.unwrap_or("");
     let mut parts = ct.split(';');
     let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
     if media.is_empty() {
-        return Err("response has invalid Content-Type: mime: no media type".to_string());
+        return Err(ContentTypeError::NoMediaType);
     }
     let is_token = |s: &str| {
         !s.is_empty()
@@ -81,19 +107,10 @@ pub fn check_content_type(header: Option<&str>) -> Result<ContentTypeOk, String>
                 .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b))
     };
     match media.split_once('/') {
-        None if is_token(&media) => {
-            return Err(
-                "response has invalid Content-Type: mime: expected slash after first token"
-                    .to_string(),
-            )
-        }
+        None if is_token(&media) => return Err(ContentTypeError::ExpectedSlash),
         Some((t, s)) if is_token(t) && is_token(s) => {}
-        Some((t, _)) if is_token(t) => {
-            return Err(
-                "response has invalid Content-Type: mime: expected token after slash".to_string(),
-            )
-        }
-        _ => return Err("response has invalid Content-Type: mime: no media type".to_string()),
+        Some((t, _)) if is_token(t) => return Err(ContentTypeError::ExpectedToken),
+        _ => return Err(ContentTypeError::NoMediaType),
     }
     let mut ignored_params = Vec::new();
     for p in parts {
@@ -105,15 +122,11 @@ pub fn check_content_type(header: Option<&str>) -> Result<ContentTypeOk, String>
             Some((name, _)) if is_token(name.trim()) => {
                 ignored_params.push(name.trim().to_ascii_lowercase())
             }
-            _ => {
-                return Err(
-                    "response has invalid Content-Type: mime: invalid media parameter".to_string(),
-                )
-            }
+            _ => return Err(ContentTypeError::InvalidParameter),
         }
     }
     if media != "application/json" {
-        return Err("response has invalid Content-Type: must be application/json".to_string());
+        return Err(ContentTypeError::NotJson);
     }
     Ok(ContentTypeOk { ignored_params })
 }
@@ -158,8 +171,14 @@ fn member<'a>(obj: &'a serde_json::Map<String, Value>, name: &str) -> Option<&'a
     })
 }
 
-fn invalid_content(e: impl std::fmt::Display) -> String {
-    format!("invalid response content from mirror server: {e}")
+/// A mirror document Terraform cannot decode: serde_json's text or the `encoding/json`
+/// error Go reports.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid response content from mirror server: {0}")]
+pub struct InvalidContent(String);
+
+fn invalid_content(e: impl std::fmt::Display) -> InvalidContent {
+    InvalidContent(e.to_string())
 }
 
 /// A parsed `index.json`.
@@ -174,7 +193,7 @@ pub struct MirrorIndex {
 
 impl MirrorIndex {
     /// Parses `{"versions": {"2.0.0": {}, ...}}`.
-    pub fn parse(body: &[u8]) -> Result<MirrorIndex, String> {
+    pub fn parse(body: &[u8]) -> Result<MirrorIndex, InvalidContent> {
         let v: Value = serde_json::from_slice(body).map_err(invalid_content)?;
         let obj = v
             .as_object()
@@ -232,7 +251,7 @@ pub struct MirrorPackage {
 
 impl MirrorVersion {
     /// Parses `{"archives": {"<os>_<arch>": {"url": ..., "hashes": [...]}}}`.
-    pub fn parse(body: &[u8]) -> Result<MirrorVersion, String> {
+    pub fn parse(body: &[u8]) -> Result<MirrorVersion, InvalidContent> {
         let v: Value = serde_json::from_slice(body).map_err(invalid_content)?;
         let obj = v
             .as_object()
@@ -406,11 +425,13 @@ mod tests {
             vec!["charset"]
         );
         assert_eq!(
-            check_content_type(Some("text/plain")).unwrap_err(),
+            check_content_type(Some("text/plain"))
+                .unwrap_err()
+                .to_string(),
             "response has invalid Content-Type: must be application/json"
         );
         assert_eq!(
-            check_content_type(None).unwrap_err(),
+            check_content_type(None).unwrap_err().to_string(),
             "response has invalid Content-Type: mime: no media type"
         );
     }
@@ -452,6 +473,7 @@ mod tests {
         assert_eq!(i.skipped, vec!["nope"]);
         assert!(MirrorIndex::parse(b"{")
             .unwrap_err()
+            .to_string()
             .starts_with("invalid response content from mirror server: "));
     }
 }

@@ -4,8 +4,41 @@
 
 use serde_json::{json, Map, Value};
 
+/// Why a mirror document could not be updated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MirrorDocError {
+    /// The document is not JSON (serde_json's text), or could not be written.
+    #[error("{0}")]
+    Json(String),
+    /// The document is JSON but not an object.
+    #[error("not a JSON object")]
+    NotAnObject,
+    /// `versions` or `archives` is not an object.
+    #[error("{key:?} is not an object")]
+    Section {
+        /// The section's key.
+        key: String,
+    },
+    /// A platform's archive entry is not an object.
+    #[error("archive {platform:?} is not an object")]
+    Archive {
+        /// The platform.
+        platform: String,
+    },
+    /// A platform's `hashes` is not a list.
+    #[error("the hashes of {platform:?} are not a list")]
+    Hashes {
+        /// The platform.
+        platform: String,
+    },
+}
+
+fn json_error(e: serde_json::Error) -> MirrorDocError {
+    MirrorDocError::Json(e.to_string())
+}
+
 /// `index.json` with `version` listed; `current` is the existing document, if any.
-pub fn add_version(current: Option<&[u8]>, version: &str) -> Result<Vec<u8>, String> {
+pub fn add_version(current: Option<&[u8]>, version: &str) -> Result<Vec<u8>, MirrorDocError> {
     let mut doc = read(current)?;
     section(&mut doc, "versions")?.insert(version.to_string(), json!({}));
     write(&doc)
@@ -18,7 +51,7 @@ pub fn add_archive(
     platform: &str,
     url: &str,
     hashes: &[String],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, MirrorDocError> {
     let mut doc = read(current)?;
     section(&mut doc, "archives")?.insert(
         platform.to_string(),
@@ -34,19 +67,23 @@ pub fn add_hash_first(
     current: &[u8],
     platform: &str,
     hash: &str,
-) -> Result<Option<Vec<u8>>, String> {
+) -> Result<Option<Vec<u8>>, MirrorDocError> {
     let mut doc = read(Some(current))?;
     let Some(entry) = section(&mut doc, "archives")?.get_mut(platform) else {
         return Ok(None);
     };
     let hashes = entry
         .as_object_mut()
-        .ok_or_else(|| format!("archive {platform:?} is not an object"))?
+        .ok_or_else(|| MirrorDocError::Archive {
+            platform: platform.to_string(),
+        })?
         .entry("hashes")
         .or_insert_with(|| json!([]));
     let list = hashes
         .as_array_mut()
-        .ok_or_else(|| format!("the hashes of {platform:?} are not a list"))?;
+        .ok_or_else(|| MirrorDocError::Hashes {
+            platform: platform.to_string(),
+        })?;
     if list.iter().any(|h| h.as_str() == Some(hash)) {
         return Ok(None);
     }
@@ -57,7 +94,7 @@ pub fn add_hash_first(
 /// A freshly filled `<version>.json` keeping the `h1:` hashes `old` listed for platforms
 /// whose `zh:` is unchanged (they were computed from the same archive), and the platforms
 /// of `new` that still lack an `h1:`.
-pub fn carry_h1(old: Option<&[u8]>, new: &[u8]) -> Result<(Vec<u8>, Vec<String>), String> {
+pub fn carry_h1(old: Option<&[u8]>, new: &[u8]) -> Result<(Vec<u8>, Vec<String>), MirrorDocError> {
     let old = read(old)?;
     let mut doc = read(Some(new))?;
     let mut missing = Vec::new();
@@ -103,28 +140,30 @@ pub fn carry_h1(old: Option<&[u8]>, new: &[u8]) -> Result<(Vec<u8>, Vec<String>)
     Ok((write(&doc)?, missing))
 }
 
-fn read(current: Option<&[u8]>) -> Result<Map<String, Value>, String> {
+fn read(current: Option<&[u8]>) -> Result<Map<String, Value>, MirrorDocError> {
     let Some(bytes) = current else {
         return Ok(Map::new());
     };
-    match serde_json::from_slice(bytes).map_err(|e| e.to_string())? {
+    match serde_json::from_slice(bytes).map_err(json_error)? {
         Value::Object(map) => Ok(map),
-        _ => Err("not a JSON object".to_string()),
+        _ => Err(MirrorDocError::NotAnObject),
     }
 }
 
 fn section<'a>(
     doc: &'a mut Map<String, Value>,
     key: &str,
-) -> Result<&'a mut Map<String, Value>, String> {
+) -> Result<&'a mut Map<String, Value>, MirrorDocError> {
     doc.entry(key)
         .or_insert_with(|| json!({}))
         .as_object_mut()
-        .ok_or_else(|| format!("{key:?} is not an object"))
+        .ok_or_else(|| MirrorDocError::Section {
+            key: key.to_string(),
+        })
 }
 
-fn write(doc: &Map<String, Value>) -> Result<Vec<u8>, String> {
-    serde_json::to_vec_pretty(doc).map_err(|e| e.to_string())
+fn write(doc: &Map<String, Value>) -> Result<Vec<u8>, MirrorDocError> {
+    serde_json::to_vec_pretty(doc).map_err(json_error)
 }
 
 #[cfg(test)]
@@ -187,11 +226,13 @@ mod tests {
         assert_eq!(missing, vec!["linux_amd64"]);
 
         assert_eq!(
-            add_version(Some(b"[]"), "1.0.0").unwrap_err(),
+            add_version(Some(b"[]"), "1.0.0").unwrap_err().to_string(),
             "not a JSON object"
         );
         assert_eq!(
-            add_archive(Some(br#"{"archives": 1}"#), "a_b", "u", &[]).unwrap_err(),
+            add_archive(Some(br#"{"archives": 1}"#), "a_b", "u", &[])
+                .unwrap_err()
+                .to_string(),
             "\"archives\" is not an object"
         );
     }

@@ -2,13 +2,14 @@
 //! every model checks strings exactly as Terraform does (`ParseHash`, `ParsePlatform`,
 //! `ParseVersion`, `ParseProviderPart`, `svchost.ForComparison`).
 
-use crate::addrs::{hostname::for_comparison, parse_provider_part, Platform};
-use crate::hash::PackageHash;
-use crate::version::Version;
+use crate::addrs::hostname::{for_comparison, HostnameError};
+use crate::addrs::{parse_provider_part, Platform};
+use crate::hash::{HashParseError, PackageHash};
+use crate::version::{Version, VersionError};
 
 /// `ParseHash`: a hash string needs a scheme keyword and a colon (`h1:…`, `zh:…`, `x:`).
-pub fn check_hash_str(s: &str) -> Result<(), String> {
-    PackageHash::parse(s).map(|_| ()).map_err(|e| e.to_string())
+pub fn check_hash_str(s: &str) -> Result<(), HashParseError> {
+    PackageHash::parse(s).map(|_| ())
 }
 
 /// The `h1:`/`zh:` subset of `hashes`, order kept (`PreferredHashes`).
@@ -36,11 +37,9 @@ pub fn looks_like_version(s: &str) -> bool {
     Version::parse(s).is_ok()
 }
 
-/// `ParseVersion`: `(major, minor)` of `s`, or go-versions' error text.
-pub fn parse_version_major_minor(s: &str) -> Result<(u64, u64), String> {
-    Version::parse(s)
-        .map(|v| (v.major, v.minor))
-        .map_err(|e| e.to_string())
+/// `ParseVersion`: `(major, minor)` of `s`, or go-versions' error.
+pub fn parse_version_major_minor(s: &str) -> Result<(u64, u64), VersionError> {
+    Version::parse(s).map(|v| (v.major, v.minor))
 }
 
 /// A provider namespace or type segment normalised (`ParseProviderPart`).
@@ -48,8 +47,8 @@ pub fn normalize_provider_part(s: &str) -> Option<String> {
     parse_provider_part(s).ok()
 }
 
-/// A hostname in comparison form, or svchost's error text.
-pub fn hostname_for_comparison(s: &str) -> Result<String, String> {
+/// A hostname in comparison form, or svchost's error.
+pub fn hostname_for_comparison(s: &str) -> Result<String, HostnameError> {
     for_comparison(s)
 }
 
@@ -67,7 +66,7 @@ mod tests {
         assert!(check_hash_str("h1:foo").is_ok());
         assert!(check_hash_str("unknown:").is_ok());
         assert_eq!(
-            check_hash_str(":blah").unwrap_err(),
+            check_hash_str(":blah").unwrap_err().to_string(),
             "hash string must start with a scheme keyword followed by a colon"
         );
         assert!(check_hash_str("").is_err());

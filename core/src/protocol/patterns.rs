@@ -2,6 +2,7 @@
 //! (`ParseMultiSourceMatchingPatterns` / `MultiSourceSelector.CanHandleProvider`).
 
 use super::names::{hostname_for_comparison, normalize_provider_part};
+use crate::addrs::hostname::HostnameError;
 use crate::gotext::quote;
 
 /// One pattern: each field is a literal (normalised) or `*`.
@@ -29,51 +30,90 @@ fn part_or_wildcard(s: &str) -> Option<String> {
     }
 }
 
+/// Why a provider matching pattern is refused (Terraform's texts, including its quirk of
+/// naming the type segment in the namespace error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// Not two or three segments.
+    #[error("invalid provider matching pattern {}: must have either two or three slash-separated segments", quote(.pattern))]
+    Segments {
+        /// The pattern.
+        pattern: String,
+    },
+    /// The hostname segment is not a hostname.
+    #[error("invalid hostname in provider matching pattern {}: {error}", quote(.pattern))]
+    Hostname {
+        /// The pattern.
+        pattern: String,
+        /// Why the hostname is invalid.
+        error: HostnameError,
+    },
+    /// The type segment is neither `*` nor a type name.
+    #[error("invalid provider type {} in provider matching pattern {}: must either be the wildcard * or a provider type name", quote(.segment), quote(.pattern))]
+    Type {
+        /// The pattern.
+        pattern: String,
+        /// The type segment.
+        segment: String,
+    },
+    /// The namespace segment is neither `*` nor a namespace (`segment` is the type's).
+    #[error("invalid registry namespace {} in provider matching pattern {}: must either be the wildcard * or a literal namespace", quote(.segment), quote(.pattern))]
+    Namespace {
+        /// The pattern.
+        pattern: String,
+        /// The segment Terraform names: the type's.
+        segment: String,
+    },
+    /// A wildcard hostname with a literal namespace or type.
+    #[error("invalid provider matching pattern {}: hostname can be a wildcard only if both namespace and provider type are also wildcards", quote(.pattern))]
+    HostWildcard {
+        /// The pattern.
+        pattern: String,
+    },
+    /// A wildcard namespace with a literal type.
+    #[error("invalid provider matching pattern {}: namespace can be a wildcard only if the provider type is also a wildcard", quote(.pattern))]
+    NamespaceWildcard {
+        /// The pattern.
+        pattern: String,
+    },
+}
+
 impl ProviderPattern {
     /// Parses `[HOST/]NAMESPACE/TYPE`; a two-part pattern means the flavour's default
     /// registry host. Error texts are Terraform's (including its quirk of naming the type
     /// segment in the namespace error).
-    pub fn parse(s: &str, default_host: &str) -> Result<ProviderPattern, String> {
-        let qs = quote(s);
+    pub fn parse(s: &str, default_host: &str) -> Result<ProviderPattern, PatternError> {
+        let pattern = || s.to_string();
         let parts: Vec<&str> = s.split('/').collect();
         if parts.len() < 2 || parts.len() > 3 {
-            return Err(format!(
-                "invalid provider matching pattern {qs}: must have either two or three slash-separated segments"
-            ));
+            return Err(PatternError::Segments { pattern: pattern() });
         }
         let (hostname, rest) = if parts.len() == 3 {
             let h = if parts[0] == WILDCARD {
                 WILDCARD.to_string()
             } else {
-                hostname_for_comparison(parts[0]).map_err(|e| {
-                    format!("invalid hostname in provider matching pattern {qs}: {e}")
+                hostname_for_comparison(parts[0]).map_err(|error| PatternError::Hostname {
+                    pattern: pattern(),
+                    error,
                 })?
             };
             (h, &parts[1..])
         } else {
             (default_host.to_string(), &parts[..])
         };
-        let type_ = part_or_wildcard(rest[1]).ok_or_else(|| {
-            format!(
-                "invalid provider type {} in provider matching pattern {qs}: must either be the wildcard * or a provider type name",
-                quote(rest[1])
-            )
+        let type_ = part_or_wildcard(rest[1]).ok_or_else(|| PatternError::Type {
+            pattern: pattern(),
+            segment: rest[1].to_string(),
         })?;
-        let namespace = part_or_wildcard(rest[0]).ok_or_else(|| {
-            format!(
-                "invalid registry namespace {} in provider matching pattern {qs}: must either be the wildcard * or a literal namespace",
-                quote(rest[1])
-            )
+        let namespace = part_or_wildcard(rest[0]).ok_or_else(|| PatternError::Namespace {
+            pattern: pattern(),
+            segment: rest[1].to_string(),
         })?;
         if hostname == WILDCARD && (namespace != WILDCARD || type_ != WILDCARD) {
-            return Err(format!(
-                "invalid provider matching pattern {qs}: hostname can be a wildcard only if both namespace and provider type are also wildcards"
-            ));
+            return Err(PatternError::HostWildcard { pattern: pattern() });
         }
         if namespace == WILDCARD && type_ != WILDCARD {
-            return Err(format!(
-                "invalid provider matching pattern {qs}: namespace can be a wildcard only if the provider type is also a wildcard"
-            ));
+            return Err(PatternError::NamespaceWildcard { pattern: pattern() });
         }
         Ok(ProviderPattern {
             hostname,
@@ -92,7 +132,7 @@ impl ProviderPattern {
 
 impl ProviderPatterns {
     /// Parses a list; the first bad pattern's error is returned.
-    pub fn parse(list: &[String], default_host: &str) -> Result<ProviderPatterns, String> {
+    pub fn parse(list: &[String], default_host: &str) -> Result<ProviderPatterns, PatternError> {
         list.iter()
             .map(|s| ProviderPattern::parse(s, default_host))
             .collect::<Result<Vec<_>, _>>()
@@ -155,19 +195,19 @@ mod tests {
     fn wildcard_rules_and_texts() {
         assert!(ProviderPattern::parse("*/*/*", TF).is_ok());
         assert_eq!(
-            ProviderPattern::parse("*/hashicorp/*", TF).unwrap_err(),
+            ProviderPattern::parse("*/hashicorp/*", TF).unwrap_err().to_string(),
             "invalid provider matching pattern \"*/hashicorp/*\": hostname can be a wildcard only if both namespace and provider type are also wildcards"
         );
         assert_eq!(
-            ProviderPattern::parse("*/aws", TF).unwrap_err(),
+            ProviderPattern::parse("*/aws", TF).unwrap_err().to_string(),
             "invalid provider matching pattern \"*/aws\": namespace can be a wildcard only if the provider type is also a wildcard"
         );
         assert_eq!(
-            ProviderPattern::parse("aws", TF).unwrap_err(),
+            ProviderPattern::parse("aws", TF).unwrap_err().to_string(),
             "invalid provider matching pattern \"aws\": must have either two or three slash-separated segments"
         );
         assert_eq!(
-            ProviderPattern::parse("a/b/c/d", TF).unwrap_err(),
+            ProviderPattern::parse("a/b/c/d", TF).unwrap_err().to_string(),
             "invalid provider matching pattern \"a/b/c/d\": must have either two or three slash-separated segments"
         );
     }
@@ -176,7 +216,7 @@ mod tests {
     fn patterns_are_quoted_like_go_in_errors() {
         // Go's %q writes a zero-width space as \u200b (Rust's {:?} would write \u{200b}).
         assert_eq!(
-            ProviderPattern::parse("a\u{200b}b", TF).unwrap_err(),
+            ProviderPattern::parse("a\u{200b}b", TF).unwrap_err().to_string(),
             "invalid provider matching pattern \"a\\u200bb\": must have either two or three slash-separated segments"
         );
     }

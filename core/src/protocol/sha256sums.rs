@@ -132,6 +132,47 @@ impl Sha256Sums {
     }
 }
 
+/// Why a `SHA256SUMS` document does not vouch for an archive (Terraform's texts).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListedChecksumError {
+    /// No line names the archive.
+    #[error("checksum list has no SHA-256 hash for {}", quote(.filename))]
+    NotListed {
+        /// The archive's file name.
+        filename: String,
+    },
+    /// The listed hash is not hexadecimal.
+    #[error("checksum list has invalid SHA256 hash {}: {error}", quote(.listed))]
+    Invalid {
+        /// The listed text.
+        listed: String,
+        /// Go's `encoding/hex` error.
+        error: HexError,
+    },
+    /// The listed hash is another one.
+    #[error("checksum list has unexpected SHA-256 hash {} (expected {})", hex::encode(.got), hex::encode(.want))]
+    Unexpected {
+        /// What the list says.
+        got: [u8; 32],
+        /// What the registry said.
+        want: [u8; 32],
+    },
+}
+
+/// Go's `encoding/hex` decoding errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum HexError {
+    /// A byte that is not a hex digit.
+    #[error("encoding/hex: invalid byte: U+{:04X} {:?}", .0, *.0 as char)]
+    InvalidByte(u8),
+    /// More than 32 bytes of hex.
+    #[error("encoding/hex: hash longer than 32 bytes")]
+    TooLong,
+    /// An odd number of hex digits.
+    #[error("encoding/hex: odd length hex string")]
+    OddLength,
+}
+
 /// Step 1 of registry package authentication (`matchingChecksumAuthentication`), with
 /// Terraform's loose reading: the first line whose second whitespace field is `filename`
 /// must carry the registry's `shasum`. Error texts are Terraform's.
@@ -139,7 +180,7 @@ pub fn check_listed_checksum(
     document: &[u8],
     filename: &str,
     want: &[u8; 32],
-) -> Result<(), String> {
+) -> Result<(), ListedChecksumError> {
     let mut found: Option<&[u8]> = None;
     for line in document.split(|b| *b == b'\n') {
         let mut fields = line
@@ -153,31 +194,26 @@ pub fn check_listed_checksum(
         }
     }
     let Some(checksum) = found else {
-        return Err(format!(
-            "checksum list has no SHA-256 hash for {}",
-            quote(filename)
-        ));
+        return Err(ListedChecksumError::NotListed {
+            filename: filename.to_string(),
+        });
     };
     let mut got = [0u8; 32];
     if let Err(e) = decode_hex_like_go(checksum, &mut got) {
-        return Err(format!(
-            "checksum list has invalid SHA256 hash {}: {e}",
-            quote(&String::from_utf8_lossy(checksum))
-        ));
+        return Err(ListedChecksumError::Invalid {
+            listed: String::from_utf8_lossy(checksum).into_owned(),
+            error: e,
+        });
     }
     if &got != want {
-        return Err(format!(
-            "checksum list has unexpected SHA-256 hash {} (expected {})",
-            hex::encode(got),
-            hex::encode(want)
-        ));
+        return Err(ListedChecksumError::Unexpected { got, want: *want });
     }
     Ok(())
 }
 
 /// Go's `hex.Decode` into a fixed 32-byte buffer: errors as Go words them. A shorter input
 /// leaves the tail zeroed (Go does the same), so it then fails the comparison instead.
-fn decode_hex_like_go(src: &[u8], dst: &mut [u8; 32]) -> Result<(), String> {
+fn decode_hex_like_go(src: &[u8], dst: &mut [u8; 32]) -> Result<(), HexError> {
     fn val(b: u8) -> Option<u8> {
         match b {
             b'0'..=b'9' => Some(b - b'0'),
@@ -189,25 +225,20 @@ fn decode_hex_like_go(src: &[u8], dst: &mut [u8; 32]) -> Result<(), String> {
     let pairs = src.len() / 2;
     for i in 0..pairs {
         let (hi, lo) = (src[2 * i], src[2 * i + 1]);
-        let h = val(hi)
-            .ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", hi, hi as char))?;
-        let l = val(lo)
-            .ok_or_else(|| format!("encoding/hex: invalid byte: U+{:04X} {:?}", lo, lo as char))?;
+        let h = val(hi).ok_or(HexError::InvalidByte(hi))?;
+        let l = val(lo).ok_or(HexError::InvalidByte(lo))?;
         if i >= dst.len() {
             // Go would panic writing past a [32]byte; a longer hash simply cannot match.
-            return Err("encoding/hex: hash longer than 32 bytes".to_string());
+            return Err(HexError::TooLong);
         }
         dst[i] = (h << 4) | l;
     }
     if src.len() % 2 == 1 {
         let b = src[src.len() - 1];
         if val(b).is_none() {
-            return Err(format!(
-                "encoding/hex: invalid byte: U+{:04X} {:?}",
-                b, b as char
-            ));
+            return Err(HexError::InvalidByte(b));
         }
-        return Err("encoding/hex: odd length hex string".to_string());
+        return Err(HexError::OddLength);
     }
     Ok(())
 }
@@ -263,19 +294,25 @@ mod tests {
         let doc = format!("{A}  a.zip\n");
         assert!(check_listed_checksum(doc.as_bytes(), "a.zip", &want).is_ok());
         assert_eq!(
-            check_listed_checksum(doc.as_bytes(), "b.zip", &want).unwrap_err(),
+            check_listed_checksum(doc.as_bytes(), "b.zip", &want)
+                .unwrap_err()
+                .to_string(),
             "checksum list has no SHA-256 hash for \"b.zip\""
         );
         let other = [0u8; 32];
         assert_eq!(
-            check_listed_checksum(doc.as_bytes(), "a.zip", &other).unwrap_err(),
+            check_listed_checksum(doc.as_bytes(), "a.zip", &other)
+                .unwrap_err()
+                .to_string(),
             format!(
                 "checksum list has unexpected SHA-256 hash {A} (expected {})",
                 "0".repeat(64)
             )
         );
         assert_eq!(
-            check_listed_checksum(b"zz  a.zip\n", "a.zip", &want).unwrap_err(),
+            check_listed_checksum(b"zz  a.zip\n", "a.zip", &want)
+                .unwrap_err()
+                .to_string(),
             "checksum list has invalid SHA256 hash \"zz\": encoding/hex: invalid byte: U+007A 'z'"
         );
     }

@@ -4,18 +4,13 @@
 use url::Url;
 
 /// Resolves `reference` (relative or absolute) against `base`.
-pub fn resolve(base: &Url, reference: &str) -> Result<Url, String> {
-    base.join(reference).map_err(|e| e.to_string())
+pub fn resolve(base: &Url, reference: &str) -> Result<Url, url::ParseError> {
+    base.join(reference)
 }
 
 /// True for `http:` and `https:` URLs, the only schemes Terraform downloads from.
 pub fn is_http(url: &Url) -> bool {
     matches!(url.scheme(), "http" | "https")
-}
-
-/// Parses an absolute URL given by a host or a configuration file.
-pub fn parse_absolute(s: &str) -> Result<Url, String> {
-    Url::parse(s).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -14,6 +14,11 @@ use crate::install::{Answer, AvailableVersions, Need, SourceError, SourcePackage
 use crate::version::Version;
 use url::Url;
 
+/// A response handed in while no request was outstanding: a bug in the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no source request is outstanding")]
+pub struct NotOutstanding;
+
 /// What to do next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
@@ -146,11 +151,8 @@ impl Conversation {
 
     /// Hands in the response to the request [`Conversation::poll`] returned last. An
     /// error when no request is outstanding.
-    pub fn receive(&mut self, response: SourceResponse) -> Result<(), String> {
-        let req = self
-            .pending
-            .take()
-            .ok_or_else(|| "no source request is outstanding".to_string())?;
+    pub fn receive(&mut self, response: SourceResponse) -> Result<(), NotOutstanding> {
+        let req = self.pending.take().ok_or(NotOutstanding)?;
         self.log.push((req, response));
         Ok(())
     }

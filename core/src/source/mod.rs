@@ -18,7 +18,7 @@ mod network_mirror;
 pub(crate) mod registry;
 mod set;
 
-pub use conversation::{Conversation, Step};
+pub use conversation::{Conversation, NotOutstanding, Step};
 pub use exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
 pub use set::{Method, SourceEntry, SourceSet};
 

@@ -45,7 +45,7 @@ pub(crate) fn versions(
     let addr = p.to_string();
     let url = match index_url(base, &p.hostname, &p.namespace, &p.r#type) {
         Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e))),
+        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
     let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
         Ok(d) => d,
@@ -92,7 +92,7 @@ pub(crate) fn package(
     let platform = platform.to_string();
     let url = match version_url(base, &p.hostname, &p.namespace, &p.r#type, &version) {
         Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e))),
+        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
     let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
         Ok(d) => d,

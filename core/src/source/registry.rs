@@ -117,7 +117,7 @@ pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, Sou
     };
     let url = match resolve(&base, &versions_path(&p.namespace, &p.r#type)) {
         Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e))),
+        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
     let addr = p.to_string();
     let doc = match ctx.get(&url, Some(&p.hostname))? {
@@ -180,7 +180,7 @@ pub(crate) fn package(
         &download_path(&p.namespace, &p.r#type, &version, os, arch),
     ) {
         Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e))),
+        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
     let addr = p.to_string();
     let doc = match ctx.get(&url, Some(&p.hostname))? {

@@ -188,13 +188,45 @@ pub(crate) fn parse_multi(s: &str, dialect: Dialect) -> Result<Constraints, Cons
     Ok(Constraints { selections })
 }
 
+/// Why one selection of a constraint string is refused (go-versions' texts, which
+/// [`parse_multi`] wraps with the selection it read).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum SelectionError {
+    /// An operator go-versions does not know, with the one probably meant.
+    #[error("invalid constraint operator {}{}", quote(.op), .meant.map(|m| format!("; did you mean \"{m}\"?")).unwrap_or_default())]
+    Operator {
+        /// The operator as written.
+        op: String,
+        /// The operator probably meant.
+        meant: Option<&'static str>,
+    },
+    /// Spaces before the version with no operator.
+    #[error("extraneous spaces at start of specification")]
+    LeadingSpaces,
+    /// A `v` before the version.
+    #[error(r#"a "v" prefix should not be used when specifying versions"#)]
+    VPrefix,
+    /// More than one space after the operator.
+    #[error("only one space is expected after the operator {}", quote(.0))]
+    Spaces(String),
+    /// Four or more numbered parts.
+    #[error("too many numbered portions; only three are allowed (major, minor, patch)")]
+    TooManyParts,
+    /// A wildcard in a numbered part.
+    #[error("can't use wildcard for {0} number; omit segments that should be unconstrained")]
+    Wildcard(&'static str),
+    /// A numbered part that is not a number.
+    #[error("{0}")]
+    Number(String),
+}
+
 /// `parseRubyStyle`: one selection from the start of `s`, and the unconsumed rest.
-fn parse_one(s: &str, dialect: Dialect) -> (Result<Selection, String>, &str) {
+fn parse_one(s: &str, dialect: Dialect) -> (Result<Selection, SelectionError>, &str) {
     let (raw, remain) = scan(s, dialect);
     (check_one(&raw, dialect), remain)
 }
 
-fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, String> {
+fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, SelectionError> {
     let op = match raw.op {
         "=" | "" => Operator::Eq,
         "!=" => Operator::Ne,
@@ -204,50 +236,40 @@ fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, 
         "<=" => Operator::Le,
         "~>" if raw.num_ct == 3 => Operator::PessimisticPatch,
         "~>" => Operator::PessimisticMinor,
-        "=<" => {
-            return Err(format!(
-                "invalid constraint operator {}; did you mean \"<=\"?",
-                quote(raw.op)
-            ))
+        other => {
+            let meant = match other {
+                "=<" => Some("<="),
+                "=>" => Some(">="),
+                _ => None,
+            };
+            return Err(SelectionError::Operator {
+                op: other.to_string(),
+                meant,
+            });
         }
-        "=>" => {
-            return Err(format!(
-                "invalid constraint operator {}; did you mean \">=\"?",
-                quote(raw.op)
-            ))
-        }
-        other => return Err(format!("invalid constraint operator {}", quote(other))),
     };
     match raw.sep {
         "" => {}
         " " if !raw.op.is_empty() => {}
-        " " => return Err("extraneous spaces at start of specification".into()),
+        " " => return Err(SelectionError::LeadingSpaces),
         sep => {
             if dialect == Dialect::V103 && sep.contains('v') {
-                return Err(r#"a "v" prefix should not be used when specifying versions"#.into());
+                return Err(SelectionError::VPrefix);
             }
             return Err(if raw.op.is_empty() {
-                "extraneous spaces at start of specification".into()
+                SelectionError::LeadingSpaces
             } else {
-                format!(
-                    "only one space is expected after the operator {}",
-                    quote(raw.op)
-                )
+                SelectionError::Spaces(raw.op.to_string())
             });
         }
     }
     if raw.num_ct > 3 {
-        return Err(
-            "too many numbered portions; only three are allowed (major, minor, patch)".into(),
-        );
+        return Err(SelectionError::TooManyParts);
     }
     const NAMES: [&str; 3] = ["major", "minor", "patch"];
     for (i, n) in raw.nums.iter().enumerate() {
         if is_wildcard(n) {
-            return Err(format!(
-                "can't use wildcard for {} number; omit segments that should be unconstrained",
-                NAMES[i]
-            ));
+            return Err(SelectionError::Wildcard(NAMES[i]));
         }
     }
     let mut nums = raw.nums;
@@ -256,11 +278,13 @@ fn check_one(raw: &super::scan::Raw<'_>, dialect: Dialect) -> Result<Selection, 
             *n = "0";
         }
     }
-    let num = |s: &str| -> Result<Option<u64>, String> {
+    let num = |s: &str| -> Result<Option<u64>, SelectionError> {
         if s.is_empty() {
             Ok(None)
         } else {
-            parse_num(s).map(Some).map_err(|e| e.to_string())
+            parse_num(s)
+                .map(Some)
+                .map_err(|e| SelectionError::Number(e.to_string()))
         }
     };
     Ok(Selection {

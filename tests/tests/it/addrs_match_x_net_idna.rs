@@ -162,7 +162,7 @@ fn provider_parts_and_hostnames_match_x_net_idna() {
             continue;
         }
         let ours: Result<String, String> = if *host {
-            hostname::for_comparison(s)
+            hostname::for_comparison(s).map_err(|e| e.to_string())
         } else {
             parse_provider_part(s).map_err(str::to_string)
         };

@@ -87,7 +87,7 @@ impl Mirror {
             match c.as_ref() {
                 Some((seen, config)) if *seen == vars => Ok(Rc::clone(config)),
                 _ => {
-                    let config = Rc::new(EdgeConfig::from_vars(&vars)?);
+                    let config = Rc::new(EdgeConfig::from_vars(&vars).map_err(|e| e.to_string())?);
                     *c = Some((vars, Rc::clone(&config)));
                     Ok::<_, String>(config)
                 }

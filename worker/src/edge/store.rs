@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use tflock_core::edge::hot::HotDocuments;
 use tflock_core::edge::keys;
+use tflock_core::protocol::mirror_docs::MirrorDocError;
 use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
 
 use super::{respond, Mirror};
@@ -100,7 +101,7 @@ pub(crate) async fn update(
     bucket: &Bucket,
     key: &str,
     now: f64,
-    change: impl Fn(Option<&[u8]>) -> std::result::Result<Option<Vec<u8>>, String>,
+    change: impl Fn(Option<&[u8]>) -> std::result::Result<Option<Vec<u8>>, MirrorDocError>,
 ) -> Result<()> {
     for _ in 0..CAS_TRIES {
         let current = read(bucket, key).await?;

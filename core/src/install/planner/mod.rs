@@ -48,6 +48,17 @@ pub struct Planner {
     providers: SortedMap<Provider, Entry>,
 }
 
+/// An answer the planner cannot take: a bug in the host, not in the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerError {
+    /// No request with this id is outstanding.
+    #[error("no outstanding request with id {0}")]
+    UnknownRequest(u32),
+    /// The answer is of another kind than the request (the request and answer, debugged).
+    #[error("{0}")]
+    Misfit(String),
+}
+
 /// One required provider: its constraints, what happened to it so far, and where it is.
 #[derive(Debug)]
 struct Entry {
@@ -121,7 +132,7 @@ impl Planner {
     ///
     /// Fails (changing nothing) when `id` is unknown or the answer's kind does not fit the
     /// request: those are bugs in the host, not in the input.
-    pub fn answer(&mut self, id: NeedId, answer: Answer) -> Result<(), String> {
+    pub fn answer(&mut self, id: NeedId, answer: Answer) -> Result<(), AnswerError> {
         let asked = self.outbox.asked(id).cloned();
         let Some((asked, entry)) =
             asked.and_then(|a| self.providers.get_mut(&a.provider).map(|entry| (a, entry)))

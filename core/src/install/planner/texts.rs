@@ -7,6 +7,7 @@
 use super::accept::Rejection;
 use super::outbox::Asked;
 use super::phase::Awaited;
+use super::AnswerError;
 use crate::addrs::{Platform, Provider};
 use crate::gotext::quote;
 use crate::install::exchange::{Answer, NeedId, SourceError, SourceErrorKind};
@@ -365,8 +366,8 @@ pub use crate::lockfile::messages::{
 // Host errors.
 
 /// [`crate::install::Planner::answer`] got an id it is not waiting for.
-pub fn unknown_request(id: NeedId) -> String {
-    format!("no outstanding request with id {}", id.0)
+pub fn unknown_request(id: NeedId) -> AnswerError {
+    AnswerError::UnknownRequest(id.0)
 }
 
 /// [`crate::install::Planner::answer`] got an answer of another kind than the request's.
@@ -375,11 +376,11 @@ pub fn misfit_answer(
     answer: &Answer,
     asked: &Asked,
     awaited: Option<Awaited>,
-) -> String {
-    format!(
+) -> AnswerError {
+    AnswerError::Misfit(format!(
         "answer {answer:?} does not fit request {} ({awaited:?} for {} {:?})",
         id.0, asked.provider, asked.about
-    )
+    ))
 }
 
 /// The line `init` prints before installing providers. Terraform 1.15 says where the
