@@ -9,34 +9,15 @@
 // therefore runs SHA-256 on node:crypto; both backends are measured.
 import { writeFileSync, readFileSync, createReadStream, rmSync, mkdtempSync, existsSync, appendFileSync } from "node:fs";
 import { zipOf } from "../tests/helpers.mjs";
+import { content, nativeCli } from "./common.mjs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-// Cargo's target directory (CARGO_TARGET_DIR, relative to the workspace, or `target`).
-const targetDir = (() => {
-  const t = process.env.CARGO_TARGET_DIR;
-  if (!t) return root + "target/";
-  return (t.startsWith("/") ? t : root + t).replace(/\/?$/, "/");
-})();
-const native = targetDir + "release/tflock";
-if (!existsSync(native)) throw new Error("build the native CLI first: cargo build --release -p tflock");
+const native = nativeCli();
 const tf = await import(new URL("../pkg/node.js", import.meta.url).href);
 const mib = Number(process.argv[2] ?? 250);
-
-// Provider-like content: a big binary made of pseudo-random runs (compresses ~2:1) + small files.
-function content(size, seed) {
-  const out = Buffer.alloc(size);
-  let x = seed >>> 0;
-  for (let i = 0; i < size; i += 4) {
-    x = (x * 1664525 + 1013904223) >>> 0;
-    out.writeUInt32LE((i >> 6) % 3 === 0 ? x : 0x90909090, i);
-  }
-  return out;
-}
 
 
 const dir = mkdtempSync(join(tmpdir(), "tflock-bench-"));

@@ -14,31 +14,14 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { zipOf } from "../tests/helpers.mjs";
-import { tools, manifest } from "../tests/hosts.mjs";
+import { root, zipOf } from "../tests/helpers.mjs";
+import { tools, manifest, CHROMIUM_ARGS } from "../tests/hosts.mjs";
+import { content, nativeCli } from "./common.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const targetDir = (() => {
-  const t = process.env.CARGO_TARGET_DIR;
-  if (!t) return root + "target/";
-  return (t.startsWith("/") ? t : root + t).replace(/\/?$/, "/");
-})();
-const native = targetDir + "release/tflock";
-if (!existsSync(native)) throw new Error("build the native CLI first: cargo build --release -p tflock");
+const native = nativeCli();
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const mib = Number(process.argv[2] ?? 64);
 const RUNS = 3;
-
-// The same provider-like content as h1.mjs: pseudo-random runs and filler (deflates ~2:1).
-function content(size, seed) {
-  const out = Buffer.alloc(size);
-  let x = seed >>> 0;
-  for (let i = 0; i < size; i += 4) {
-    x = (x * 1664525 + 1013904223) >>> 0;
-    out.writeUInt32LE((i >> 6) % 3 === 0 ? x : 0x90909090, i);
-  }
-  return out;
-}
 
 const dir = mkdtempSync(join(tmpdir(), "tflock-bench-hosts-"));
 const zipPath = join(dir, "terraform-provider-bench_1.0.0_linux_amd64.zip");
@@ -89,7 +72,7 @@ async function chromiumRuns() {
   const context = await pw.launchPersistentContext(profile, {
     executablePath: chromium,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: CHROMIUM_ARGS,
   });
   try {
     const tab = await context.newPage();

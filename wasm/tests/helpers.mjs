@@ -13,7 +13,7 @@ export const fixtures = root + "tests/fixtures/";
 export const tools = createRequire(root + "wasm/tools/package.json");
 
 /** Cargo's target directory (CARGO_TARGET_DIR, relative to the workspace, or `target`). */
-const targetDir = (() => {
+export const targetDir = (() => {
   const t = process.env.CARGO_TARGET_DIR;
   if (!t) return root + "target/";
   return (t.startsWith("/") ? t : root + t).replace(/\/?$/, "/");

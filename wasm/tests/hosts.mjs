@@ -10,6 +10,9 @@ import { root, fixtures, runCli, goVersionsOracle, zipOf, tools } from "./helper
 
 export { tools };
 
+/** Headless Chromium's flags for the host tests and benchmarks. */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
 /** The built package's manifest. */
 export const manifest = JSON.parse(readFileSync(root + "wasm/pkg/package.json", "utf8"));
 

@@ -14,7 +14,7 @@ import { createReadStream, readFileSync, rmSync, statSync, mkdtempSync, existsSy
 import { tmpdir } from "node:os";
 import { join, extname, normalize } from "node:path";
 import { root } from "../helpers.mjs";
-import { tools, manifest, makeCases, checkResults } from "../hosts.mjs";
+import { tools, manifest, makeCases, checkResults, CHROMIUM_ARGS } from "../hosts.mjs";
 
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const { chromium: pw } = tools("playwright-core");
@@ -75,7 +75,7 @@ test("the package works in headless Chromium and agrees with the native CLI", { 
   const context = await pw.launchPersistentContext(profile, {
     executablePath: chromium,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await context.newPage();
