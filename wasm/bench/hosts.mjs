@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { root, zipOf } from "../tests/helpers.mjs";
-import { tools, manifest, CHROMIUM_ARGS } from "../tests/hosts.mjs";
+import { tools, manifest, launchChromium, workerdOptions } from "../tests/hosts.mjs";
 import { content, nativeCli } from "./common.mjs";
 
 const native = nativeCli();
@@ -38,7 +38,6 @@ function nativeRun() {
 
 /** Best of RUNS in headless Chromium: the page fetches the zip once, then hashes it RUNS times. */
 async function chromiumRuns() {
-  const pw = tools("playwright-core").chromium;
   const importMap = JSON.stringify({ imports: { tflock: "/pkg/" + manifest.exports["."].browser.replace(/^\.\//, "") } });
   const page = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <script type="importmap">${importMap}</script>
@@ -69,11 +68,7 @@ async function chromiumRuns() {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const profile = mkdtempSync(join(tmpdir(), "tflock-chromium-"));
-  const context = await pw.launchPersistentContext(profile, {
-    executablePath: chromium,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const context = await launchChromium(chromium, profile);
   try {
     const tab = await context.newPage();
     await tab.goto(`http://127.0.0.1:${server.address().port}/`);
@@ -91,18 +86,8 @@ async function chromiumRuns() {
 /** Best of RUNS in workerd: one request loads the zip, each further request hashes it. */
 async function workerdRuns() {
   const { Miniflare, Response } = tools("miniflare");
-  const mf = new Miniflare({
-    modules: true,
-    modulesRoot: root + "wasm",
-    scriptPath: fileURLToPath(new URL("worker.mjs", import.meta.url)),
-    modulesRules: [
-      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
-      { type: "CompiledWasm", include: ["**/*.wasm"] },
-    ],
-    compatibilityDate: "2025-09-01",
-    cf: false,
-    serviceBindings: { ZIP: () => new Response(zipBytes) },
-  });
+  const script = fileURLToPath(new URL("worker.mjs", import.meta.url));
+  const mf = new Miniflare(workerdOptions(script, { ZIP: () => new Response(zipBytes) }));
   try {
     const load = await (await mf.dispatchFetch("http://localhost/load")).json();
     if (!load.ok) throw new Error(`workerd: ${load.error}`);

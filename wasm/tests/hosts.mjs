@@ -11,7 +11,32 @@ import { root, fixtures, runCli, goVersionsOracle, zipOf, tools } from "./helper
 export { tools };
 
 /** Headless Chromium's flags for the host tests and benchmarks. */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Headless Chromium (playwright-core) with a throw-away profile directory. */
+export function launchChromium(chromium, profile) {
+  return tools("playwright-core").chromium.launchPersistentContext(profile, {
+    executablePath: chromium,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Miniflare options for a module Worker `scriptPath` under `wasm/` importing the package. */
+export function workerdOptions(scriptPath, serviceBindings) {
+  return {
+    modules: true,
+    modulesRoot: root + "wasm",
+    scriptPath,
+    modulesRules: [
+      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+      { type: "CompiledWasm", include: ["**/*.wasm"] },
+    ],
+    compatibilityDate: "2025-09-01",
+    cf: false,
+    serviceBindings,
+  };
+}
 
 /** The built package's manifest. */
 export const manifest = JSON.parse(readFileSync(root + "wasm/pkg/package.json", "utf8"));

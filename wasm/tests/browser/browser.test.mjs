@@ -14,10 +14,9 @@ import { createReadStream, readFileSync, rmSync, statSync, mkdtempSync, existsSy
 import { tmpdir } from "node:os";
 import { join, extname, normalize } from "node:path";
 import { root } from "../helpers.mjs";
-import { tools, manifest, makeCases, checkResults, CHROMIUM_ARGS } from "../hosts.mjs";
+import { manifest, makeCases, checkResults, launchChromium } from "../hosts.mjs";
 
 const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const { chromium: pw } = tools("playwright-core");
 const made = makeCases();
 after(() => rmSync(made.dir, { recursive: true, force: true }));
 
@@ -72,11 +71,7 @@ test("the package works in headless Chromium and agrees with the native CLI", { 
   assert.ok(existsSync(chromium), `${chromium} is missing (apt-get install chromium; cargo xtask wasm --hosts does it)`);
   const server = await serve();
   const profile = mkdtempSync(join(tmpdir(), "tflock-chromium-"));
-  const context = await pw.launchPersistentContext(profile, {
-    executablePath: chromium,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const context = await launchChromium(chromium, profile);
   try {
     const page = await context.newPage();
     const problems = [];

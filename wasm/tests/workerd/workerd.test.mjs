@@ -9,8 +9,7 @@ import assert from "node:assert/strict";
 import { createReadStream, rmSync } from "node:fs";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { root } from "../helpers.mjs";
-import { tools, manifest, makeCases, checkResults } from "../hosts.mjs";
+import { tools, manifest, makeCases, checkResults, workerdOptions } from "../hosts.mjs";
 
 const { Miniflare, Response } = tools("miniflare");
 const made = makeCases();
@@ -19,24 +18,15 @@ after(() => rmSync(made.dir, { recursive: true, force: true }));
 test("the package works in workerd and agrees with the native CLI", { timeout: 120_000 }, async () => {
   // worker.mjs imports ../../pkg/workerd.js: keep that in step with the exports map.
   assert.equal(manifest.exports["."].workerd, "./workerd.js");
-  const mf = new Miniflare({
-    modules: true,
-    modulesRoot: root + "wasm",
-    scriptPath: fileURLToPath(new URL("worker.mjs", import.meta.url)),
-    modulesRules: [
-      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
-      { type: "CompiledWasm", include: ["**/*.wasm"] },
-    ],
-    compatibilityDate: "2025-09-01",
-    cf: false,
-    serviceBindings: {
+  const mf = new Miniflare(
+    workerdOptions(fileURLToPath(new URL("worker.mjs", import.meta.url)), {
       ZIPS: (request) => {
         const file = made.files.get(new URL(request.url).pathname);
         if (!file) return new Response("not found", { status: 404 });
         return new Response(Readable.toWeb(createReadStream(file, { highWaterMark: 64 * 1024 })));
       },
-    },
-  });
+    }),
+  );
   try {
     const r = await mf.dispatchFetch("http://localhost/", { method: "POST", body: JSON.stringify(made.cases) });
     const { ok, results, error } = await r.json();
