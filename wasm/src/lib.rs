@@ -24,14 +24,13 @@ pub use hash::{hash_files, hash_zip, ZipHasher};
 pub use host_sha256::set_sha256;
 pub use lockfile::{diff_lock, format_lock, lock_coverage, merge_lock, parse_lock};
 pub use planner::Planner;
-pub use registry_host::lock;
+pub use registry_host::{lock, lock_with, LockEvent};
 pub use version::{canonical_constraints, parse_constraints, select_version};
-
-use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Runs once when the module is instantiated: routes Rust panics (bugs, never bad input)
 /// to `console.error` with a message instead of an opaque `unreachable` trap.
-#[wasm_bindgen(start, skip_typescript)]
+#[cfg(feature = "start")]
+#[wasm_bindgen::prelude::wasm_bindgen(start, skip_typescript)]
 fn start() {
     console_error_panic_hook::set_once();
 }

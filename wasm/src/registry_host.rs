@@ -13,11 +13,17 @@ use crate::error::{diagnostic_error, error, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
+use tflock_core::addrs::{Platform, Provider};
 use tflock_core::hash::{ZipHasher, ZipLimits};
-use tflock_core::install::{self, Answer, FetchedPackage, Need, PackageLocation, SourceError};
+use tflock_core::install::{
+    self, Answer, FetchedPackage, Need, Outcome, PackageLocation, PlanOptions, Requirements,
+    SourceError,
+};
+use tflock_core::lockfile::Locks;
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::Credentials;
 use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
+use tflock_core::version::Version;
 use tflock_core::{Flavor, Severity};
 use url::Url;
 use wasm_bindgen::prelude::*;
@@ -41,7 +47,10 @@ fn content_type(resp: &JsValue) -> Option<String> {
 /// Hashes a package `Response` as its body streams in, so memory stays bounded whatever
 /// the zip's size (a Worker has 128 MB); falls back to `arrayBuffer()` for `Response`-like
 /// objects without a readable `body`.
-async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
+async fn stream_zip(
+    resp: &JsValue,
+    mut progress: impl FnMut(u64, bool),
+) -> Result<FetchedPackage, SourceError> {
     let fail = |e: String| SourceError::other(e);
     let body = get(resp, "body");
     let reader = if body.is_object() {
@@ -60,7 +69,9 @@ async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
         let buf = JsFuture::from(Promise::resolve(&buf))
             .await
             .map_err(|e| fail(js_message(e)))?;
-        return fetched_zip(&Uint8Array::new(&buf).to_vec());
+        let bytes = Uint8Array::new(&buf).to_vec();
+        progress(bytes.len() as u64, true);
+        return fetched_zip(&bytes);
     };
     let read: Function = get(&reader, "read")
         .dyn_into()
@@ -79,20 +90,46 @@ async fn stream_zip(resp: &JsValue) -> Result<FetchedPackage, SourceError> {
         buf.resize(value.length() as usize, 0);
         value.copy_to(&mut buf);
         hasher.update(&buf).map_err(|e| fail(e.to_string()))?;
+        progress(hasher.bytes_seen(), false);
     }
     let size = hasher.bytes_seen();
+    progress(size, true);
     let hashes = crate::hash::checked(hasher.finish()).map_err(|e| fail(js_message(e)))?;
     archive_package(hashes, size)
 }
 
-/// The caller's `fetch` and the sources' state.
-struct Host {
+/// What a lock run reports while it works (`onProgress` in JavaScript).
+#[derive(Debug, Clone, Copy)]
+pub enum LockEvent<'a> {
+    /// One of the planner's progress lines, with `[bold]` markup, as the CLI prints them.
+    Message(&'a str),
+    /// A package download: bytes received so far, the size when the server said it, and
+    /// whether the download has ended.
+    Package {
+        /// The provider.
+        provider: &'a Provider,
+        /// Its version.
+        version: &'a Version,
+        /// The package's platform.
+        platform: &'a Platform,
+        /// Bytes received so far.
+        received: u64,
+        /// `Content-Length`, when given.
+        total: Option<u64>,
+        /// The last report for this package.
+        done: bool,
+    },
+}
+
+/// The caller's `fetch`, the sources' state and where progress goes.
+struct Host<'p> {
     fetch: Function,
     sources: SourceSet,
     credentials: Credentials,
+    progress: &'p dyn Fn(LockEvent),
 }
 
-impl Host {
+impl Host<'_> {
     /// `fetch(url)`, the `Response` unread; with a token, `fetch(url, { headers })`
     /// carrying it as a bearer `Authorization`.
     async fn call(&self, url: &Url, token: Option<&str>) -> Result<JsValue, String> {
@@ -116,7 +153,7 @@ impl Host {
         .map_err(js_message)?;
         JsFuture::from(Promise::resolve(&call))
             .await
-            .map_err(js_message)
+            .map_err(|e| unreachable_text(url, &e))
     }
 
     /// `fetch(url)`, read whole (registry and mirror documents are small), with
@@ -159,7 +196,11 @@ impl Host {
         }
     }
 
-    async fn package(&self, location: &PackageLocation) -> Result<FetchedPackage, SourceError> {
+    async fn package(
+        &self,
+        location: &PackageLocation,
+        (provider, version, platform): (&Provider, &Version, &Platform),
+    ) -> Result<FetchedPackage, SourceError> {
         let PackageLocation::Url(u) = location else {
             return Err(SourceError::other(
                 "local packages are not available to lock()",
@@ -177,7 +218,18 @@ impl Host {
                 url.host_str().unwrap_or("")
             )));
         }
-        stream_zip(&resp).await
+        let total = content_length(&resp);
+        stream_zip(&resp, |received, done| {
+            (self.progress)(LockEvent::Package {
+                provider,
+                version,
+                platform,
+                received,
+                total,
+                done,
+            })
+        })
+        .await
     }
 
     async fn answer(&mut self, need: &Need) -> Answer {
@@ -200,7 +252,13 @@ impl Host {
             }
         }
         match need {
-            Need::Package { location, .. } => Answer::Package(self.package(location).await),
+            Need::Package {
+                location,
+                provider,
+                version,
+                platform,
+                ..
+            } => Answer::Package(self.package(location, (provider, version, platform)).await),
             // No working directory and no plugin cache in a JS host.
             _ => Answer::LocalPackage(None),
         }
@@ -288,32 +346,58 @@ fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
 }
 
 /// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
-/// networkMirror?, credentials? })`: runs the planner (`providers lock` by default) against the origin
-/// registries, the `cliConfig`'s `provider_installation` methods, or one `networkMirror`,
-/// performing every request with `fetch(url)` (anything returning a `Response`-like
-/// `{ status, statusText, url, headers?, arrayBuffer() }`), and resolves to the outcome:
-/// the new lock file text, the change, the diagnostics and the product's messages. `hosts`
-/// maps a hostname to its service URLs, like a CLI config `host` block
-/// (`{ "example.com": { "providers.v1": "http://…/" } }`); `credentials` maps a hostname
-/// (a mirror's `host:port`) to a bearer token sent only with its registry or mirror
-/// documents, never with package downloads.
+/// networkMirror?, credentials?, onProgress? })`: runs the planner (`providers lock` by
+/// default) against the origin registries, the `cliConfig`'s `provider_installation`
+/// methods, or one `networkMirror`, performing every request with `fetch(url)` (anything
+/// returning a `Response`-like `{ status, statusText, url, headers?, arrayBuffer() }`), and
+/// resolves to the outcome: the new lock file text, the change, the diagnostics and the
+/// product's messages. `hosts` maps a hostname to its service URLs, like a CLI config `host`
+/// block (`{ "example.com": { "providers.v1": "http://…/" } }`); `credentials` maps a
+/// hostname (a mirror's `host:port`) to a bearer token sent only with its registry or mirror
+/// documents, never with package downloads; `onProgress(event)` hears each progress line and
+/// each package's received bytes.
 #[wasm_bindgen(js_name = lock, unchecked_return_type = "PlanOutcome")]
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
     let (reqs, locks, opts) = plan_args(&options)?;
-    let fetch: Function = get(&options, "fetch")
+    let flavor = opts.flavor;
+    let listener = get(&options, "onProgress").dyn_into::<Function>().ok();
+    let report = |event: LockEvent| {
+        if let Some(f) = &listener {
+            let _ = f.call1(&JsValue::NULL, &event_js(event));
+        }
+    };
+    let outcome = lock_with(reqs, locks, opts, &options, &report).await?;
+    outcome_js(&outcome, flavor)
+}
+
+/// `lock()` for Rust callers in the browser (the playground): the same sources, requests and
+/// hashing, with the requirements, lock and options already in the core's types; `options`
+/// supplies `fetch` and the source settings (`hosts`, `cliConfig`, `networkMirror`,
+/// `credentials`).
+pub async fn lock_with(
+    reqs: Requirements,
+    locks: Locks,
+    opts: PlanOptions,
+    options: &JsValue,
+    progress: &dyn Fn(LockEvent),
+) -> JsResult<Outcome> {
+    let fetch: Function = get(options, "fetch")
         .dyn_into()
         .map_err(|_| error("Invalid argument", "\"fetch\" must be a function"))?;
-    let flavor = opts.flavor;
-    let (sources, credentials) = sources(&options, flavor)?;
+    let (sources, credentials) = sources(options, opts.flavor)?;
     let mut host = Host {
         fetch,
         sources,
         credentials,
+        progress,
     };
     let mut planner = install::Planner::new(reqs, locks, opts);
     loop {
+        for line in planner.drain_progress() {
+            progress(LockEvent::Message(&line));
+        }
         let requests = planner.take_requests();
         if requests.is_empty() {
             break;
@@ -325,5 +409,64 @@ pub async fn lock(
                 .map_err(|e| error("Internal error", e.to_string()))?;
         }
     }
-    outcome_js(&planner.finish(), flavor)
+    Ok(planner.finish())
+}
+
+/// A progress event as JavaScript sees it (`LockProgress` in the types).
+fn event_js(event: LockEvent) -> JsValue {
+    let o = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
+    };
+    match event {
+        LockEvent::Message(text) => {
+            set("kind", "message".into());
+            set("text", text.into());
+        }
+        LockEvent::Package {
+            provider,
+            version,
+            platform,
+            received,
+            total,
+            done,
+        } => {
+            set("kind", "package".into());
+            set("provider", provider.to_string().into());
+            set("version", version.to_string().into());
+            set("platform", platform.to_string().into());
+            set("received", (received as f64).into());
+            set("total", total.map_or(JsValue::NULL, |t| (t as f64).into()));
+            set("done", done.into());
+        }
+    }
+    o.into()
+}
+
+/// A response's `Content-Length`, when it has one.
+fn content_length(resp: &JsValue) -> Option<u64> {
+    let headers = get(resp, "headers");
+    let lookup: Function = get(&headers, "get").dyn_into().ok()?;
+    lookup
+        .call1(&headers, &JsValue::from_str("content-length"))
+        .ok()?
+        .as_string()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Why a `fetch` rejected, with what a user can check: browsers reject with a bare
+/// `TypeError` ("Failed to fetch") for a refused connection, an untrusted certificate and a
+/// missing CORS header alike, and never say which.
+fn unreachable_text(url: &Url, e: &JsValue) -> String {
+    let message = js_message(e.clone());
+    if !e.is_instance_of::<js_sys::TypeError>() {
+        return message;
+    }
+    format!(
+        "request to {url} failed: {message} (the server is unreachable, its TLS certificate is \
+         not trusted, or it does not allow this origin by CORS: open the URL in a browser tab \
+         to tell which)"
+    )
 }

@@ -310,4 +310,22 @@ export interface LockOptions extends PlannerOptions {
    * for that host's registry or mirror documents only, never with package downloads.
    */
   credentials?: Record<string, string>;
+  /** Hears each progress line (`[bold]` markup, as the CLI prints) and each package's bytes. */
+  onProgress?: (event: LockProgress) => void;
 }
+
+/** A `lock()` progress event. */
+export type LockProgress =
+  | { kind: "message"; text: string }
+  | {
+      kind: "package";
+      provider: string;
+      version: string;
+      platform: string;
+      /** Bytes received so far. */
+      received: number;
+      /** The response's `Content-Length`, when it has one. */
+      total: number | null;
+      /** The last event for this package. */
+      done: boolean;
+    };

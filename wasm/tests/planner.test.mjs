@@ -92,6 +92,36 @@ test("lock() records the h1: that `tflock hash` computes for each platform's zip
   }
 });
 
+test("lock() reports each progress line and each package's bytes to onProgress", async () => {
+  const events = [];
+  const out = await tf.lock({ ...options("1.2.0"), onProgress: (e) => events.push(e) });
+  for (const e of events) assertType(e, "LockProgress");
+  // Each line is one of the outcome's messages, heard while the run was going.
+  const lines = events.filter((e) => e.kind === "message").map((e) => e.text);
+  assert.ok(lines.length > 0);
+  for (const line of lines) assert.ok(out.messages.includes(line), line);
+  for (const p of platforms) {
+    const name = `terraform-provider-demo_1.2.0_${p}.zip`;
+    const mine = events.filter((e) => e.kind === "package" && e.platform === p);
+    assert.ok(mine.length >= 1, p);
+    const last = mine.at(-1);
+    assert.deepEqual(
+      { provider: last.provider, version: last.version, received: last.received, total: last.total, done: last.done },
+      { provider: `${HOST}/acme/demo`, version: "1.2.0", received: reg.zips.get(name).length, total: reg.zips.get(name).length, done: true },
+    );
+    assert.equal(mine.filter((e) => e.done).length, 1, p);
+  }
+});
+
+test("a fetch that rejects (refused, untrusted TLS, CORS) is named with its URL and what to check", async () => {
+  const failing = (url) => Promise.reject(new TypeError("Failed to fetch"));
+  const out = await tf.lock({ ...options("1.2.0"), fetch: failing });
+  const errors = out.diagnostics.filter((d) => d.severity === "error");
+  assert.equal(errors.length, 1, JSON.stringify(out.diagnostics));
+  assert.match(errors[0].detail, new RegExp(`request to ${reg.providersUrl}acme/demo/versions failed: Failed to fetch`));
+  assert.match(errors[0].detail, /TLS certificate is not trusted, or it does not allow this origin by CORS/);
+});
+
 test("lock() sends a host's token with its registry documents only, never with downloads", async () => {
   const seen = [];
   const recording = (url, init) => {

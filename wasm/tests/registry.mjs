@@ -76,11 +76,13 @@ export async function startRegistry({ versions, platforms, zip: zipFor = demoZip
   const server = createServer((req, res) => {
     requests.push({ path: req.url, authorization: req.headers.authorization });
     const body = files.get(req.url);
+    // CORS, so the playground's Lock action can ask it from a page on another origin.
+    const cors = { "access-control-allow-origin": "*" };
     if (!body) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      res.writeHead(404, { "content-type": "text/plain", ...cors }).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": req.url.endsWith(".zip") ? "application/zip" : "application/json" }).end(body);
+    res.writeHead(200, { "content-type": req.url.endsWith(".zip") ? "application/zip" : "application/json", ...cors }).end(body);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${server.address().port}`;

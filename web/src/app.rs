@@ -1,15 +1,22 @@
 //! The page: shared state (files, flavour, lock text, hashed packages) and the panels.
 
-use crate::model::config::{analyze, ConfigReport};
+use crate::model::config::analyze;
 use crate::model::lock::HashedPackage;
 use crate::model::share::{self, Shared};
 use crate::panels::{
     config::ConfigPanel, hash::HashPanel, lock::LockPanel, open::OpenModule, preview::PreviewPanel,
+    remote_lock::RemoteLockPanel,
 };
 use crate::samples;
+use leptos::leptos_dom::helpers::TimeoutHandle;
 use leptos::prelude::*;
+use std::time::Duration;
 use tflock_core::Flavor;
 use wasm_bindgen::prelude::wasm_bindgen;
+
+/// How long typing must pause before the module is analysed again and the link rewritten:
+/// a keystroke in a 200-file module then costs nothing, and a pause one analysis.
+const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// One editable configuration file.
 #[derive(Clone, Copy)]
@@ -22,10 +29,14 @@ pub(crate) struct FileEntry {
     pub content: RwSignal<String>,
 }
 
+/// Ids never reused within the page: a list replaced as a whole (an opened folder, a link)
+/// must not share keys with the rows it replaces, or the keyed list would keep their views.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 impl FileEntry {
-    pub fn new(id: u64, name: &str, content: &str) -> FileEntry {
+    pub fn new(name: &str, content: &str) -> FileEntry {
         FileEntry {
-            id,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             name: RwSignal::new(name.to_string()),
             content: RwSignal::new(content.to_string()),
         }
@@ -39,6 +50,38 @@ pub fn start() {
     mount_to_body(App);
 }
 
+/// `performance.now()` in milliseconds (sub-millisecond where the browser allows).
+fn now_ms() -> f64 {
+    let w: wasm_bindgen::JsValue = window().into();
+    let perf = js_sys::Reflect::get(&w, &"performance".into()).unwrap_or_default();
+    js_sys::Reflect::get(&perf, &"now".into())
+        .ok()
+        .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok())
+        .and_then(|f| f.call0(&perf).ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// Runs the last `work` handed to the returned scheduler once [`DEBOUNCE`] has passed
+/// without another.
+fn debouncer() -> impl Fn(Box<dyn FnOnce()>) + Copy + 'static {
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    move |work| {
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        pending.set_value(set_timeout_with_handle(work, DEBOUNCE).ok());
+    }
+}
+
+/// The last analysis of panel 1's files: how many and how long it took.
+#[derive(Clone, Copy, Default)]
+struct Recompute {
+    generation: u32,
+    files: usize,
+    ms: f64,
+}
+
 /// The page's fragment (`#s=...` or anything else).
 fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
@@ -46,11 +89,7 @@ fn location_hash() -> String {
 
 /// File entries for `(name, content)` pairs, with fresh ids.
 pub(crate) fn entries(files: &[(String, String)]) -> Vec<FileEntry> {
-    files
-        .iter()
-        .enumerate()
-        .map(|(i, (n, c))| FileEntry::new(i as u64, n, c))
-        .collect()
+    files.iter().map(|(n, c)| FileEntry::new(n, c)).collect()
 }
 
 #[component]
@@ -68,41 +107,69 @@ fn App() -> impl IntoView {
             .collect(),
         lock: samples::LOCK_FILE.to_string(),
         flavor: "terraform".to_string(),
+        platforms: share::default_platforms(),
     });
     let files = RwSignal::new(entries(&start.files));
     let flavor = RwSignal::new(Flavor::parse(&start.flavor).unwrap_or_default());
     let link_error = RwSignal::new(link_error);
-    let report: Memo<ConfigReport> = Memo::new(move |_| {
-        let inputs: Vec<(String, String)> = files
+    let inputs = move || -> Vec<(String, String)> {
+        files
             .get()
             .iter()
             .map(|f| (f.name.get(), f.content.get()))
-            .collect();
-        analyze(&inputs, flavor.get())
+            .collect()
+    };
+    // The first analysis at once; later ones once typing pauses, timed for the status line.
+    let report = RwSignal::new(analyze(&start.files, flavor.get_untracked()));
+    let recompute = RwSignal::new(Recompute {
+        files: start.files.len(),
+        ..Recompute::default()
+    });
+    let analyze_later = debouncer();
+    Effect::new(move |first: Option<()>| {
+        let (now, fl) = (inputs(), flavor.get());
+        if first.is_none() {
+            return;
+        }
+        analyze_later(Box::new(move || {
+            let t0 = now_ms();
+            report.set(analyze(&now, fl));
+            let ms = now_ms() - t0;
+            recompute.update(|r| {
+                *r = Recompute {
+                    generation: r.generation + 1,
+                    files: now.len(),
+                    ms,
+                }
+            });
+        }));
     });
     let lock_text = RwSignal::new(start.lock.clone());
+    let platforms = RwSignal::new(start.platforms.clone());
     let hashed = RwSignal::new(Vec::<HashedPackage>::new());
-    // Every change is written into the fragment in place (replaceState), so reload keeps it
-    // and the address bar is always a link to this view.
-    Effect::new(move |_| {
-        let state = Shared {
-            files: files
-                .get()
-                .iter()
-                .map(|f| (f.name.get(), f.content.get()))
-                .collect(),
-            lock: lock_text.get(),
-            flavor: match flavor.get() {
-                Flavor::Terraform => "terraform".to_string(),
-                Flavor::OpenTofu => "opentofu".to_string(),
-            },
-        };
-        let frag = share::encode(&state);
+    // Every change is written into the fragment in place (replaceState), once typing pauses,
+    // so reload keeps it and the address bar is always a link to this view.
+    let state_now = move || Shared {
+        files: inputs(),
+        lock: lock_text.get(),
+        flavor: match flavor.get() {
+            Flavor::Terraform => "terraform".to_string(),
+            Flavor::OpenTofu => "opentofu".to_string(),
+        },
+        platforms: platforms.get(),
+    };
+    let write_link = |state: &Shared| {
+        let frag = share::encode(state);
         if frag != location_hash() {
             if let Ok(h) = window().history() {
                 let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&frag));
             }
         }
+    };
+    let write_link_later = debouncer();
+    Effect::new(move |_| {
+        let state = state_now();
+        write_link_later(Box::new(move || write_link(&state)));
     });
     // Back/forward (or a pasted link) to another fragment restores that state.
     let restore = move || match share::decode(&location_hash()) {
@@ -110,6 +177,7 @@ fn App() -> impl IntoView {
             files.set(entries(&s.files));
             lock_text.set(s.lock);
             flavor.set(Flavor::parse(&s.flavor).unwrap_or_default());
+            platforms.set(s.platforms);
             link_error.set(None);
         }
         Some(Err(e)) => link_error.set(Some(e)),
@@ -118,7 +186,9 @@ fn App() -> impl IntoView {
     let _ = window_event_listener(leptos::ev::popstate, move |_| restore());
     let _ = window_event_listener(leptos::ev::hashchange, move |_| restore());
     let share_link = move |_| {
-        // A new history entry for the link, so back returns to the state before sharing.
+        // The state as it is now (a debounced write may be pending), then a new history
+        // entry for the link, so back returns to the state before sharing.
+        write_link(&untrack(state_now));
         let href = window().location().href().unwrap_or_default();
         if let Ok(h) = window().history() {
             let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href));
@@ -141,6 +211,20 @@ fn App() -> impl IntoView {
             <div class="toolbar share">
                 <button id="share" on:click=share_link>"Share link"</button>
                 <input id="share-url" readonly placeholder="the link holds the files, the lock and the flavour (in the #fragment, never sent)" />
+                <span
+                    id="recompute"
+                    data-generation=move || recompute.get().generation.to_string()
+                    data-ms=move || format!("{:.2}", recompute.get().ms)
+                >
+                    {move || {
+                        let r = recompute.get();
+                        if r.generation == 0 {
+                            String::new()
+                        } else {
+                            format!("{} files analysed in {:.1} ms", r.files, r.ms)
+                        }
+                    }}
+                </span>
                 <span id="link-error" class="error" hidden=move || link_error.get().is_none()>
                     {move || link_error.get().map(|e| format!("This link could not be opened: {e}"))}
                 </span>
@@ -148,10 +232,11 @@ fn App() -> impl IntoView {
         </header>
         <main>
             <OpenModule files lock_text flavor />
-            <ConfigPanel files flavor report />
+            <ConfigPanel files flavor report=report.read_only() />
             <HashPanel hashed />
-            <LockPanel lock_text hashed />
-            <PreviewPanel report lock_text flavor />
+            <LockPanel lock_text hashed platforms />
+            <PreviewPanel report=report.read_only() lock_text flavor />
+            <RemoteLockPanel report=report.read_only() lock_text flavor platforms />
         </main>
     }
 }

@@ -1,38 +1,13 @@
 // The playground (web/dist, served by `cargo xtask playground-test`) in headless Chromium:
 // every output is compared with what the native CLI prints for the same input.
-// Environment: PLAYGROUND_URL, TFLOCK_BIN, CHROMIUM, SCREENSHOT (set by xtask).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { root, PLAYGROUND as URL, cli, dirWith, launch, openPlayground, shot, textWhen as waitText } from "./page.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../../");
-const tools = createRequire(root + "wasm/tools/package.json");
-const { chromium } = tools("playwright-core");
-
-const URL = process.env.PLAYGROUND_URL ?? "http://127.0.0.1:8080/";
-const TFLOCK = process.env.TFLOCK_BIN ?? root + "target/debug/tflock";
 const SAMPLES = root + "web/src/samples/";
 const ZIPS = root + "tests/fixtures/hash/samples/";
-
-/** Runs the CLI; returns { status, stdout, stderr }. */
-function cli(args, opts = {}) {
-  const r = spawnSync(TFLOCK, args, { encoding: "utf8", ...opts });
-  if (r.error) throw r.error;
-  return r;
-}
-
-/** A temporary directory holding `files` ({ name: content }). */
-function dirWith(files) {
-  const dir = mkdtempSync(join(tmpdir(), "tflock-playground-"));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  return dir;
-}
 
 /** The sample configuration as the page is preloaded with it. */
 function sampleConfig() {
@@ -54,23 +29,9 @@ let browser, page;
 const consoleErrors = [];
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  await page.goto(URL);
-  await page.waitForFunction(() => document.querySelector("#merged")?.textContent.length > 0, null, { timeout: 30000 });
+  browser = await launch();
+  page = await openPlayground(browser, consoleErrors);
 });
-
-/** Where a panel's screenshot goes: beside $SCREENSHOT (in the git-ignored target dir). */
-function shot(name) {
-  const base = process.env.SCREENSHOT ?? join(tmpdir(), "playground.png");
-  return base.replace(/\.png$/, `-${name}.png`);
-}
 
 after(async () => {
   if (page && process.env.SCREENSHOT) {
@@ -82,18 +43,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** Text of `selector`, waiting until `ok(text)` holds (the view updates asynchronously). */
-async function textWhen(selector, ok, timeout = 15000) {
-  const loc = page.locator(selector).first();
-  const end = Date.now() + timeout;
-  let text;
-  for (;;) {
-    text = (await loc.count()) ? await loc.textContent() : null;
-    if (text !== null && ok(text)) return text;
-    if (Date.now() > end) assert.fail(`${selector}: timed out; last text ${JSON.stringify(text)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Text of `selector`, waiting until `ok(text)` holds. */
+const textWhen = (selector, ok, timeout) => waitText(page, selector, ok, timeout);
 
 test("sample merge equals `tflock merge` and shows the override's value", async () => {
   const dir = dirWith(sampleConfig());

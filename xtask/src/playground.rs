@@ -38,9 +38,7 @@ pub fn run(args: &[String]) -> Result<()> {
             other => bail!("unknown playground option {other:?} (known: --port N, --build-only)"),
         }
     }
-    if super::which("rustup") {
-        super::run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
-    }
+    wasm_target()?;
     build()?;
     if build_only {
         return Ok(());
@@ -55,6 +53,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// `cargo xtask playground-test`: builds the playground and the CLI, serves `web/dist` on a
 /// free port and runs `node --test web/tests/` against it in headless Chromium.
 pub fn test() -> Result<()> {
+    wasm_target()?;
     wasm::clippy_wasm32(CRATE)?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
@@ -63,6 +62,11 @@ pub fn test() -> Result<()> {
     let listener = TcpListener::bind("127.0.0.1:0").context("binding a free port")?;
     let addr = listener.local_addr()?;
     std::thread::spawn(move || serve(listener, PathBuf::from(DIST)));
+    // The Lock action's test locks through the edge mirror Worker (worker/dev.mjs, HTTPS).
+    if !Path::new("worker/build/tflock_worker_bg.wasm").exists() {
+        super::worker::build()?;
+    }
+    let (ca, cert, key) = super::worker::dev_certificates()?;
     let tflock = Path::new(&target_dir()).join("debug/tflock");
     let tflock = std::fs::canonicalize(&tflock)
         .with_context(|| format!("the CLI should be at {}", tflock.display()))?;
@@ -70,10 +74,21 @@ pub fn test() -> Result<()> {
         Command::new("node")
             .args(["--test", "--test-reporter=spec", "web/tests/"])
             .env("PLAYGROUND_URL", format!("http://{addr}/"))
+            .env("EDGE_CA", std::fs::canonicalize(ca)?)
+            .env("EDGE_CERT", std::fs::canonicalize(cert)?)
+            .env("EDGE_KEY", std::fs::canonicalize(key)?)
             .env("TFLOCK_BIN", tflock)
             .env("CHROMIUM", chromium)
             .env("SCREENSHOT", format!("{}/playground.png", target_dir())),
     )
+}
+
+/// Installs the wasm32 target where rustup manages the toolchain (a fresh machine lacks it).
+fn wasm_target() -> Result<()> {
+    if super::which("rustup") {
+        super::run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    Ok(())
 }
 
 fn target_dir() -> String {

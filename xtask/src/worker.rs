@@ -125,7 +125,7 @@ pub fn dev(args: &[String], cwd: &Path) -> Result<()> {
 /// self-signed certificate: rustls/webpki refuses a certificate marked CA as the server's own
 /// (`CaUsedAsEndEntity`), while a CA and its leaf work for rustls and Go alike. Returns the
 /// paths of the CA, leaf and key.
-fn dev_certificates() -> Result<(String, String, String)> {
+pub fn dev_certificates() -> Result<(String, String, String)> {
     use rcgen::{
         BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair,
         KeyUsagePurpose, SanType,

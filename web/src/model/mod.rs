@@ -7,4 +7,5 @@ pub mod lock;
 pub mod open;
 pub mod package_name;
 pub mod preview;
+pub mod remote_lock;
 pub mod share;

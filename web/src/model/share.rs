@@ -25,6 +25,14 @@ pub struct Shared {
     pub lock: String,
     /// `terraform` or `opentofu`.
     pub flavor: String,
+    /// The wanted platforms (panel 3's coverage, panel 5's Lock); absent in older links.
+    #[serde(default = "default_platforms")]
+    pub platforms: String,
+}
+
+/// The platforms a page starts with.
+pub fn default_platforms() -> String {
+    "linux_amd64 darwin_arm64".to_string()
 }
 
 /// The fragment (with [`PREFIX`]) for `state`.
@@ -72,6 +80,7 @@ mod tests {
             ],
             lock: "# lock\n".into(),
             flavor: "opentofu".into(),
+            platforms: "linux_arm64".into(),
         }
     }
 
@@ -102,6 +111,18 @@ mod tests {
             .collect();
         let raw = serde_json::to_vec(&s).unwrap().len();
         assert!(encode(&s).len() * 5 < raw, "{} vs {raw}", encode(&s).len());
+    }
+
+    #[test]
+    fn a_link_without_platforms_gets_the_default() {
+        let json = br#"{"files":[],"lock":"","flavor":"terraform"}"#;
+        let mut enc = DeflateEncoder::new(Vec::new(), Compression::best());
+        enc.write_all(json).unwrap();
+        let frag = format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(enc.finish().unwrap()));
+        assert_eq!(
+            decode(&frag).unwrap().unwrap().platforms,
+            default_platforms()
+        );
     }
 
     #[test]

@@ -18,12 +18,16 @@ fn flavor_value(f: Flavor) -> &'static str {
 pub fn ConfigPanel(
     files: RwSignal<Vec<FileEntry>>,
     flavor: RwSignal<Flavor>,
-    report: Memo<ConfigReport>,
+    report: ReadSignal<ConfigReport>,
 ) -> impl IntoView {
     let add = move |_| {
         files.update(|v| {
-            let id = v.iter().map(|f| f.id + 1).max().unwrap_or(0);
-            v.push(FileEntry::new(id, &format!("extra_{id}.tf"), ""));
+            let n = v.len() + 1;
+            let name = (n..)
+                .map(|i| format!("extra_{i}.tf"))
+                .find(|name| !v.iter().any(|f| f.name.with_untracked(|x| x == name)))
+                .unwrap_or_default();
+            v.push(FileEntry::new(&name, ""));
         })
     };
     view! {

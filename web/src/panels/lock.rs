@@ -10,9 +10,9 @@ use tflock_core::Flavor;
 pub fn LockPanel(
     lock_text: RwSignal<String>,
     hashed: RwSignal<Vec<HashedPackage>>,
+    platforms: RwSignal<String>,
 ) -> impl IntoView {
     let flavor = RwSignal::new(String::from("header"));
-    let platforms = RwSignal::new(String::from("linux_amd64 darwin_arm64"));
     let report: Memo<LockReport> = Memo::new(move |_| {
         let chosen = Flavor::parse(&flavor.get());
         hashed.with(|h| lock_text.with(|t| check(t, chosen, &platforms.get(), h)))

@@ -1,4 +1,4 @@
-//! The four panels of the page and the pieces they share.
+//! The panels of the page and the pieces they share.
 
 pub mod config;
 pub mod diagnostics;
@@ -6,3 +6,4 @@ pub mod hash;
 pub mod lock;
 pub mod open;
 pub mod preview;
+pub mod remote_lock;

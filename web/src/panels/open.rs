@@ -17,18 +17,31 @@ async fn bytes_of(file: &web_sys::File) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
+/// A file's path under the picked folder (`webkitRelativePath`, which web-sys does not bind);
+/// a single picked or dropped file has only its name.
+fn path_of(f: &web_sys::File) -> String {
+    js_sys::Reflect::get(f, &"webkitRelativePath".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| f.name())
+}
+
+/// What was opened, for the summary: the folder's name, or the file's.
+fn label_of(files: &[web_sys::File]) -> String {
+    let first = files.first().map(path_of).unwrap_or_default();
+    match (files.len(), first.split_once('/')) {
+        (1, _) | (_, None) => first,
+        (_, Some((top, _))) => format!("{top}/"),
+    }
+}
+
 /// Reads `files` (a folder's, with relative paths, or `.zip` archives) into `(path, bytes)`.
 async fn read_all(files: Vec<web_sys::File>) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut out = Vec::new();
     for f in files {
         let bytes = bytes_of(&f).await?;
-        // A folder pick names each file by its path under the folder (`webkitRelativePath`,
-        // which web-sys does not bind); a single file has only its name.
-        let path = js_sys::Reflect::get(&f, &"webkitRelativePath".into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .filter(|p| !p.is_empty())
-            .unwrap_or_else(|| f.name());
+        let path = path_of(&f);
         if path.ends_with(".zip") {
             out.extend(unzip(&bytes).map_err(|e| format!("{path}: {e}"))?);
         } else {
@@ -44,15 +57,16 @@ pub fn OpenModule(
     lock_text: RwSignal<String>,
     flavor: RwSignal<Flavor>,
 ) -> impl IntoView {
-    let opened = RwSignal::new(None::<Result<Opened, String>>);
+    let opened = RwSignal::new(None::<Result<(String, Opened), String>>);
     let load = move |list: Option<FileList>| {
         let Some(list) = list else { return };
         let picked: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        let label = label_of(&picked);
         spawn_local(async move {
             let result = read_all(picked)
                 .await
-                .map(|e| open(e, flavor.get_untracked()));
-            if let Ok(o) = &result {
+                .map(|e| (label, open(e, flavor.get_untracked())));
+            if let Ok((_, o)) = &result {
                 files.set(entries(&o.files));
                 if let Some(lock) = &o.lock {
                     lock_text.set(lock.clone());
@@ -103,10 +117,10 @@ pub fn OpenModule(
                {move || match opened.get() {
                    None => ().into_any(),
                    Some(Err(e)) => view! { <p class="error" id="open-error">{e}</p> }.into_any(),
-                   Some(Ok(o)) => view! {
+                   Some(Ok((label, o))) => view! {
                        <p id="open-summary">
                            {format!(
-                               "{} configuration files{}; {} ignored",
+                               "{label}: {} configuration files{}; {} ignored",
                                o.files.len(),
                                if o.lock.is_some() { " and the lock file" } else { "" },
                                o.ignored.len(),

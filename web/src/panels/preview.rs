@@ -7,7 +7,7 @@ use tflock_core::Flavor;
 
 #[component]
 pub fn PreviewPanel(
-    report: Memo<ConfigReport>,
+    report: ReadSignal<ConfigReport>,
     lock_text: RwSignal<String>,
     flavor: RwSignal<Flavor>,
 ) -> impl IntoView {
