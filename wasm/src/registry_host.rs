@@ -49,7 +49,7 @@ fn content_type(resp: &JsValue) -> Option<String> {
 /// objects without a readable `body`.
 async fn stream_zip(
     resp: &JsValue,
-    mut progress: impl FnMut(u64, bool),
+    progress: &dyn Fn(u64, bool),
 ) -> Result<FetchedPackage, SourceError> {
     let fail = |e: String| SourceError::other(e);
     let body = get(resp, "body");
@@ -219,7 +219,7 @@ impl Host<'_> {
             )));
         }
         let total = content_length(&resp);
-        stream_zip(&resp, |received, done| {
+        stream_zip(&resp, &|received, done| {
             (self.progress)(LockEvent::Package {
                 provider,
                 version,
@@ -456,14 +456,11 @@ fn content_length(resp: &JsValue) -> Option<u64> {
         .ok()
 }
 
-/// Why a `fetch` rejected, with what a user can check: browsers reject with a bare
-/// `TypeError` ("Failed to fetch") for a refused connection, an untrusted certificate and a
-/// missing CORS header alike, and never say which.
+/// Why a `fetch` rejected, with what a user can check: `fetch` rejects only when no response
+/// came, and browsers then say "Failed to fetch" for a refused connection, an untrusted
+/// certificate and a missing CORS header alike, never which.
 fn unreachable_text(url: &Url, e: &JsValue) -> String {
     let message = js_message(e.clone());
-    if !e.is_instance_of::<js_sys::TypeError>() {
-        return message;
-    }
     format!(
         "request to {url} failed: {message} (the server is unreachable, its TLS certificate is \
          not trusted, or it does not allow this origin by CORS: open the URL in a browser tab \

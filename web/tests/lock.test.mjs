@@ -168,7 +168,7 @@ test("Lock through the edge mirror writes the lock and the change `tflock provid
     assert.deepEqual([r.done, r.value, r.max], ["true", size, size], r.label);
   }
   assert.match(await page.locator("#remote-lock-progress").textContent(), /registry\.test\/acme\/demo/);
-  await page.locator("#remote-lock").screenshot({ path: shot("remote-lock") });
+  await page.locator("#remote-lock").screenshot({ path: shot("remote-lock-result") });
 
   // "Use as panel 3's lock" hands the text over; the next run then changes nothing.
   await page.click("#remote-lock-use");

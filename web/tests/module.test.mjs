@@ -133,7 +133,8 @@ test("editing a 200-file module recomputes once typing pauses (time reported)", 
     await page.waitForFunction((g) => Number(document.querySelector("#recompute").dataset.generation) > g, before, { timeout: 10000 });
     await page.waitForFunction((r) => document.querySelector("#merged").textContent.includes(`b = "edit-${r}"`), round);
     const wall = Date.now() - t0;
-    timings.push({ analysis: Number(await page.locator("#recompute").getAttribute("data-ms")), wall });
+    const recompute = page.locator("#recompute");
+    timings.push({ analysis: Number(await recompute.getAttribute("data-ms")), shown: Number(await recompute.getAttribute("data-shown-ms")), wall });
     // One analysis per pause, not one per keystroke.
     assert.equal(await generation(), before + 1);
   }
@@ -147,11 +148,13 @@ test("editing a 200-file module recomputes once typing pauses (time reported)", 
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const analysis = median(timings.map((t) => t.analysis));
+  const shown = median(timings.map((t) => t.shown));
   const wall = median(timings.map((t) => t.wall));
   // Reported for the reviewer (README), not asserted: timings are not tests.
   console.log(
-    `200-file module, median of 5 edits: analysis ${analysis.toFixed(1)} ms in the page; ` +
-      `edit to updated view ${wall} ms including the 150 ms typing pause (${wall - 150} ms after it)`,
+    `200-file module, median of 5 edits: analysis ${analysis.toFixed(1)} ms, on screen ` +
+      `${shown.toFixed(1)} ms after the typing pause (page clock); from the test: edit to updated ` +
+      `view ${wall} ms, including the 150 ms pause and the test's own polling`,
   );
   console.log(`  per edit: ${JSON.stringify(timings)}`);
   assert.deepEqual(consoleErrors, []);

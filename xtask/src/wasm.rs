@@ -31,7 +31,12 @@ pub(crate) const RUSTFLAGS: &str = "-C target-feature=+simd128";
 /// inlining or reordering functions. Measured on this module (2026-11-24): `-Oz`/`-Os`
 /// make the raw file ~9% smaller but the gzipped file ~6% *larger* (531 KB vs 501 KB) and
 /// cost ~20 s; `--reorder-functions`, `--local-cse` and `--memory-packing` also grow it;
-/// this list takes it from 500.8 KB to 496.9 KB gzipped in ~3 s.
+/// this list takes it from 500.8 KB to 496.9 KB gzipped in ~3 s. Then dead-argument
+/// elimination (`--dae-optimizing`: parameters every caller passes the same, results nobody
+/// reads) and more rounds of duplicate-function elimination, which find new duplicates once
+/// arguments are gone: a further 499.8 -> 496.9 KB on the module of 2026-11-24 (session 12),
+/// each step measured alone; plain `--dae`, `--simplify-locals`, `--coalesce-locals` and
+/// `--code-folding` grow it.
 pub(crate) const WASM_OPT_FLAGS: &[&str] = &[
     "--duplicate-function-elimination",
     "--remove-unused-module-elements",
@@ -49,6 +54,15 @@ pub(crate) const WASM_OPT_FLAGS: &[&str] = &[
     "--vacuum",
     "--merge-blocks",
     "--reorder-locals",
+    "--dae-optimizing",
+    "--duplicate-function-elimination",
+    "--duplicate-function-elimination",
+    "--remove-unused-module-elements",
+    "--duplicate-function-elimination",
+    "--remove-unused-module-elements",
+    "--simplify-locals-nostructure",
+    "--dae-optimizing",
+    "--duplicate-function-elimination",
 ];
 
 /// Builds the crate for wasm32, runs wasm-bindgen (`--target web`) and adds the package
