@@ -47,7 +47,9 @@ test("loadModule equals `tflock merge --json` on every config fixture", () => {
     }
     assert.equal(got.merged, want.merged, c);
     assert.deepEqual(got.files, want.files, c);
-    assert.deepEqual(got.provenance, want.provenance, c);
+    // The CLI adds each record's lines in the merged text; the npm package leaves the line
+    // counting out (core's provenance_with_lines), so compare the rest.
+    assert.deepEqual(got.provenance, want.provenance.map(({ mergedLines, ...rest }) => rest), c);
     assert.deepEqual(got.diagnostics, withFile(want.diagnostics), c);
     const merged = join(dir, c, "merged.hcl");
     if (existsSync(merged)) assert.equal(got.merged, readFileSync(merged, "utf8"), c);

@@ -82,7 +82,9 @@ export async function startRegistry({ versions, platforms, zip: zipFor = demoZip
       res.writeHead(404, { "content-type": "text/plain", ...cors }).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": req.url.endsWith(".zip") ? "application/zip" : "application/json", ...cors }).end(body);
+    res
+      .writeHead(200, { "content-type": req.url.endsWith(".zip") ? "application/zip" : "application/json", "content-length": body.length, ...cors })
+      .end(body);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${server.address().port}`;

@@ -49,6 +49,19 @@ for (const m of source.matchAll(/export interface (\w+)(?:\s+extends\s+([\w\s,]+
   extendsOf.set(m[1], (m[2] ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 }
 
+/** Every `export type Name = ...;` (unions of object types, literal unions), by name. */
+const aliases = new Map();
+for (const m of source.matchAll(/export type (\w+)\s*=/g)) {
+  let depth = 0;
+  let i = m.index + m[0].length;
+  const start = i;
+  for (; i < source.length && !(depth === 0 && source[i] === ";"); i++) {
+    if ("{([".includes(source[i])) depth++;
+    else if ("})]".includes(source[i])) depth--;
+  }
+  aliases.set(m[1], source.slice(start, i).trim());
+}
+
 function declared(name) {
   const own = interfaces.get(name) ?? [];
   return [...own, ...(extendsOf.get(name) ?? []).flatMap(declared)];
@@ -67,6 +80,7 @@ function objectFields(type) {
 }
 
 function check(value, type, path) {
+  if (aliases.has(type)) return check(value, aliases.get(type), path);
   const alternatives = splitTop(type, "|");
   if (alternatives.length > 1) {
     if (value === null && alternatives.includes("null")) return;
@@ -111,6 +125,6 @@ function check(value, type, path) {
 
 /** Fails unless `value` has the shape `types.d.ts` declares for `type`. */
 export function assertType(value, type) {
-  assert.ok(objectFields(type) !== null, `types.d.ts declares no interface ${type}`);
+  assert.ok(objectFields(type) !== null || aliases.has(type), `types.d.ts declares no interface or type ${type}`);
   check(value, type, type);
 }

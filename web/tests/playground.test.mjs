@@ -134,6 +134,25 @@ test("what each override changed: the page lists `tflock merge --json`'s change 
   assert.match(region.title, /replaced by main_override\.tf:12; was "eu-west-1" \(main\.tf:17\)/);
 });
 
+test("every line of the merged module says where it comes from, as `tflock merge --json`'s provenance", async () => {
+  const json = JSON.parse(cli(["merge", "--json", dirWith(sampleConfig())]).stdout);
+  // The innermost record covering a line wins (records come outer first, in render order).
+  const want = json.merged.split(/(?<=\n)/).map(() => "");
+  for (const p of json.provenance) {
+    if (!p.merged_lines) continue;
+    for (let i = p.merged_lines[0]; i <= p.merged_lines[1]; i++) want[i - 1] = `${p.file}:${p.range.start.line}`;
+  }
+  const lines = await page.locator("#merged .line").evaluateAll((ls) => ls.map((l) => ({ text: l.textContent, from: l.dataset.from, label: l.dataset.label })));
+  assert.deepEqual(lines.map((l) => l.from), want);
+  // Every line but the blank ones between blocks has a source; the gutter labels each
+  // record's first line.
+  lines.forEach((l, i) => l.text.trim() === "" || assert.notEqual(l.from, "", `line ${i + 1} ${l.text}`));
+  const starts = new Set(json.provenance.filter((p) => p.merged_lines).map((p) => p.merged_lines[0]));
+  lines.forEach((l, i) => assert.equal(l.label, starts.has(i + 1) && want[i] !== "" ? l.from : "", `line ${i + 1}`));
+  const region = lines.find((l) => l.text.includes('region = "us-east-1"'));
+  assert.equal(region.from, "main_override.tf:12");
+});
+
 test("two override files: the summary follows the merge order and the later file wins", async () => {
   const files = { ...sampleConfig(), "z_override.tf": 'provider "aws" {\n  region = "ap-south-1"\n}\n' };
   const json = JSON.parse(cli(["merge", "--json", dirWith(files)]).stdout);

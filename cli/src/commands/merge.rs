@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tflock_core::config::requirements::{render_tree, ProviderRequirement};
 use tflock_core::config::{
-    load_module_with_changes, provenance, render_merged, tree_requirements, LoadOptions,
+    load_module_with_changes, provenance_with_lines, render_merged, tree_requirements, LoadOptions,
     ModuleTree, OverrideChanges, Provenance,
 };
 use tflock_core::{Diagnostic, Flavor};
@@ -79,7 +79,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
                 overrides: &loaded.files.overrides,
                 shadowed: &loaded.files.shadowed,
             },
-            provenance: provenance(&loaded.module),
+            provenance: provenance_with_lines(&loaded.module),
             changes,
             diagnostics: &loaded.diagnostics.0,
         })?;

@@ -24,7 +24,7 @@ pub use changes::{Change, ChangeKind, OverrideChanges, Previous};
 pub use files::{classify, FileSet};
 pub use model::{Attribute, Block, Body, Item, Origin, Value};
 pub use module::Module;
-pub use provenance::{provenance, Provenance};
+pub use provenance::{provenance, provenance_with_lines, Provenance};
 pub use requirements::{
     load_tree, requirements, tree_requirements, ModuleTree, ProviderRequirements,
 };

@@ -17,6 +17,11 @@ pub struct Provenance {
     pub file: String,
     /// Its declaration range in that file.
     pub range: Range,
+    /// Its 1-based first and last line in [`crate::config::render_merged`]'s text, from
+    /// [`provenance_with_lines`]: top-level blocks and the items of blocks a merge touched are
+    /// drawn as pieces of their own; the items of an untouched block lie within its lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_lines: Option<(usize, usize)>,
 }
 
 /// All provenance records of `module`, in render order.
@@ -32,8 +37,35 @@ pub fn provenance(module: &Module) -> Vec<Provenance> {
             path: String::new(),
             file: b.origin.file.clone(),
             range: b.origin.decl.clone(),
+            merged_lines: None,
         });
         walk(&addr, "", b, &mut out);
+    }
+    out
+}
+
+/// [`provenance`] with each record's lines in the merged text, where it has its own (what
+/// `tflock merge --json` prints and the playground marks every line with). A separate
+/// function so builds that never show the merged text by line (the npm package) do not carry
+/// the line counting.
+pub fn provenance_with_lines(module: &Module) -> Vec<Provenance> {
+    // Records and spans are both in render order; blocks that share an address (several
+    // `locals` in one file) take their spans in turn.
+    let mut spans: crate::collections::SortedMap<
+        (String, String, String),
+        std::collections::VecDeque<(usize, usize)>,
+    > = crate::collections::SortedMap::new();
+    for s in crate::config::render::render_spans(module) {
+        spans
+            .entry((s.block, s.path, s.file))
+            .or_default()
+            .push_back(s.lines);
+    }
+    let mut out = provenance(module);
+    for p in out.iter_mut() {
+        p.merged_lines = spans
+            .get_mut(&(p.block.clone(), p.path.clone(), p.file.clone()))
+            .and_then(|q| q.pop_front());
     }
     out
 }
@@ -46,6 +78,7 @@ fn walk(addr: &str, prefix: &str, b: &Block, out: &mut Vec<Provenance>) {
                 path: format!("{prefix}{}", a.name),
                 file: a.origin.file.clone(),
                 range: a.origin.decl.clone(),
+                merged_lines: None,
             }),
             Item::Block(nb) => {
                 let name = std::iter::once(nb.kind.clone())
@@ -58,6 +91,7 @@ fn walk(addr: &str, prefix: &str, b: &Block, out: &mut Vec<Provenance>) {
                     path: path.clone(),
                     file: nb.origin.file.clone(),
                     range: nb.origin.decl.clone(),
+                    merged_lines: None,
                 });
                 // Nested content of a block from one file comes from that file; only recurse
                 // into blocks a merge edited (lifecycle, terraform settings).

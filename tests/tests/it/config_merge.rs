@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 use tflock_core::config::{
-    load_module, load_module_with_changes, render_merged, ChangeKind, LoadOptions, OverrideChanges,
+    load_module, load_module_with_changes, provenance_with_lines, render_merged, ChangeKind,
+    LoadOptions, OverrideChanges,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -92,6 +93,44 @@ fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Ve
                 "change {}/{} points at merged lines {a}-{b} without {name:?}: {text:?}",
                 ch.block, ch.path
             ));
+        }
+    }
+    // Provenance lines: every top-level block has its own, each record's lines name it and
+    // lie within its block's.
+    let records = provenance_with_lines(&loaded.module);
+    let mut block_lines = None;
+    for p in &records {
+        let Some((a, b)) = p.merged_lines else {
+            if p.path.is_empty() {
+                problems.push(format!("block {} has no merged lines", p.block));
+            }
+            continue;
+        };
+        let name = p.path.rsplit('.').next().unwrap_or_default();
+        let name = if name.is_empty() {
+            p.block.split('.').next().unwrap_or_default()
+        } else {
+            name
+        };
+        let text = lines
+            .get(a - 1..b)
+            .map(|l| l.join("\n"))
+            .unwrap_or_default();
+        if !text.contains(name) {
+            problems.push(format!(
+                "provenance {}/{} points at merged lines {a}-{b} without {name:?}: {text:?}",
+                p.block, p.path
+            ));
+        }
+        if p.path.is_empty() {
+            block_lines = Some((a, b));
+        } else if let Some((ba, bb)) = block_lines {
+            if a < ba || b > bb {
+                problems.push(format!(
+                    "provenance {}/{} at {a}-{b} lies outside its block's lines {ba}-{bb}",
+                    p.block, p.path
+                ));
+            }
         }
     }
     if let Ok(want) = std::fs::read_to_string(case.join("changes.txt")) {

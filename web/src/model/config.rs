@@ -5,8 +5,8 @@ use super::diagnostics::{rows, DiagnosticRow};
 use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
 use tflock_core::config::{
-    load_module_with_changes, load_tree, render_merged, tree_requirements, ChangeKind, LoadOptions,
-    ModuleTree, OverrideChanges, ProviderRequirements,
+    load_module_with_changes, load_tree, provenance_with_lines, render_merged, tree_requirements,
+    ChangeKind, LoadOptions, ModuleTree, OverrideChanges, Provenance, ProviderRequirements,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -36,11 +36,17 @@ pub struct ConfigReport {
     pub lines: Vec<MergedLine>,
 }
 
-/// One line of the merged module and, when an override put it there, which change.
+/// One line of the merged module: where it comes from and, when an override put it there,
+/// which change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergedLine {
     /// The line, with its newline.
     pub text: String,
+    /// `file:line` of the declaration of the innermost block or argument the line belongs to
+    /// (the core's provenance).
+    pub from: String,
+    /// True on the first line of that block or argument (where the page labels it).
+    pub starts: bool,
     /// `replaced` or `added` when the line belongs to an override's item.
     pub kind: Option<&'static str>,
     /// A hover text: which file and line wrote it and what it replaced.
@@ -56,17 +62,40 @@ pub fn kind_word(k: ChangeKind) -> &'static str {
     }
 }
 
-/// Splits `merged` into lines marked with the changes whose final item sits on them (the
-/// core gives each change's lines; the innermost, i.e. the last recorded, wins).
-fn mark_lines(merged: &str, changes: &[OverrideChanges]) -> Vec<MergedLine> {
+/// Splits `merged` into lines marked with where each comes from and with the changes whose
+/// final item sits on them (the core gives each record's and change's lines; records are
+/// in render order, so the innermost, i.e. the last, wins).
+fn mark_lines(
+    merged: &str,
+    provenance: &[Provenance],
+    changes: &[OverrideChanges],
+) -> Vec<MergedLine> {
     let mut lines: Vec<MergedLine> = merged
         .split_inclusive('\n')
         .map(|t| MergedLine {
             text: t.to_string(),
+            from: String::new(),
+            starts: false,
             kind: None,
             note: String::new(),
         })
         .collect();
+    for p in provenance {
+        let Some((a, b)) = p.merged_lines else {
+            continue;
+        };
+        let from = format!("{}:{}", p.file, p.range.start.line);
+        for (i, l) in lines
+            .iter_mut()
+            .enumerate()
+            .take(b)
+            .skip(a.saturating_sub(1))
+        {
+            l.from = from.clone();
+            l.starts = i + 1 == a;
+            l.note = format!("from {from}");
+        }
+    }
     for c in changes {
         for ch in &c.changes {
             let Some((a, b)) = ch.merged_lines else {
@@ -126,7 +155,7 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
     let (_, changes) = load_module_with_changes(&root, &LoadOptions { flavor });
     let merged = render_merged(loaded);
     ConfigReport {
-        lines: mark_lines(&merged, &changes),
+        lines: mark_lines(&merged, &provenance_with_lines(&loaded.module), &changes),
         changes,
         merged,
         primary: loaded.files.primary.clone(),

@@ -112,8 +112,9 @@ pub fn ConfigPanel(
                                         Some(k) => format!("line {k}"),
                                         None => "line".to_string(),
                                     };
+                                    let label = if l.starts { l.from.clone() } else { String::new() };
                                     view! {
-                                        <span class=class title=l.note>
+                                        <span class=class title=l.note data-from=l.from data-label=label>
                                             {l.text}
                                         </span>
                                     }
