@@ -47,8 +47,9 @@ thread_local! {
     static CONFIG: RefCell<Option<ParsedConfig>> = const { RefCell::new(None) };
 }
 
-/// Variables as read from the bindings, and the configuration parsed from them.
-type ParsedConfig = (Vec<(String, String)>, Rc<EdgeConfig>);
+/// The `env` object the variables were read from, the variables, and the configuration
+/// parsed from them.
+type ParsedConfig = (worker::js_sys::Object, Vec<(String, String)>, Rc<EdgeConfig>);
 
 /// Updates the current request's trace.
 pub(crate) fn trace(f: impl FnOnce(&mut Trace)) {
@@ -63,6 +64,19 @@ pub(crate) struct Mirror {
 
 impl Mirror {
     fn new(env: Env) -> std::result::Result<Mirror, String> {
+        use worker::wasm_bindgen::JsCast;
+        // workerd hands every request of an isolate the same `env` object, and its bindings
+        // do not change under it: the same object needs no reading at all (a dozen calls
+        // into JS per request, before).
+        let same = CONFIG.with(|c| {
+            c.borrow().as_ref().and_then(|(seen, _, config)| {
+                let obj: &worker::js_sys::Object = env.unchecked_ref();
+                worker::js_sys::Object::is(seen, obj).then(|| Rc::clone(config))
+            })
+        });
+        if let Some(config) = same {
+            return Ok(Mirror { env, config });
+        }
         let mut vars = Vec::new();
         for name in [
             "TFLOCK_CLI_CONFIG",
@@ -82,16 +96,15 @@ impl Mirror {
                 }
             }
         }
+        let obj: worker::js_sys::Object = env.clone().unchecked_into();
         let config = CONFIG.with(|c| {
             let mut c = c.borrow_mut();
-            match c.as_ref() {
-                Some((seen, config)) if *seen == vars => Ok(Rc::clone(config)),
-                _ => {
-                    let config = Rc::new(EdgeConfig::from_vars(&vars).map_err(|e| e.to_string())?);
-                    *c = Some((vars, Rc::clone(&config)));
-                    Ok::<_, String>(config)
-                }
-            }
+            let config = match c.as_ref() {
+                Some((_, seen, config)) if *seen == vars => Rc::clone(config),
+                _ => Rc::new(EdgeConfig::from_vars(&vars).map_err(|e| e.to_string())?),
+            };
+            *c = Some((obj, vars, Rc::clone(&config)));
+            Ok::<_, String>(config)
         })?;
         Ok(Mirror { env, config })
     }

@@ -25,7 +25,11 @@ pub(crate) struct Stored {
 /// How long a lease holds before another request may take it over.
 const LEASE_MS: f64 = 10.0 * 60.0 * 1000.0;
 /// Compare-and-swap attempts before giving up (each lost race means someone else wrote).
-const CAS_TRIES: usize = 16;
+/// Every round of racing writers lets at least one through, and the jittered backoff below
+/// spreads them out, so this is far above what twenty uploads of one release at once need.
+const CAS_TRIES: u32 = 32;
+/// The longest pause between two attempts.
+const CAS_BACKOFF_MAX_MS: f64 = 64.0;
 
 thread_local! {
     /// Documents this isolate read in the last moment (core's `edge::hot` rules).
@@ -103,7 +107,14 @@ pub(crate) async fn update(
     now: f64,
     change: impl Fn(Option<&[u8]>) -> std::result::Result<Option<Vec<u8>>, MirrorDocError>,
 ) -> Result<()> {
-    for _ in 0..CAS_TRIES {
+    for attempt in 0..CAS_TRIES {
+        if attempt > 0 {
+            // Racing writers retrying in lockstep would collide again: wait a random part of
+            // a window that doubles with each lost race.
+            let window = CAS_BACKOFF_MAX_MS.min(f64::from(1u32 << attempt.min(6)));
+            let ms = (worker::js_sys::Math::random() * window) as u64;
+            worker::Delay::from(std::time::Duration::from_millis(ms)).await;
+        }
         let current = read(bucket, key).await?;
         let Some(next) = change(current.as_ref().map(|s| s.bytes.as_slice()))
             .map_err(|e| worker::Error::RustError(format!("{key}: {e}")))?
