@@ -65,6 +65,43 @@ fn is_identifier(s: &str) -> bool {
 /// errors: Terraform parses a JSON string's template only when it evaluates it, so a
 /// broken template (or a name native syntax cannot spell) loads from JSON and is written
 /// out as it is by `render_merged` (known gaps, kept in `fuzz/regressions/render_roundtrip/`).
+/// Every top-level block has its own lines in the merged text, in order and apart from the
+/// others, and every record with lines lies within its block's (the playground marks lines
+/// with them).
+fn provenance_lines_fit(loaded: &tflock_core::config::LoadedModule, text: &str) {
+    let count = text.split_inclusive('\n').count();
+    let mut block: Option<(usize, usize)> = None;
+    let mut last_end = 0;
+    for p in tflock_core::config::provenance_with_lines(&loaded.module) {
+        let Some((a, b)) = p.merged_lines else {
+            assert!(!p.path.is_empty(), "block {} has no lines\n{text}", p.block);
+            continue;
+        };
+        assert!(
+            1 <= a && a <= b && b <= count,
+            "{}/{} at {a}-{b} of {count}\n{text}",
+            p.block,
+            p.path
+        );
+        if p.path.is_empty() {
+            assert!(
+                a > last_end,
+                "block {} at {a}-{b} overlaps the one before\n{text}",
+                p.block
+            );
+            last_end = b;
+            block = Some((a, b));
+        } else if let Some((ba, bb)) = block {
+            assert!(
+                ba <= a && b <= bb,
+                "{}/{} at {a}-{b} outside {ba}-{bb}\n{text}",
+                p.block,
+                p.path
+            );
+        }
+    }
+}
+
 pub fn render_roundtrip(data: &[u8]) {
     let files = unpack_files(data);
     let flavor = Flavor::Terraform;
@@ -74,6 +111,7 @@ pub fn render_roundtrip(data: &[u8]) {
     }
     let from_json = files.iter().any(|(n, _)| is_json(n));
     let text = render_merged(&loaded);
+    provenance_lines_fit(&loaded, &text);
     let again = load(&[("main.tf".to_owned(), text.clone().into_bytes())], flavor);
     if from_json
         && (again.diagnostics.has_errors() || !loaded.module.blocks.iter().all(block_names))

@@ -49,7 +49,11 @@ thread_local! {
 
 /// The `env` object the variables were read from, the variables, and the configuration
 /// parsed from them.
-type ParsedConfig = (worker::js_sys::Object, Vec<(String, String)>, Rc<EdgeConfig>);
+type ParsedConfig = (
+    worker::js_sys::Object,
+    Vec<(String, String)>,
+    Rc<EdgeConfig>,
+);
 
 /// Updates the current request's trace.
 pub(crate) fn trace(f: impl FnOnce(&mut Trace)) {
