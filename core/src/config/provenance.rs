@@ -49,22 +49,30 @@ pub fn provenance(module: &Module) -> Vec<Provenance> {
 /// function so builds that never show the merged text by line (the npm package) do not carry
 /// the line counting.
 pub fn provenance_with_lines(module: &Module) -> Vec<Provenance> {
-    // Records and spans are both in render order; blocks that share an address (several
-    // `locals` in one file) take their spans in turn.
-    let mut spans: crate::collections::SortedMap<
-        (String, String, String),
-        std::collections::VecDeque<(usize, usize)>,
-    > = crate::collections::SortedMap::new();
+    // Records and spans both come block by block in render order, each top-level block's
+    // first (the only ones with an empty path). Matching within one block keeps blocks that
+    // share an address apart (a provider and its aliased copy, several `locals`); within a
+    // block, pieces that share a path and file take their spans in turn.
+    type Group =
+        crate::collections::SortedMap<(String, String), std::collections::VecDeque<(usize, usize)>>;
+    let mut groups: Vec<Group> = Vec::new();
     for s in crate::config::render::render_spans(module) {
-        spans
-            .entry((s.block, s.path, s.file))
-            .or_default()
-            .push_back(s.lines);
+        if s.path.is_empty() {
+            groups.push(Group::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.entry((s.path, s.file)).or_default().push_back(s.lines);
+        }
     }
     let mut out = provenance(module);
+    let mut group = None::<usize>;
     for p in out.iter_mut() {
-        p.merged_lines = spans
-            .get_mut(&(p.block.clone(), p.path.clone(), p.file.clone()))
+        if p.path.is_empty() {
+            group = Some(group.map_or(0, |g| g + 1));
+        }
+        p.merged_lines = group
+            .and_then(|g| groups.get_mut(g))
+            .and_then(|g| g.get_mut(&(p.path.clone(), p.file.clone())))
             .and_then(|q| q.pop_front());
     }
     out
