@@ -102,6 +102,33 @@ fn provenance_lines_fit(loaded: &tflock_core::config::LoadedModule, text: &str) 
     }
 }
 
+/// A change's lines are those of the provenance record of the item it wrote.
+fn change_lines_fit(
+    files: &[(String, Vec<u8>)],
+    flavor: Flavor,
+    loaded: &LoadedModule,
+    text: &str,
+) {
+    let (_, changes) =
+        tflock_core::config::load_module_with_changes(files, &LoadOptions { flavor });
+    let records = tflock_core::config::provenance_with_lines(&loaded.module);
+    for ch in changes.iter().flat_map(|c| &c.changes) {
+        let (Some(lines), Some(range)) = (ch.merged_lines, &ch.range) else {
+            continue;
+        };
+        let record = records
+            .iter()
+            .find(|p| p.merged_lines == Some(lines) && p.path == ch.path);
+        assert_eq!(
+            record.map(|p| &p.range),
+            Some(range),
+            "change {}/{} points at lines {lines:?}\n{text}",
+            ch.block,
+            ch.path
+        );
+    }
+}
+
 pub fn render_roundtrip(data: &[u8]) {
     let files = unpack_files(data);
     let flavor = Flavor::Terraform;
@@ -112,6 +139,7 @@ pub fn render_roundtrip(data: &[u8]) {
     let from_json = files.iter().any(|(n, _)| is_json(n));
     let text = render_merged(&loaded);
     provenance_lines_fit(&loaded, &text);
+    change_lines_fit(&files, flavor, &loaded, &text);
     let again = load(&[("main.tf".to_owned(), text.clone().into_bytes())], flavor);
     if from_json
         && (again.diagnostics.has_errors() || !loaded.module.blocks.iter().all(block_names))

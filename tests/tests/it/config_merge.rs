@@ -133,6 +133,23 @@ fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Ve
             }
         }
     }
+    // A change's lines are those of the provenance record of the item it wrote.
+    for ch in changes.iter().flat_map(|c| &c.changes) {
+        let (Some(lines), Some(range)) = (ch.merged_lines, &ch.range) else {
+            continue;
+        };
+        let record = records
+            .iter()
+            .find(|p| p.merged_lines == Some(lines) && p.path == ch.path);
+        if record.map(|p| &p.range) != Some(range) {
+            problems.push(format!(
+                "change {}/{} written at {range} points at merged lines {lines:?}, which hold {:?}",
+                ch.block,
+                ch.path,
+                record.map(|p| p.range.to_string())
+            ));
+        }
+    }
     if let Ok(want) = std::fs::read_to_string(case.join("changes.txt")) {
         let got = format_changes(&changes);
         if got.trim_end() != want.trim_end() {
