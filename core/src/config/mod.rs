@@ -66,32 +66,20 @@ pub fn load_module_with_changes<N: AsRef<str>, B: AsRef<[u8]>>(
 ) -> (LoadedModule, Vec<OverrideChanges>) {
     let (loaded, mut changes) = load::<N, B, true>(files, opts);
     let spans = render::render_spans(&loaded.module);
-    // Spans come block by block, each top-level block's first (the only ones with an empty
-    // path): `groups[i]` are the spans of `module.blocks[i]`.
-    let mut groups: Vec<&[render::Span]> = Vec::new();
-    let starts: Vec<usize> = (0..spans.len())
-        .filter(|&i| spans[i].path.is_empty())
-        .collect();
-    for (n, &start) in starts.iter().enumerate() {
-        let end = starts.get(n + 1).copied().unwrap_or(spans.len());
-        groups.push(&spans[start..end]);
-    }
     for c in changes.iter_mut() {
         for ch in c.changes.iter_mut() {
             // A change to a keyed block looks only at that block's spans, so a provider and
             // its aliased copy (one address) keep their own lines.
-            let within: &[render::Span] = match &ch.target {
-                Some(key) => loaded
+            let within = ch.target.as_ref().and_then(|key| {
+                loaded
                     .module
                     .blocks
                     .iter()
                     .position(|b| module::block_key(b).as_deref() == Some(key.as_str()))
-                    .and_then(|i| groups.get(i).copied())
-                    .unwrap_or(&[]),
-                None => &spans,
-            };
-            ch.merged_lines = within
+            });
+            ch.merged_lines = spans
                 .iter()
+                .filter(|s| ch.target.is_none() || Some(s.top) == within)
                 .find(|s| s.block == ch.block && s.path == ch.path && s.file == c.file)
                 .map(|s| s.lines);
         }

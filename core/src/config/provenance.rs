@@ -28,20 +28,25 @@ pub struct Provenance {
 pub fn provenance(module: &Module) -> Vec<Provenance> {
     let mut out = Vec::new();
     for b in &module.blocks {
-        let addr = std::iter::once(b.kind.clone())
-            .chain(b.labels.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(".");
-        out.push(Provenance {
-            block: addr.clone(),
-            path: String::new(),
-            file: b.origin.file.clone(),
-            range: b.origin.decl.clone(),
-            merged_lines: None,
-        });
-        walk(&addr, "", b, &mut out);
+        block_records(b, &mut out);
     }
     out
+}
+
+/// The records of one top-level block: the block's own, then its items'.
+fn block_records(b: &Block, out: &mut Vec<Provenance>) {
+    let addr = std::iter::once(b.kind.clone())
+        .chain(b.labels.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(".");
+    out.push(Provenance {
+        block: addr.clone(),
+        path: String::new(),
+        file: b.origin.file.clone(),
+        range: b.origin.decl.clone(),
+        merged_lines: None,
+    });
+    walk(&addr, "", b, out);
 }
 
 /// [`provenance`] with each record's lines in the merged text, where it has its own (what
@@ -49,31 +54,27 @@ pub fn provenance(module: &Module) -> Vec<Provenance> {
 /// function so builds that never show the merged text by line (the npm package) do not carry
 /// the line counting.
 pub fn provenance_with_lines(module: &Module) -> Vec<Provenance> {
-    // Records and spans both come block by block in render order, each top-level block's
-    // first (the only ones with an empty path). Matching within one block keeps blocks that
-    // share an address apart (a provider and its aliased copy, several `locals`); within a
-    // block, pieces that share a path and file take their spans in turn.
-    type Group =
-        crate::collections::SortedMap<(String, String), std::collections::VecDeque<(usize, usize)>>;
-    let mut groups: Vec<Group> = Vec::new();
-    for s in crate::config::render::render_spans(module) {
-        if s.path.is_empty() {
-            groups.push(Group::new());
+    let spans = crate::config::render::render_spans(module);
+    let mut out = Vec::new();
+    let mut next = 0;
+    for (i, b) in module.blocks.iter().enumerate() {
+        // Only this block's spans (they come block by block): blocks that share an address
+        // (a provider and its aliased copy, several `locals`) keep their own lines. Within
+        // the block, pieces that share a path and file take their spans in turn.
+        let start = next;
+        while spans.get(next).is_some_and(|s| s.top == i) {
+            next += 1;
         }
-        if let Some(g) = groups.last_mut() {
-            g.entry((s.path, s.file)).or_default().push_back(s.lines);
+        let mut own: Vec<Option<&crate::config::render::Span>> =
+            spans[start..next].iter().map(Some).collect();
+        let first = out.len();
+        block_records(b, &mut out);
+        for p in out[first..].iter_mut() {
+            let found = own.iter_mut().find(|s| {
+                s.is_some_and(|s| s.path == p.path && s.file == p.file && s.block == p.block)
+            });
+            p.merged_lines = found.and_then(Option::take).map(|s| s.lines);
         }
-    }
-    let mut out = provenance(module);
-    let mut group = None::<usize>;
-    for p in out.iter_mut() {
-        if p.path.is_empty() {
-            group = Some(group.map_or(0, |g| g + 1));
-        }
-        p.merged_lines = group
-            .and_then(|g| groups.get_mut(g))
-            .and_then(|g| g.get_mut(&(p.path.clone(), p.file.clone())))
-            .and_then(|q| q.pop_front());
     }
     out
 }

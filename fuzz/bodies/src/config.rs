@@ -138,14 +138,15 @@ pub fn render_roundtrip(data: &[u8]) {
     }
     let from_json = files.iter().any(|(n, _)| is_json(n));
     let text = render_merged(&loaded);
-    provenance_lines_fit(&loaded, &text);
-    change_lines_fit(&files, flavor, &loaded, &text);
     let again = load(&[("main.tf".to_owned(), text.clone().into_bytes())], flavor);
     if from_json
         && (again.diagnostics.has_errors() || !loaded.module.blocks.iter().all(block_names))
     {
         return;
     }
+    // (After the JSON skip: a JSON argument named "" would pass for a block in the records.)
+    provenance_lines_fit(&loaded, &text);
+    change_lines_fit(&files, flavor, &loaded, &text);
     assert!(
         !again.diagnostics.has_errors(),
         "merged output does not load: {:?}\n{text}",

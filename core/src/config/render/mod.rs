@@ -109,6 +109,8 @@ fn reindent(prefix: &str, indent: &str) -> String {
 /// Where one part of the merged module sits in [`render_module`]'s text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Span {
+    /// The index of the top-level block it belongs to in `Module::blocks`.
+    pub top: usize,
     /// The top-level block's address (as `Provenance::block`).
     pub block: String,
     /// The path inside it, empty for the block itself.
@@ -125,16 +127,20 @@ pub fn render_spans(module: &Module) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut out_len = 0usize;
     let mut line = 1usize;
-    for b in &module.blocks {
+    for (top, b) in module.blocks.iter().enumerate() {
         let text = render_block(b, "", "");
         if out_len != 0 && !text.starts_with('\n') {
             line += 1;
             out_len += 1;
         }
         let addr = crate::config::changes::address(b);
+        let first = spans.len();
         let header_line = push_span(&mut spans, &addr, "", &b.origin.file, &text, line);
         if b.touched {
             body_spans(&mut spans, &addr, "", b, "  ", header_line + 1);
+        }
+        for s in &mut spans[first..] {
+            s.top = top;
         }
         line += text.matches('\n').count();
         out_len += text.len();
@@ -157,6 +163,7 @@ fn push_span(
     let first = line + blank.min(lines.len().saturating_sub(1));
     let last = line + lines.len().saturating_sub(1);
     spans.push(Span {
+        top: 0,
         block: block.to_string(),
         path: path.to_string(),
         file: file.to_string(),
