@@ -26,7 +26,8 @@ pub use model::{Attribute, Block, Body, Item, Origin, Value};
 pub use module::Module;
 pub use provenance::{provenance, provenance_with_lines, Provenance};
 pub use requirements::{
-    load_tree, requirements, tree_requirements, ModuleTree, ProviderRequirements,
+    load_tree, load_tree_with_root, requirements, tree_requirements, ModuleTree,
+    ProviderRequirements,
 };
 
 use crate::diag::Diagnostics;

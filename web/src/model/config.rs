@@ -5,8 +5,9 @@ use super::diagnostics::{rows, DiagnosticRow};
 use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
 use tflock_core::config::{
-    load_module_with_changes, load_tree, provenance_with_lines, render_merged, tree_requirements,
-    ChangeKind, LoadOptions, ModuleTree, OverrideChanges, Provenance, ProviderRequirements,
+    load_module_with_changes, load_tree_with_root, provenance_with_lines, render_merged,
+    tree_requirements, ChangeKind, LoadOptions, ModuleTree, OverrideChanges, Provenance,
+    ProviderRequirements,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -145,14 +146,15 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
             .or_default()
             .push((file, content.as_bytes().to_vec()));
     }
-    let tree = load_tree(&dirs, "", &LoadOptions { flavor });
+    // The root once, with its change records; the tree reuses it.
+    let opts = LoadOptions { flavor };
+    let (root, changes) = load_module_with_changes(dirs.get("").map_or(&[][..], |v| v), &opts);
+    let tree = load_tree_with_root(&dirs, "", root, &opts);
     let reqs = tree_requirements(&tree, flavor);
     let mut diags = Diagnostics::new();
     tree_diagnostics(&tree, &mut diags);
     diags.extend(reqs.diagnostics.iter().cloned());
     let loaded = &tree.loaded;
-    let root: Vec<(String, Vec<u8>)> = dirs.get("").cloned().unwrap_or_default();
-    let (_, changes) = load_module_with_changes(&root, &LoadOptions { flavor });
     let merged = render_merged(loaded);
     ConfigReport {
         lines: mark_lines(&merged, &provenance_with_lines(&loaded.module), &changes),

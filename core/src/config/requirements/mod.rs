@@ -9,7 +9,8 @@ mod tree;
 pub use decode::{local_providers, LocalProvider};
 pub use render::render_tree;
 pub use tree::{
-    join as tree_join, load_tree, load_tree_with_manifest, tree_requirements, ModuleTree,
+    join as tree_join, load_tree, load_tree_with_manifest, load_tree_with_root, tree_requirements,
+    ModuleTree,
 };
 
 use crate::addrs::Provider;

@@ -33,7 +33,19 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     root: &str,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0, None)
+    load_at(dirs, root, String::new(), opts, 0, None, None)
+}
+
+/// [`load_tree`] with the root directory already loaded (e.g. by
+/// [`crate::config::load_module_with_changes`], which the playground needs anyway), so the
+/// root is not loaded twice; `loaded` must be `dirs[root]` loaded with `opts`.
+pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
+    dirs: &SortedMap<String, Vec<(N, B)>>,
+    root: &str,
+    loaded: LoadedModule,
+    opts: &LoadOptions,
+) -> ModuleTree {
+    load_at(dirs, root, String::new(), opts, 0, None, Some(loaded))
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -46,7 +58,7 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
     manifest: &ModuleManifest,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0, Some(manifest))
+    load_at(dirs, root, String::new(), opts, 0, Some(manifest), None)
 }
 
 fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
@@ -56,10 +68,11 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     opts: &LoadOptions,
     depth: usize,
     manifest: Option<&ModuleManifest>,
+    preloaded: Option<LoadedModule>,
 ) -> ModuleTree {
     let empty: Vec<(N, B)> = Vec::new();
     let files = dirs.get(dir).unwrap_or(&empty);
-    let mut loaded = load_module(files, opts);
+    let mut loaded = preloaded.unwrap_or_else(|| load_module(files, opts));
     let mut children = Vec::new();
     let calls: Vec<(String, String, crate::diag::Range)> = loaded
         .module
@@ -90,6 +103,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                     opts,
                     depth + 1,
                     Some(manifest),
+                    None,
                 )),
                 Some(rec) => loaded
                     .diagnostics
@@ -102,7 +116,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             continue;
         }
         match child_dir {
-            Some(d) if dirs.contains_key(&d) => children.push(load_at(dirs, &d, child_path, opts, depth + 1, manifest)),
+            Some(d) if dirs.contains_key(&d) => children.push(load_at(dirs, &d, child_path, opts, depth + 1, manifest, None)),
             other => loaded.diagnostics.push(
                 Diagnostic::warning(
                     "Module directory not provided",
