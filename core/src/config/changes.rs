@@ -52,11 +52,6 @@ pub struct Change {
     /// The 1-based first and last line of the item in the merged module text, when this file's
     /// item is what the merged module finally holds (a later override may replace it again).
     pub merged_lines: Option<(usize, usize)>,
-    /// The changed top-level block's key (`provider.aws.west`), which tells apart blocks that
-    /// share an address (a provider and its aliased copy); `None` for `terraform` settings and
-    /// local values. Not printed.
-    #[serde(skip)]
-    pub target: Option<String>,
 }
 
 /// Everything one override file changed, in the order it applied them.
@@ -145,7 +140,6 @@ pub(crate) fn compare(before: Snapshot, module: &Module, ix: &Index, file: &str)
         let d = Diff {
             file,
             block: "terraform",
-            key: None,
         };
         if tb.is_none() && after.origin.file == file {
             d.push_added(&mut out, "", &after);
@@ -170,7 +164,6 @@ pub(crate) fn compare(before: Snapshot, module: &Module, ix: &Index, file: &str)
             let d = Diff {
                 file,
                 block: "locals",
-                key: None,
             };
             d.attribute(&mut out, "", new, old.as_ref(), "locals");
         }
@@ -189,11 +182,7 @@ pub(crate) fn compare(before: Snapshot, module: &Module, ix: &Index, file: &str)
                     .find(|b| block_key(b).as_deref() == Some(key.as_str()))
             });
         let Some(after) = found else { continue };
-        let d = Diff {
-            file,
-            block: &addr,
-            key: Some(&key),
-        };
+        let d = Diff { file, block: &addr };
         match &old {
             None if after.origin.file == file => {
                 d.push_added(&mut out, "", after);
@@ -210,14 +199,12 @@ pub(crate) fn compare(before: Snapshot, module: &Module, ix: &Index, file: &str)
 struct Diff<'a> {
     file: &'a str,
     block: &'a str,
-    key: Option<&'a str>,
 }
 
 impl Diff<'_> {
     fn push_added(&self, out: &mut Vec<Change>, path: &str, b: &Block) {
         out.push(Change {
             block: self.block.to_string(),
-            target: self.key.map(str::to_string),
             path: path.to_string(),
             kind: ChangeKind::Added,
             range: Some(b.origin.decl.clone()),
@@ -283,7 +270,6 @@ impl Diff<'_> {
                         };
                         out.push(Change {
                             block: self.block.to_string(),
-                            target: self.key.map(str::to_string),
                             path,
                             kind: if previous.is_some() {
                                 ChangeKind::Replaced
@@ -320,7 +306,6 @@ impl Diff<'_> {
     ) {
         out.push(Change {
             block: self.block.to_string(),
-            target: self.key.map(str::to_string),
             path: format!("{prefix}{}", new.name),
             kind: if old.is_some() {
                 ChangeKind::Replaced
@@ -375,7 +360,6 @@ impl Diff<'_> {
             };
             out.push(Change {
                 block: self.block.to_string(),
-                target: self.key.map(str::to_string),
                 path: format!("{prefix}{path}"),
                 kind: ChangeKind::Removed,
                 range: None,

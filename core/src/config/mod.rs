@@ -66,23 +66,31 @@ pub fn load_module_with_changes<N: AsRef<str>, B: AsRef<[u8]>>(
     opts: &LoadOptions,
 ) -> (LoadedModule, Vec<OverrideChanges>) {
     let (loaded, mut changes) = load::<N, B, true>(files, opts);
-    let spans = render::render_spans(&loaded.module);
+    // A change's final item is the merged module's item declared where the change wrote it:
+    // its provenance record (found by range, so blocks sharing an address, or one file setting
+    // an argument twice, cannot be confused) has its lines.
+    let records = provenance::provenance_with_lines(&loaded.module);
+    // (file, declaration byte, path) -> lines.
+    type Place<'a> = (&'a str, usize, &'a str);
+    let by_place: crate::collections::SortedMap<Place, Option<(usize, usize)>> = records
+        .iter()
+        .map(|p| {
+            let key = (
+                p.range.filename.as_str(),
+                p.range.start.byte,
+                p.path.as_str(),
+            );
+            (key, p.merged_lines)
+        })
+        .collect();
     for c in changes.iter_mut() {
         for ch in c.changes.iter_mut() {
-            // A change to a keyed block looks only at that block's spans, so a provider and
-            // its aliased copy (one address) keep their own lines.
-            let within = ch.target.as_ref().and_then(|key| {
-                loaded
-                    .module
-                    .blocks
-                    .iter()
-                    .position(|b| module::block_key(b).as_deref() == Some(key.as_str()))
+            ch.merged_lines = ch.range.as_ref().and_then(|r| {
+                by_place
+                    .get(&(r.filename.as_str(), r.start.byte, ch.path.as_str()))
+                    .copied()
+                    .flatten()
             });
-            ch.merged_lines = spans
-                .iter()
-                .filter(|s| ch.target.is_none() || Some(s.top) == within)
-                .find(|s| s.block == ch.block && s.path == ch.path && s.file == c.file)
-                .map(|s| s.lines);
         }
     }
     (loaded, changes)
