@@ -65,6 +65,26 @@ fn format_changes(changes: &[OverrideChanges]) -> String {
 
 /// The change records must leave the merge as it is and point into the merged text at the
 /// item they name; returns each problem found.
+/// Why merged lines `a..=b` cannot be the item `block`/`path` names: they do not mention its
+/// last path segment (or the block's kind, for the block itself).
+fn lines_lack_name(
+    lines: &[&str],
+    (a, b): (usize, usize),
+    block: &str,
+    path: &str,
+) -> Option<String> {
+    let name = match path.rsplit('.').next().unwrap_or_default() {
+        "" => block.split('.').next().unwrap_or_default(),
+        last => last,
+    };
+    let text = lines
+        .get(a - 1..b)
+        .map(|l| l.join("\n"))
+        .unwrap_or_default();
+    (!text.contains(name))
+        .then(|| format!("points at merged lines {a}-{b} without {name:?}: {text:?}"))
+}
+
 fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let plain = load_module(files, &LoadOptions { flavor });
@@ -78,21 +98,8 @@ fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Ve
         let Some((a, b)) = ch.merged_lines else {
             continue;
         };
-        let name = ch.path.rsplit('.').next().unwrap_or_default();
-        let name = if name.is_empty() {
-            ch.block.split('.').next().unwrap_or_default()
-        } else {
-            name
-        };
-        let text = lines
-            .get(a - 1..b)
-            .map(|l| l.join("\n"))
-            .unwrap_or_default();
-        if !text.contains(name) {
-            problems.push(format!(
-                "change {}/{} points at merged lines {a}-{b} without {name:?}: {text:?}",
-                ch.block, ch.path
-            ));
+        if let Some(why) = lines_lack_name(&lines, (a, b), &ch.block, &ch.path) {
+            problems.push(format!("change {}/{} {why}", ch.block, ch.path));
         }
     }
     // Provenance lines: every top-level block has its own, each record's lines name it and
@@ -106,21 +113,8 @@ fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Ve
             }
             continue;
         };
-        let name = p.path.rsplit('.').next().unwrap_or_default();
-        let name = if name.is_empty() {
-            p.block.split('.').next().unwrap_or_default()
-        } else {
-            name
-        };
-        let text = lines
-            .get(a - 1..b)
-            .map(|l| l.join("\n"))
-            .unwrap_or_default();
-        if !text.contains(name) {
-            problems.push(format!(
-                "provenance {}/{} points at merged lines {a}-{b} without {name:?}: {text:?}",
-                p.block, p.path
-            ));
+        if let Some(why) = lines_lack_name(&lines, (a, b), &p.block, &p.path) {
+            problems.push(format!("provenance {}/{} {why}", p.block, p.path));
         }
         if p.path.is_empty() {
             block_lines = Some((a, b));
