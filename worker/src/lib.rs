@@ -6,9 +6,8 @@
 //! caching) taken from `tflock_core::edge`; `h1:` hashes of every platform are added by the
 //! `FILL` queue consumer; uploads with a token still work. See worker/README.md.
 //!
-//! Routing is pure ([`route`]) and tested natively; the Workers glue is in `edge` (wasm32).
-
-pub mod route;
+//! Routing is core's (`tflock_core::edge::route`), every name parsed before use; the
+//! Workers glue is in `edge` (wasm32).
 
 #[cfg(target_arch = "wasm32")]
 mod edge;

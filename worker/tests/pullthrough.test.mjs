@@ -190,6 +190,51 @@ test("uploads to a pulled-through host must match the signed SHA256SUMS; a publi
   assert.deepEqual(await objects(`${HOST}/acme/demo/${zipName("1.1.0", "linux_amd64")}`), []);
 });
 
+test("crafted names never take the registry token anywhere: each is a 404 that fetches and stores nothing", async (t) => {
+  const { createServer } = await import("node:net");
+  let trapped = 0;
+  const trap = createServer((socket) => {
+    trapped++;
+    socket.destroy();
+  });
+  await new Promise((r) => trap.listen(0, "127.0.0.1", r));
+  // A failed assertion must not leave the listener holding the test process open.
+  t.after(() => trap.close(() => {}));
+  const at = `127.0.0.1:${trap.address().port}`;
+  const originRequests = origin.requests.length;
+  const stored = await objects("");
+  // The origin is http://, so `https:` switches scheme (and host); `http:` with no or one
+  // slash, encoded slashes and dots, userinfo and junk in every segment of every route.
+  const attacks = [];
+  for (const seg of [`https:`, `http:`, `https:${at}`, `http:${at}`, `..`, `%2e%2e`, `a%2Fb`, `%2F%2F${at}`, `u@${at}`, `A?b`, `a%23b`, `a%20b`, `é%00`]) {
+    attacks.push(
+      `/${HOST}/${seg}/${at}/index.json`,
+      `/${HOST}/${seg}/demo/index.json`,
+      `/${HOST}/acme/${seg}/index.json`,
+      `/${HOST}/acme/demo/${seg}.json`,
+      `/${seg}/acme/demo/index.json`,
+      `/${HOST}/${seg}/demo/terraform-provider-demo_1.0.0_linux_amd64.zip`,
+      `/${HOST}/acme/demo/terraform-provider-demo_1.0.0_${seg}_amd64.zip`,
+    );
+  }
+  for (const path of attacks) {
+    for (const method of ["GET", "HEAD", "PUT", "OPTIONS"]) {
+      const init = { method, headers: { authorization: `Bearer ${TOKEN}` } };
+      if (method === "PUT") init.body = "x";
+      const r = await mf.dispatchFetch("http://localhost" + path, init);
+      assert.ok(r.status === 404 || r.status === 405, `${method} ${path}: ${r.status}`);
+    }
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(trapped, 0, "the trap listener was reached");
+  assert.equal(origin.requests.length, originRequests, "the origin was asked");
+  assert.deepEqual(await objects(""), stored, "the bucket changed");
+  // The control: a valid name still reaches the registry with its token.
+  assert.equal((await get(`/${HOST}/acme/control/index.json`)).status, 404);
+  const control = origin.requests.slice(originRequests);
+  assert.deepEqual(control, [{ path: "/v1/providers/acme/control/versions", authorization: "Bearer registry-secret" }]);
+});
+
 test("a stalled or failing origin gets stale documents, marked", async () => {
   // Make the stored index stale by rewriting its fill time, then take the origin away.
   const bucket = await mf.getR2Bucket("MIRROR");

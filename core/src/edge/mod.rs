@@ -13,6 +13,7 @@
 //! - [`http`]: `Range`, `If-None-Match`, caching and CORS headers.
 //! - [`parts`]: cutting a stream into equal multipart-upload parts.
 //! - [`keys`]: where each object lives in the bucket.
+//! - [`route`]: which object a request names, every name parsed before it is used.
 
 pub mod config;
 pub mod fill;
@@ -21,6 +22,7 @@ pub mod http;
 pub mod keys;
 pub mod parts;
 pub mod record;
+pub mod route;
 
 use std::fmt;
 

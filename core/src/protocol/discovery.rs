@@ -86,9 +86,18 @@ pub const DISCOVERY_PATH: &str = "/.well-known/terraform.json";
 pub const PROVIDERS_V1: &str = "providers.v1";
 
 /// The discovery URL for `hostname` (ASCII form, with a non-default port if any).
+///
+/// The hostname's credentials go with this request, so a hostname that would make the URL
+/// name another host (`a.example@b.example`, `a.example/b`) is refused.
 pub fn discovery_url(hostname: &str) -> Result<Url, DiscoveryError> {
-    Url::parse(&format!("https://{hostname}{DISCOVERY_PATH}"))
-        .map_err(|e| DiscoveryError::BadHostname(e.to_string()))
+    let url = Url::parse(&format!("https://{hostname}{DISCOVERY_PATH}"))
+        .map_err(|e| DiscoveryError::BadHostname(e.to_string()))?;
+    if super::urls::credentials_host(&url) != hostname || url.path() != DISCOVERY_PATH {
+        return Err(DiscoveryError::BadHostname(format!(
+            "{hostname:?} is not a hostname in comparison form"
+        )));
+    }
+    Ok(url)
 }
 
 /// A parsed discovery document (or a `host` block override).

@@ -12,7 +12,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::names::{check_hash_str, looks_like_version};
-use super::urls::resolve;
+use super::urls::{resolve, resolve_under, EndpointError};
 use crate::{Diagnostic, Flavor};
 
 /// Validates a `network_mirror { url = ... }` value: https with a host. Returns Terraform's
@@ -46,8 +46,8 @@ pub fn index_url(
     hostname: &str,
     namespace: &str,
     type_: &str,
-) -> Result<Url, url::ParseError> {
-    resolve(base, &format!("{hostname}/{namespace}/{type_}/index.json"))
+) -> Result<Url, EndpointError> {
+    resolve_under(base, &format!("{hostname}/{namespace}/{type_}/index.json"))
 }
 
 /// The URL of `<version>.json` for a provider version.
@@ -57,8 +57,8 @@ pub fn version_url(
     namespace: &str,
     type_: &str,
     version: &str,
-) -> Result<Url, url::ParseError> {
-    resolve(
+) -> Result<Url, EndpointError> {
+    resolve_under(
         base,
         &format!("{hostname}/{namespace}/{type_}/{version}.json"),
     )
@@ -405,13 +405,14 @@ mod tests {
             "https://m.example/example.com/a/b/1.0.0.json"
         );
         // Go's url.Parse reads "example.com:8443/..." as a URL with scheme "example.com",
-        // so Terraform requests that (useless) absolute URL for hosts with a port. RFC 3986
-        // resolution does the same here, faithfully.
+        // so Terraform requests that (useless) absolute URL for hosts with a port, and its
+        // HTTP client refuses the scheme. It leaves the base, so it is refused before that.
         assert_eq!(
-            version_url(&base, "example.com:8443", "a", "b", "1.0.0")
-                .unwrap()
-                .as_str(),
-            "example.com:8443/a/b/1.0.0.json"
+            version_url(&base, "example.com:8443", "a", "b", "1.0.0"),
+            Err(super::EndpointError::OutsideBase {
+                url: "example.com:8443/a/b/1.0.0.json".into(),
+                base: base.to_string(),
+            })
         );
     }
 

@@ -11,16 +11,8 @@ use crate::protocol::mirror::{
     version_index_missing, version_url, MirrorIndex, MirrorPackageError, MirrorStatus,
     MirrorVersion,
 };
+use crate::protocol::urls::credentials_host;
 use crate::version::Version;
-
-/// The credentials host of a mirror URL: `host` or `host:port`.
-fn auth_host(url: &Url) -> String {
-    let host = url.host_str().unwrap_or("").to_ascii_lowercase();
-    match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host,
-    }
-}
 
 fn unauthorized(url: &Url) -> SourceError {
     SourceError::other(format!(
@@ -47,7 +39,7 @@ pub(crate) fn versions(
         Ok(u) => u,
         Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
-    let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
+    let doc = match ctx.get(&url, Some(&credentials_host(&url)))? {
         Ok(d) => d,
         Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
     };
@@ -94,7 +86,7 @@ pub(crate) fn package(
         Ok(u) => u,
         Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
-    let doc = match ctx.get(&url, Some(&auth_host(&url)))? {
+    let doc = match ctx.get(&url, Some(&credentials_host(&url)))? {
         Ok(d) => d,
         Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
     };

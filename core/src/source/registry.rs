@@ -11,7 +11,7 @@ use crate::protocol::registry::{
     download_path, platform_not_supported, provider_not_known, query_failed, status_error,
     versions_path, DownloadResponse, VersionsResponse,
 };
-use crate::protocol::urls::resolve;
+use crate::protocol::urls::resolve_under;
 use crate::version::Version;
 
 /// The `providers.v1` base of `hostname`, discovered once per set.
@@ -115,7 +115,7 @@ pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, Sou
         Ok(b) => b,
         Err(e) => return Ok(Err(e)),
     };
-    let url = match resolve(&base, &versions_path(&p.namespace, &p.r#type)) {
+    let url = match resolve_under(&base, &versions_path(&p.namespace, &p.r#type)) {
         Ok(u) => u,
         Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
     };
@@ -175,7 +175,7 @@ pub(crate) fn package(
         Err(e) => return Ok(Err(e)),
     };
     let version = v.to_string();
-    let url = match resolve(
+    let url = match resolve_under(
         &base,
         &download_path(&p.namespace, &p.r#type, &version, os, arch),
     ) {

@@ -729,3 +729,152 @@ fn polling_repeats_the_outstanding_request_and_stray_responses_are_refused() {
         })
         .is_none());
 }
+
+mod credentials_stay_under_their_base {
+    //! Provider names straight from a hostile host (a Worker route, a lock file) never steer
+    //! a request that carries credentials away from the base those credentials belong to.
+
+    use super::*;
+    use crate::protocol::discovery::discovery_url;
+    use crate::protocol::urls::is_under;
+    use proptest::prelude::*;
+
+    const REGISTRY_BASE: &str = "https://app.terraform.io/api/registry/v1/providers/";
+    const MIRROR_BASE: &str = "https://mirror.example:8443/tf/";
+
+    /// Pieces of names that could move a URL: scheme switches, slashes, dots, escapes.
+    fn hostile_name() -> impl Strategy<Value = String> {
+        let atoms = prop::sample::select(vec![
+            "a",
+            "acme",
+            "http:",
+            "https:",
+            "ftp:",
+            "/",
+            "//",
+            "\\",
+            ".",
+            "..",
+            "%2e",
+            "%2F",
+            "?",
+            "#",
+            "@",
+            ":",
+            " ",
+            "evil.example",
+            "127.0.0.1",
+            "[::1]",
+            ":8080",
+            "é",
+            "\t",
+            "\n",
+            "~",
+        ]);
+        prop::collection::vec(atoms, 1..6).prop_map(|v| v.concat())
+    }
+
+    fn world() -> World {
+        let mut w = World::default();
+        w.json(
+            "https://app.terraform.io/.well-known/terraform.json",
+            r#"{"providers.v1": "/api/registry/v1/providers/"}"#,
+        );
+        w
+    }
+
+    fn ask_everything(set: &mut SourceSet, w: &mut World, p: &Provider) {
+        let needs = [
+            Need::Versions {
+                provider: p.clone(),
+            },
+            Need::PackageMeta {
+                provider: p.clone(),
+                version: Version::parse("1.0.0").unwrap(),
+                platform: Platform::parse("linux_amd64").unwrap(),
+            },
+        ];
+        for need in &needs {
+            let _ = w.answer(set, need);
+        }
+    }
+
+    /// Every credentialed request is discovery of its own host or under `base`.
+    fn check(asked: &[SourceRequest], base: &Url) -> Result<(), TestCaseError> {
+        for req in asked {
+            let SourceRequest::Get {
+                url,
+                auth_host: Some(host),
+            } = req
+            else {
+                continue;
+            };
+            let discovery = discovery_url(host).ok().as_ref() == Some(url);
+            prop_assert!(
+                discovery || is_under(base, url),
+                "{url} carried {host}'s credentials outside {base}"
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn registry_requests(ns in hostile_name(), ty in hostile_name()) {
+            let mut w = world();
+            let mut set =
+                SourceSet::from_cli_config(&CliConfig::default(), Flavor::Terraform).unwrap();
+            ask_everything(&mut set, &mut w, &Provider::new("app.terraform.io", &ns, &ty));
+            check(&w.asked, &url(REGISTRY_BASE))?;
+        }
+
+        #[test]
+        fn registry_hostnames(host in hostile_name()) {
+            let mut w = world();
+            let mut set =
+                SourceSet::from_cli_config(&CliConfig::default(), Flavor::Terraform).unwrap();
+            let host = format!("app.terraform.io{host}");
+            ask_everything(&mut set, &mut w, &Provider::new(&host, "acme", "demo"));
+            for req in &w.asked {
+                if let SourceRequest::Get { url, auth_host: Some(h) } = req {
+                    prop_assert_eq!(
+                        crate::protocol::urls::credentials_host(url),
+                        h.clone(),
+                        "{} carried {}'s credentials", url, h
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn mirror_requests(host in hostile_name(), ns in hostile_name(), ty in hostile_name()) {
+            let mut w = World::default();
+            let base = url(MIRROR_BASE);
+            let method = Method::NetworkMirror { base: base.clone(), trust_all_hashes: false };
+            let mut set = SourceSet::single(method, &CliConfig::default(), Flavor::Terraform);
+            ask_everything(&mut set, &mut w, &Provider::new(&host, &ns, &ty));
+            check(&w.asked, &base)?;
+        }
+    }
+
+    #[test]
+    fn a_scheme_switching_namespace_is_refused_and_a_valid_one_carries_the_token() {
+        let mut w = world();
+        let mut set = SourceSet::from_cli_config(&CliConfig::default(), Flavor::Terraform).unwrap();
+        let evil = Provider::new("app.terraform.io", "http:", "evil.example");
+        let err = versions_of(w.answer(&mut set, &Need::Versions { provider: evil }))
+            .unwrap_err()
+            .1;
+        assert!(err.contains("must stay under"), "{err}");
+        assert!(w.urls().iter().all(|u| !u.contains("evil.example")));
+        // The control: a parsed name reaches the registry with its host's credentials.
+        let good = provider("app.terraform.io/acme/demo");
+        let _ = w.answer(&mut set, &Need::Versions { provider: good });
+        assert!(w.urls().contains(
+            &"GET https://app.terraform.io/api/registry/v1/providers/acme/demo/versions auth=app.terraform.io"
+                .to_string()
+        ));
+    }
+}

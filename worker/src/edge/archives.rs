@@ -20,7 +20,7 @@ use super::documents::{self, internal, now};
 use super::origin::{self, busy, Slot};
 use super::part_buffer::PartBuffer;
 use super::{respond, store, trace, Mirror};
-use crate::route::Upload;
+use tflock_core::edge::route::Upload;
 
 /// The largest archive accepted (uploads and pulls).
 const MAX_ARCHIVE: u64 = 2 * 1024 * 1024 * 1024;

@@ -17,7 +17,7 @@ use worker::{Bucket, Request, Response, Result};
 use super::origin::{busy, run_fill, Slot};
 use super::store::{self, Stored};
 use super::{fills, respond, trace, Mirror};
-use crate::route::Document;
+use tflock_core::edge::route::Document;
 
 /// Serves a document.
 pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Result<Response> {

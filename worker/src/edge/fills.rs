@@ -13,7 +13,7 @@ use super::archives::pull;
 use super::documents::{self, now};
 use super::origin::run_fill;
 use super::{respond, store, Mirror};
-use crate::route::Upload;
+use tflock_core::edge::route::Upload;
 
 /// One unit of background work.
 #[derive(Debug, Clone, Serialize, Deserialize)]

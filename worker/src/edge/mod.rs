@@ -22,7 +22,7 @@ use std::rc::Rc;
 use tflock_core::edge::config::EdgeConfig;
 use worker::{event, Context, Env, MessageBatch, Request, Response, Result};
 
-use crate::route::{route, Route};
+use tflock_core::edge::route::{route, Route};
 
 /// The R2 binding.
 const BUCKET: &str = "MIRROR";
@@ -146,13 +146,16 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     TRACE.with(|t| *t.borrow_mut() = Trace::default());
     let method = req.method().to_string();
     let path = req.path();
-    let which = route(&method, &path);
+    let mut which = Route::NotFound;
     let response = match Mirror::new(env) {
         Err(why) => respond::error(
             500,
             &format!("The mirror's configuration is invalid: {why}"),
         ),
-        Ok(mirror) => handle(&mirror, req, &which).await,
+        Ok(mirror) => {
+            which = route(&method, &path, mirror.config.flavor);
+            handle(&mirror, req, &which).await
+        }
     };
     let response = match response {
         Ok(r) => r,
