@@ -139,9 +139,18 @@ fn test() -> Result<()> {
 }
 
 /// Installs the wasm target, rustfmt/clippy and the Debian packages the oracles need.
-fn setup() -> Result<()> {
+/// Installs the wasm32 target where rustup manages the toolchain: every command that builds
+/// for wasm32 calls this first, since a fresh machine lacks it.
+pub(crate) fn wasm_target() -> Result<()> {
     if which("rustup") {
         run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    Ok(())
+}
+
+fn setup() -> Result<()> {
+    wasm_target()?;
+    if which("rustup") {
         run(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"]))?;
     }
     let missing: Vec<&str> = GO_PACKAGES

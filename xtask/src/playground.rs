@@ -38,7 +38,7 @@ pub fn run(args: &[String]) -> Result<()> {
             other => bail!("unknown playground option {other:?} (known: --port N, --build-only)"),
         }
     }
-    wasm_target()?;
+    super::wasm_target()?;
     build()?;
     if build_only {
         return Ok(());
@@ -53,7 +53,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// `cargo xtask playground-test`: builds the playground and the CLI, serves `web/dist` on a
 /// free port and runs `node --test web/tests/` against it in headless Chromium.
 pub fn test() -> Result<()> {
-    wasm_target()?;
+    super::wasm_target()?;
     wasm::clippy_wasm32(CRATE)?;
     build()?;
     super::cargo(&["build", "-p", "tflock"])?;
@@ -81,14 +81,6 @@ pub fn test() -> Result<()> {
             .env("CHROMIUM", chromium)
             .env("SCREENSHOT", format!("{}/playground.png", target_dir())),
     )
-}
-
-/// Installs the wasm32 target where rustup manages the toolchain (a fresh machine lacks it).
-fn wasm_target() -> Result<()> {
-    if super::which("rustup") {
-        super::run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
-    }
-    Ok(())
 }
 
 fn target_dir() -> String {

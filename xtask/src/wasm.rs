@@ -105,6 +105,7 @@ pub fn build() -> Result<()> {
 /// path of its module, under CARGO_TARGET_DIR (relative paths are relative to the workspace
 /// root, where xtask runs).
 pub(crate) fn build_crate(krate: &str) -> Result<String> {
+    super::wasm_target()?;
     super::run(
         Command::new(env!("CARGO"))
             .args([
@@ -128,6 +129,7 @@ pub(crate) fn build_crate(krate: &str) -> Result<String> {
 /// `cargo clippy -p krate --target wasm32-unknown-unknown -- -D warnings` (its wasm32-only
 /// code is invisible to the native workspace clippy).
 pub(crate) fn clippy_wasm32(krate: &str) -> Result<()> {
+    super::wasm_target()?;
     super::cargo(&[
         "clippy",
         "-p",
