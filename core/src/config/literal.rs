@@ -77,7 +77,9 @@ pub enum NotLiteral {
 
 /// The literal value of native-syntax expression source `src`.
 pub fn eval_literal(src: &str) -> Result<Literal, NotLiteral> {
-    let expr = hcl_edit::parser::parse_expr(src).map_err(|e| NotLiteral::Syntax(e.to_string()))?;
+    let text = crate::hcl_syntax::expression_for_hcl_edit(src);
+    let expr =
+        hcl_edit::parser::parse_expr(&text).map_err(|e| NotLiteral::Syntax(e.to_string()))?;
     literal(&expr)
 }
 
@@ -167,5 +169,23 @@ mod tests {
         assert!(eval_literal("\"${var.x}\"").is_err());
         assert!(eval_literal("upper(\"a\")").is_err());
         assert!(eval_literal("1 + 2").is_err());
+    }
+
+    #[test]
+    fn what_terraform_accepts_and_hcl_edit_refuses_still_reads() {
+        // A repeated key: the last one wins, as when Terraform builds the object.
+        assert_eq!(
+            eval_literal("{ a = 1, b = 2, a = 3 }"),
+            Ok(Literal::Object(SortedMap::from([
+                ("a".to_string(), Literal::Number("3".into())),
+                ("b".to_string(), Literal::Number("2".into())),
+            ])))
+        );
+        // A line break before an operator inside a `for` expression: not a literal, but
+        // not a syntax error either.
+        assert_eq!(
+            eval_literal("{ for k, v in var.m : k => v\n  if v != null }"),
+            Err(NotLiteral::Expression)
+        );
     }
 }

@@ -3,6 +3,14 @@
 use super::parser::{Diags, Expr, Parser};
 use super::token::{Kind, Token};
 
+/// One object constructor item, for finding repeated keys.
+struct ObjectItem {
+    /// The key's tokens, as indexes `from..to`.
+    key: (usize, usize),
+    /// The item's bytes, from its key through its separator.
+    bytes: (usize, usize),
+}
+
 impl Parser<'_> {
     pub(super) fn parse_tuple_cons(&mut self) -> (Expr, Diags) {
         let open = self.read();
@@ -75,6 +83,8 @@ impl Parser<'_> {
 
     pub(super) fn object_items(&mut self, open: Token) -> (Expr, Diags) {
         let mut diags = Diags::new();
+        // Each complete item: its key's tokens, and its bytes through its separator.
+        let mut items: Vec<ObjectItem> = Vec::new();
         let close;
         loop {
             let next = self.peek();
@@ -86,7 +96,9 @@ impl Parser<'_> {
                 close = self.read();
                 break;
             }
+            let key_start = self.next_index();
             let (_, key_diags) = self.parse_expression();
+            let key_end = self.read_index();
             let failed = !key_diags.is_empty();
             diags.extend(key_diags);
             if self.recovery && failed {
@@ -132,6 +144,12 @@ impl Parser<'_> {
             }
             let next = self.peek();
             if next.kind == Kind::CBrace {
+                // The last item is never blanked: it is the last of its key.
+                let at = self.token(key_start).from;
+                items.push(ObjectItem {
+                    key: (key_start, key_end),
+                    bytes: (at, at),
+                });
                 close = self.read();
                 break;
             }
@@ -154,9 +172,54 @@ impl Parser<'_> {
                 close = self.recover(Kind::CBrace);
                 break;
             }
-            self.read();
+            let sep = self.read();
+            items.push(ObjectItem {
+                key: (key_start, key_end),
+                bytes: (self.token(key_start).from, sep.to),
+            });
+        }
+        if diags.is_empty() {
+            self.blank_repeated_keys(&items);
         }
         (open.span.to(close.span), diags)
+    }
+
+    /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps
+    /// them all and the last one wins when the object is built; hcl-edit refuses the object,
+    /// so it is shown only the winners. Keys are compared as token sequences, which is how
+    /// hcl-edit compares them (by structure, ignoring layout and comments).
+    fn blank_repeated_keys(&mut self, items: &[ObjectItem]) {
+        if items.len() < 2 {
+            return;
+        }
+        let mut keyed: Vec<(Vec<u8>, usize)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (self.key_signature(item.key), i))
+            .collect();
+        // Stable: items with one key stay in source order, so all but the last are blanked.
+        crate::collections::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
+        for pair in keyed.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                self.blanks.push(items[pair[0].1].bytes);
+            }
+        }
+    }
+
+    /// A key's tokens (kind and bytes, without newlines and comments) as one byte string.
+    fn key_signature(&self, (from, to): (usize, usize)) -> Vec<u8> {
+        let mut out = Vec::new();
+        for i in from..to {
+            let tok = self.token(i);
+            if matches!(tok.kind, Kind::Newline | Kind::Comment) {
+                continue;
+            }
+            let bytes = self.bytes(&tok);
+            out.push(tok.kind as u8);
+            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            out.extend_from_slice(bytes);
+        }
+        out
     }
 
     pub(super) fn finish_for_expr(&mut self, open: Token) -> (Expr, Diags) {

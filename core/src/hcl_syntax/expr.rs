@@ -278,7 +278,7 @@ impl Parser<'_> {
             }
             Kind::Ident => {
                 let tok = self.read();
-                if self.peek().kind == Kind::OParen {
+                if matches!(self.peek().kind, Kind::OParen | Kind::DoubleColon) {
                     return self.finish_function_call(tok);
                 }
                 (tok.span, Diags::new())
@@ -321,7 +321,31 @@ impl Parser<'_> {
     }
 
     pub(super) fn finish_function_call(&mut self, name: Token) -> (Expr, Diags) {
-        let open = self.read();
+        let mut open = self.read();
+        // A namespaced name (`provider::aws::arn_parse`): every `::` must be followed by a
+        // name, and the last name by the parenthesis.
+        while open.kind == Kind::DoubleColon {
+            let part = self.read();
+            if part.kind != Kind::Ident {
+                let d = self.diag(
+                    "Missing function name",
+                    "Function scope resolution symbol :: must be followed by a function name in this scope.",
+                    part.span,
+                );
+                self.recover_over(Kind::OParen);
+                return (name.span.to(part.span), vec![d]);
+            }
+            open = self.read();
+        }
+        if open.kind != Kind::OParen {
+            let d = self.diag(
+                "Missing open parenthesis",
+                "Function selector must be followed by an open parenthesis to begin the function call.",
+                open.span,
+            );
+            self.recover_over(Kind::OParen);
+            return (name.span.to(open.span), vec![d]);
+        }
         let mut diags = Diags::new();
         let mut close = ZERO;
         self.push_newlines(false);
@@ -334,7 +358,10 @@ impl Parser<'_> {
             let failed = !arg_diags.is_empty();
             diags.extend(arg_diags);
             if self.recovery && failed {
-                self.recover(Kind::CParen);
+                let recovered = self.recover(Kind::CParen);
+                if recovered.kind == Kind::CParen {
+                    close = recovered.span;
+                }
                 break;
             }
             let sep = self.read();
@@ -361,7 +388,7 @@ impl Parser<'_> {
                 if sep.kind == Kind::Eof {
                     diags.push(self.diag(
                         "Unterminated function call",
-                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parethesis nesting elsewhere in this file.",
+                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
                         name.span.to(open.span),
                     ));
                 } else {

@@ -24,13 +24,68 @@ use token::Span;
 /// Without the `hclsyntax-diagnostics` feature (the npm package, to stay within its size
 /// budget) nothing: hcl-edit's verdict and generic syntax errors stand alone.
 pub fn diagnostics(src: &[u8], filename: &str) -> Vec<Diagnostic> {
+    check(src, filename).0
+}
+
+/// [`diagnostics`], and what hcl-edit must be shown instead of `src` to read it as hclsyntax
+/// does (meaningful only when there is no error).
+pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     if !cfg!(feature = "hclsyntax-diagnostics") {
-        return Vec::new();
+        return (Vec::new(), ForHclEdit::default());
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
-    diags.extend(parser::parse(&tokens, data, filename));
-    diags
+    let (parse_diags, blanks) = parser::parse(&tokens, data, filename);
+    diags.extend(parse_diags);
+    (diags, ForHclEdit { blanks })
+}
+
+/// Byte ranges of a native-syntax text (after any byte-order mark) that hcl-edit must read as
+/// spaces: hcl-edit refuses some layouts and objects hclsyntax accepts (a line break before
+/// an operator inside a `for` expression, a repeated object key), and blanking the newlines
+/// and comments hclsyntax ignores there, and the items a later key overrides, makes it read
+/// the same values. Offsets do not move, so spans still point into the original text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ForHclEdit {
+    blanks: Vec<(usize, usize)>,
+}
+
+impl ForHclEdit {
+    /// The text to give hcl-edit for `text` (which this was computed from, without its BOM).
+    pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if self.blanks.is_empty() {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut bytes = text.as_bytes().to_vec();
+        for &(from, to) in &self.blanks {
+            if let Some(range) = bytes.get_mut(from..to) {
+                range.fill(b' ');
+            }
+        }
+        // Whole tokens are blanked, so the result stays UTF-8; if not, hcl-edit gets the
+        // original and its own verdict.
+        match String::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Owned(s),
+            Err(_) => std::borrow::Cow::Borrowed(text),
+        }
+    }
+}
+
+/// The text to give hcl-edit's expression parser for the lone expression `src` (see
+/// [`ForHclEdit`]); `src` itself when hclsyntax refuses it or the feature is off.
+pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
+    if !cfg!(feature = "hclsyntax-diagnostics") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let (tokens, data, _) = scan::scan(src.as_bytes());
+    if !invalid::check(&tokens, data, "").is_empty() {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let (diags, blanks) = parser::parse_expression(&tokens, data);
+    if !diags.is_empty() || src.len() != data.len() {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    ForHclEdit { blanks }.apply(src)
 }
 
 /// The first error `hclsyntax.ParseConfig` reports for `src`, if it reports any.
@@ -70,4 +125,75 @@ fn range(filename: &str, span: Span) -> Range {
 /// of the labels and names that objects are referred to by.
 pub fn valid_identifier(s: &str) -> bool {
     !s.is_empty() && scan::ident_end(s.as_bytes(), 0) == Some(s.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(src: &str) -> Option<(String, String)> {
+        first_error(src.as_bytes(), "main.tf").map(|d| {
+            let r = d.range.expect("a range");
+            (d.summary, r.to_string())
+        })
+    }
+
+    #[test]
+    fn provider_functions_are_namespaced_calls() {
+        assert_eq!(
+            first("locals {\n  a = provider::aws::arn_parse(var.x)\n}\n"),
+            None
+        );
+        assert_eq!(first("x = \"${provider::a::b(1)}\"\n"), None);
+        // Terraform 1.15.5's own words and ranges for the two errors a namespace can have.
+        assert_eq!(
+            first("locals {\n  a = provider::1()\n}\n"),
+            Some(("Missing function name".into(), "main.tf:2,17-18".into()))
+        );
+        assert_eq!(
+            first("locals {\n  b = provider::aws::f\n  c = 1\n}\n"),
+            Some(("Missing open parenthesis".into(), "main.tf:2,23-3,1".into()))
+        );
+    }
+
+    fn hcl_edit_reads(src: &str) -> String {
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert!(diags.is_empty(), "{diags:?}");
+        let text = edit.apply(src);
+        assert_eq!(text.len(), src.len());
+        if let Err(e) = hcl_edit::parser::parse_body(&text) {
+            panic!("hcl-edit refuses {text:?}: {e}");
+        }
+        text.into_owned()
+    }
+
+    #[test]
+    fn line_breaks_before_operators_in_for_expressions_reach_hcl_edit_as_spaces() {
+        let src = "x = { for k, v in m : k => v\n  if v != null }\ny = [for x in l : x # c\n  == 1 ? \"a\"\n  : \"b\"]\nz = { for k, v in m : k => (v\n + 1) }\n";
+        assert_eq!(
+            hcl_edit_reads(src),
+            "x = { for k, v in m : k => v   if v != null }\ny = [for x in l : x       == 1 ? \"a\"   : \"b\"]\nz = { for k, v in m : k => (v  + 1) }\n"
+        );
+        // The newline ending a heredoc stays: hcl-edit needs it.
+        let heredoc = "x = [for s in l : <<EOT\n${s}\nEOT\n  ]\n";
+        assert_eq!(hcl_edit_reads(heredoc), heredoc);
+        // An object constructor's newlines separate items and are kept.
+        assert_eq!(hcl_edit_reads("x = {\n  a = 1\n}\n"), "x = {\n  a = 1\n}\n");
+    }
+
+    #[test]
+    fn repeated_object_keys_show_hcl_edit_only_the_last() {
+        assert_eq!(
+            hcl_edit_reads("x = { a = 1, b = 2, a = 3 }\n"),
+            "x = {        b = 2, a = 3 }\n"
+        );
+        assert_eq!(
+            hcl_edit_reads("x = {\n  a = 1 # one\n  \"a\" = 2\n  a = 3\n}\n"),
+            "x = {\n                \"a\" = 2\n  a = 3\n}\n"
+        );
+        assert_eq!(
+            expression_for_hcl_edit("{ (k) = [1,\n2], ( k ) = 3 }"),
+            "{               ( k ) = 3 }"
+        );
+    }
 }

@@ -10,18 +10,47 @@ pub(crate) type Diags = Vec<Diagnostic>;
 /// What the parser keeps of an expression: its source range (a few messages quote it).
 pub(crate) type Expr = Span;
 
-/// The diagnostics `parser.ParseBody(TokenEOF)` reports for the scanned file.
-pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Diags {
-    let mut p = Parser {
-        tokens,
-        data,
-        filename,
-        next: 0,
-        newlines: vec![true],
-        recovery: false,
-        depth: 0,
-    };
-    p.parse_body(Kind::Eof)
+/// The diagnostics `parser.ParseBody(TokenEOF)` reports for the scanned file, and the byte
+/// ranges hcl-edit must read as spaces (see [`Parser::blanks`]).
+pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Vec<Blank>) {
+    let mut p = Parser::new(tokens, data, filename);
+    let diags = p.parse_body(Kind::Eof);
+    (diags, p.blanks)
+}
+
+/// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
+/// expression there, as if inside parentheses), and the ranges to blank for hcl-edit.
+pub(crate) fn parse_expression(tokens: &[Token], data: &[u8]) -> (Diags, Vec<Blank>) {
+    let mut p = Parser::new(tokens, data, "");
+    p.push_newlines(false);
+    let (_, mut diags) = p.parse_expression();
+    let extra = p.peek();
+    if diags.is_empty() && extra.kind != Kind::Eof {
+        diags.push(p.diag(
+            "Extra characters after expression",
+            "An expression was successfully parsed, but extra characters were found after it.",
+            extra.span,
+        ));
+    }
+    (diags, p.blanks)
+}
+
+/// A byte range of the scanned data that hcl-edit must read as spaces.
+pub(crate) type Blank = (usize, usize);
+
+impl<'a> Parser<'a> {
+    fn new(tokens: &'a [Token], data: &'a [u8], filename: &'a str) -> Self {
+        Parser {
+            tokens,
+            data,
+            filename,
+            next: 0,
+            newlines: vec![true],
+            recovery: false,
+            depth: 0,
+            blanks: Vec::new(),
+        }
+    }
 }
 
 pub(crate) struct Parser<'a> {
@@ -32,6 +61,11 @@ pub(crate) struct Parser<'a> {
     newlines: Vec<bool>,
     pub recovery: bool,
     depth: usize,
+    /// Where hcl-edit reads the file differently from hclsyntax, to be blanked before it
+    /// parses: newlines and comments hclsyntax skips inside brackets and `for` expressions
+    /// (hcl-edit refuses a line break before an operator there), and object items whose key
+    /// a later item repeats (hcl-edit refuses duplicate keys; the last one wins anyway).
+    pub blanks: Vec<Blank>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
@@ -104,8 +138,38 @@ impl<'a> Parser<'a> {
 
     pub fn read(&mut self) -> Token {
         let (tok, next) = self.next_token();
+        if !*self.newlines.last().unwrap_or(&true) {
+            self.blank_skipped(self.next, next.saturating_sub(1));
+        }
         self.next = next;
         tok
+    }
+
+    /// Records the newlines and comments among the skipped tokens `from..to` as blanks. The
+    /// newline after a heredoc's closing marker stays: hcl-edit needs it to end the heredoc.
+    fn blank_skipped(&mut self, from: usize, to: usize) {
+        for i in from..to {
+            let tok = self.tokens[i];
+            let after_heredoc = i > 0 && self.tokens[i - 1].kind == Kind::CHeredoc;
+            if tok.kind == Kind::Comment || (tok.kind == Kind::Newline && !after_heredoc) {
+                self.blanks.push((tok.from, tok.to));
+            }
+        }
+    }
+
+    /// The index of the next token `read` would return (a fake newline counts as its comment).
+    pub fn next_index(&self) -> usize {
+        self.next_token().1.saturating_sub(1)
+    }
+
+    /// The index after the last token read.
+    pub fn read_index(&self) -> usize {
+        self.next
+    }
+
+    /// The token at `index`.
+    pub fn token(&self, index: usize) -> Token {
+        self.tokens[index.min(self.tokens.len() - 1)]
     }
 
     pub fn next_range(&self) -> Span {
@@ -167,6 +231,17 @@ impl<'a> Parser<'a> {
                 return tok;
             }
         }
+    }
+
+    /// `recoverOver`: skips to the next `start` bracket, then past its matching closer.
+    pub(super) fn recover_over(&mut self, start: Kind) {
+        loop {
+            let tok = self.read();
+            if tok.kind == start || tok.kind == Kind::Eof {
+                break;
+            }
+        }
+        self.recover(opposite(start));
     }
 
     pub(super) fn recover_after_body_item(&mut self) {

@@ -280,6 +280,8 @@ impl Scanner<'_> {
             b'&' if two(b'&') => tok(self, Kind::And, 2),
             b'|' if two(b'|') => tok(self, Kind::Or, 2),
             b'.' if two(b'.') && at(2) == Some(b'.') => tok(self, Kind::Ellipsis, 3),
+            // Function namespaces (`provider::aws::arn_parse`), scanned since HCL 2.20.
+            b':' if two(b':') => tok(self, Kind::DoubleColon, 2),
             b'{' => {
                 self.emit(Kind::OBrace, p, p + 1);
                 self.braces += 1;

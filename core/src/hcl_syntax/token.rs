@@ -36,6 +36,7 @@ pub(crate) enum Kind {
     FatArrow,
     Question,
     Colon,
+    DoubleColon,
     TemplateInterp,
     TemplateControl,
     TemplateSeqEnd,

@@ -192,7 +192,11 @@ fn run_case(case: &Path) -> Vec<String> {
                 "merged HCL differs\n--- want\n{want}\n--- got\n{got}"
             ));
         }
-        if let Err(e) = hcl_edit::parser::parse_body(&got) {
+        // As tflock loads it: hclsyntax's verdict, then hcl-edit on the text it is shown.
+        let (syntax, for_hcl_edit) = tflock_core::hcl_syntax::check(got.as_bytes(), "merged.hcl");
+        if let Some(d) = syntax.first() {
+            problems.push(format!("merged HCL does not parse: {d:?}"));
+        } else if let Err(e) = hcl_edit::parser::parse_body(&for_hcl_edit.apply(&got)) {
             problems.push(format!("merged HCL does not parse: {e}"));
         }
     }

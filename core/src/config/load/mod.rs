@@ -35,10 +35,12 @@ pub fn parse_file(
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
+    let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
     if !json {
         // hclsyntax's verdict and words, before hcl-edit (which accepts some files
         // hclsyntax refuses, and words its errors differently) or the UTF-8 check.
-        let syntax = hcl_syntax::diagnostics(bytes, name);
+        let syntax;
+        (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         if syntax.iter().any(Diagnostic::is_error) {
             diags.extend(syntax);
             return None;
@@ -63,7 +65,7 @@ pub fn parse_file(
             }
         }
     } else {
-        match native::parse(name, &src) {
+        match native::parse(name, &src, &for_hcl_edit) {
             Ok(body) => body,
             Err(d) => {
                 diags.push(*d);

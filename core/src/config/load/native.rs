@@ -3,13 +3,16 @@
 
 use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Value};
 use crate::diag::{Diagnostic, LineIndex, Range};
+use crate::hcl_syntax::ForHclEdit;
 use hcl_edit::structure as hs;
 use hcl_edit::{Decorate, Span};
 
 /// Parses a native-syntax file into its top-level body. Syntax errors are reported from
 /// `hcl_syntax` before this runs; the error here covers what hcl-edit alone refuses.
-pub fn parse(name: &str, src: &str) -> Result<Body, Box<Diagnostic>> {
-    match hcl_edit::parser::parse_body(src) {
+/// hcl-edit reads `for_hcl_edit`'s version of the text; every span and all text kept in the
+/// model still come from `src`, which has the same offsets.
+pub fn parse(name: &str, src: &str, for_hcl_edit: &ForHclEdit) -> Result<Body, Box<Diagnostic>> {
+    match hcl_edit::parser::parse_body(&for_hcl_edit.apply(src)) {
         Ok(body) => Ok(convert_body(
             &File {
                 name,

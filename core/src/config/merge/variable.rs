@@ -86,7 +86,10 @@ fn type_of(variable: &Block) -> Option<Type> {
             Value::Native { expr, .. } => Type::parse(expr),
             Value::Json(n) => n
                 .as_str()
-                .and_then(|s| hcl_edit::parser::parse_expr(s).ok())
+                .and_then(|s| {
+                    hcl_edit::parser::parse_expr(&crate::hcl_syntax::expression_for_hcl_edit(s))
+                        .ok()
+                })
                 .and_then(|e| Type::parse(&e)),
         })
 }

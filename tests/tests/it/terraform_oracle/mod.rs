@@ -11,3 +11,4 @@ mod lock;
 mod lockfile_diags;
 mod merge;
 mod providers;
+mod syntax;
