@@ -5,9 +5,9 @@
 use super::atomic::{write_atomic, FileMode};
 use std::path::{Path, PathBuf};
 use tflock_core::collections::SortedMap;
-use tflock_core::config::modules_manifest::{is_local_source, key_of, ModuleManifest};
-use tflock_core::config::requirements::load_tree_with_manifest;
+use tflock_core::config::modules_manifest::ModuleManifest;
 use tflock_core::config::requirements::ProviderRequirements;
+use tflock_core::config::requirements::{load_tree_with_manifest, unread_dirs, UnreadableDir};
 use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::install::Requirements;
 use tflock_core::lockfile::messages;
@@ -28,11 +28,10 @@ pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
             continue;
         }
         let name = entry.file_name().to_string_lossy().to_string();
-        if !(name.ends_with(".tf")
-            || name.ends_with(".tf.json")
-            || name.ends_with(".tofu")
-            || name.ends_with(".tofu.json"))
-        {
+        // Either product's configuration and test files; core picks the flavour's.
+        let wanted = tflock_core::config::files::config_ext(&name, Flavor::OpenTofu).is_some()
+            || tflock_core::config::test_files::is_test_file(&name, Flavor::OpenTofu);
+        if !wanted {
             continue;
         }
         out.push((name, std::fs::read(entry.path())?));
@@ -62,22 +61,17 @@ pub fn read_module_manifest(root: &Path) -> Result<ModuleManifest, Box<tflock_co
     }
 }
 
-/// The root module at `root` and every module it calls: local paths relative to the caller,
-/// other sources where the module manifest says `init` installed them.
+/// The root module at `root` and every module it calls: local paths relative to the caller
+/// (also above `root`: `../modules/x`), other sources where the module manifest says `init`
+/// installed them. Core says which directories to read next; this only reads them.
 pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
     let opts = LoadOptions { flavor };
     let (manifest, manifest_error) = match read_module_manifest(root) {
         Ok(m) => (m, None),
         Err(d) => (ModuleManifest::default(), Some(*d)),
     };
-    let load = |dirs: &SortedMap<String, DirFiles>| {
-        let mut tree = load_tree_with_manifest(dirs, "", &manifest, &opts);
-        if let Some(d) = &manifest_error {
-            tree.loaded.diagnostics.push(d.clone());
-        }
-        tree
-    };
     let mut dirs: SortedMap<String, DirFiles> = SortedMap::new();
+    let mut unreadable: SortedMap<String, UnreadableDir> = SortedMap::new();
     let root_files = read_dir_files(root).map_err(|e| {
         anyhow::anyhow!(
             "Failed to read module directory: Module directory {} does not exist or cannot be read. ({e})",
@@ -85,58 +79,41 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
         )
     })?;
     dirs.insert(String::new(), root_files);
-    // Each pass loads what has been read and reads the local module directories it calls.
-    for _ in 0..64 {
-        let tree = load(&dirs);
-        let mut missing = Vec::new();
-        collect_missing(&tree, &dirs, &manifest, &mut missing);
-        let mut added = false;
-        for rel in missing {
-            let path = root.join(&rel);
-            if let Ok(files) = read_dir_files(&path) {
-                dirs.insert(rel, files);
-                added = true;
+    // Each pass loads what has been read and reads the module directories it calls.
+    loop {
+        let mut tree = load_tree_with_manifest(&dirs, &unreadable, "", &manifest, &opts);
+        let wanted = unread_dirs(&tree, &dirs, &unreadable, &manifest);
+        if wanted.is_empty() {
+            if let Some(d) = &manifest_error {
+                tree.loaded.diagnostics.push(d.clone());
             }
-        }
-        if !added {
             return Ok(tree);
         }
-    }
-    Ok(load(&dirs))
-}
-
-/// Directories the tree calls that have not been read yet.
-fn collect_missing(
-    tree: &ModuleTree,
-    dirs: &SortedMap<String, DirFiles>,
-    manifest: &ModuleManifest,
-    out: &mut Vec<String>,
-) {
-    for block in tree.loaded.module.blocks_of("module") {
-        let Some(source) = block.body.attribute("source").and_then(|a| a.literal_str()) else {
-            continue;
-        };
-        let dir = if is_local_source(&source) {
-            tflock_core::config::requirements::tree_join(&tree.dir, &source)
-        } else {
-            let Some(name) = block.labels.first() else {
-                continue;
-            };
-            let path = if tree.path.is_empty() {
-                format!("module.{name}")
-            } else {
-                format!("{}.module.{name}", tree.path)
-            };
-            manifest.get(&key_of(&path)).map(|r| r.dir.clone())
-        };
-        if let Some(dir) = dir {
-            if !dirs.contains_key(&dir) && !out.contains(&dir) {
-                out.push(dir);
+        for rel in wanted {
+            match read_dir_files(&root.join(&rel)) {
+                Ok(files) => {
+                    dirs.insert(rel, files);
+                }
+                Err(e) => {
+                    let why = unreadable_dir(&root.join(&rel), &e);
+                    unreadable.insert(rel, why);
+                }
             }
         }
     }
-    for child in &tree.children {
-        collect_missing(child, dirs, manifest, out);
+}
+
+/// Why `path` could not be read, as Terraform tells it apart: a path that does not resolve
+/// (Go's `os` words for the error) or one that is no readable directory.
+fn unreadable_dir(path: &Path, read_error: &std::io::Error) -> UnreadableDir {
+    match std::fs::canonicalize(path) {
+        Ok(_) => UnreadableDir::NotReadable,
+        Err(e) => UnreadableDir::Unresolved(match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            std::io::ErrorKind::NotADirectory => "not a directory".to_string(),
+            _ => read_error.to_string(),
+        }),
     }
 }
 

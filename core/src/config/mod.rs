@@ -18,6 +18,7 @@ pub mod provenance;
 pub mod render;
 pub mod requirements;
 pub mod schema;
+pub mod test_files;
 pub mod types;
 
 pub use changes::{Change, ChangeKind, OverrideChanges, Previous};

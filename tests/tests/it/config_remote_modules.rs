@@ -66,7 +66,7 @@ fn installed_remote_modules_and_their_local_children_join_the_tree() {
     let opts = LoadOptions {
         flavor: Flavor::Terraform,
     };
-    let tree = load_tree_with_manifest(&dirs, "", &manifest, &opts);
+    let tree = load_tree_with_manifest(&dirs, &SortedMap::new(), "", &manifest, &opts);
     let mut got = Vec::new();
     paths(&tree, &mut got);
     let want: Vec<(String, String)> = [
@@ -120,7 +120,13 @@ fn a_remote_call_missing_from_the_manifest_is_module_not_installed_at_the_call()
             .collect(),
     };
     for (flavor, tool) in [(Flavor::Terraform, "terraform"), (Flavor::OpenTofu, "tofu")] {
-        let tree = load_tree_with_manifest(&dirs, "", &without_vpc, &LoadOptions { flavor });
+        let tree = load_tree_with_manifest(
+            &dirs,
+            &SortedMap::new(),
+            "",
+            &without_vpc,
+            &LoadOptions { flavor },
+        );
         let d: Vec<_> = tree.loaded.diagnostics.iter().collect();
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].summary, "Module not installed");
@@ -141,6 +147,7 @@ fn a_recorded_directory_that_was_deleted_is_reported() {
     dirs.remove(".terraform/modules/local.inner");
     let tree = load_tree_with_manifest(
         &dirs,
+        &SortedMap::new(),
         "",
         &manifest,
         &LoadOptions {

@@ -4,7 +4,7 @@
 pub mod json;
 mod json_body;
 mod names;
-mod native;
+pub(crate) mod native;
 mod text;
 
 use crate::config::model::{Body, Item};

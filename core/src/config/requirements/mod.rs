@@ -10,7 +10,7 @@ pub use decode::{local_providers, LocalProvider};
 pub use render::render_tree;
 pub use tree::{
     join as tree_join, load_tree, load_tree_with_manifest, load_tree_with_root, tree_requirements,
-    ModuleTree,
+    unread_dirs, ModuleTree, TestTree, UnreadableDir,
 };
 
 use crate::addrs::Provider;

@@ -4,8 +4,9 @@
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::modules_manifest::{
-    directory_unreadable, key_of, not_installed, ModuleManifest,
+    directory_unreadable, is_local_source, not_installed, ModuleManifest,
 };
+use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
@@ -19,21 +20,63 @@ pub struct ModuleTree {
     pub dir: String,
     /// The loaded, merged module.
     pub loaded: LoadedModule,
+    /// The module manifest key `init` records it under (`""`, `a.b`, `test.main.setup.a`).
+    pub key: String,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
+    /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
+    /// their runs call; empty below the root, as Terraform reads tests only there.
+    pub tests: Vec<TestTree>,
+}
+
+/// One test file and, for each `run` whose module could be loaded, that module's tree
+/// (rebased as a root: its path is empty, its manifest key `test.<file>.<run>`).
+#[derive(Debug, Clone)]
+pub struct TestTree {
+    /// The test file.
+    pub file: TestFile,
+    /// `(run name, module tree)` for the runs that call a module, in file order.
+    pub runs: Vec<(String, ModuleTree)>,
 }
 
 // Module calls that loop back (a → b → a) would recurse forever; Terraform stops them
 // elsewhere. Real trees are shallow.
 const MAX_DEPTH: usize = 32;
 
-/// Loads `root` from `dirs` (directory → its files) and every local module it calls.
+/// Why a host could not read a module directory it was asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnreadableDir {
+    /// The path does not resolve (missing, a dangling or looping link); the operating
+    /// system's error as Go words it (`no such file or directory`).
+    Unresolved(String),
+    /// The path resolves but is not a directory that can be read.
+    NotReadable,
+}
+
+/// What a host hands in to load a tree: the directories it read (directory → its files,
+/// keyed by path relative to the working directory, `../x` for one beside it), the ones it
+/// could not read with why, and the module manifest of a previous `init`.
+struct Inputs<'a, N, B> {
+    dirs: &'a SortedMap<String, Vec<(N, B)>>,
+    unreadable: Option<&'a SortedMap<String, UnreadableDir>>,
+    manifest: Option<&'a ModuleManifest>,
+    opts: &'a LoadOptions,
+}
+
+/// Loads `root` from `dirs` (directory → its files) and every local module it calls; a
+/// called directory `dirs` lacks is a warning (the host did not provide it).
 pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     dirs: &SortedMap<String, Vec<(N, B)>>,
     root: &str,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0, None, None)
+    let inputs = Inputs {
+        dirs,
+        unreadable: None,
+        manifest: None,
+        opts,
+    };
+    load_at(&inputs, root, Place::root(), 0, None)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -45,36 +88,111 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
     loaded: LoadedModule,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0, None, Some(loaded))
+    let inputs = Inputs {
+        dirs,
+        unreadable: None,
+        manifest: None,
+        opts,
+    };
+    load_at(&inputs, root, Place::root(), 0, Some(loaded))
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
 /// previous `init` installed them in (`manifest`, from `.terraform/modules/modules.json`);
 /// a call the manifest does not list is an error (`Module not installed`). `dirs` is keyed
-/// by paths relative to the working directory, which `root` is.
+/// by paths relative to the working directory, which `root` is. A local directory in
+/// `unreadable` (the host tried to read it and could not: missing, not a directory, no
+/// permission) is Terraform's error, as `terraform init` reports it.
 pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
     dirs: &SortedMap<String, Vec<(N, B)>>,
+    unreadable: &SortedMap<String, UnreadableDir>,
     root: &str,
     manifest: &ModuleManifest,
     opts: &LoadOptions,
 ) -> ModuleTree {
-    load_at(dirs, root, String::new(), opts, 0, Some(manifest), None)
+    let inputs = Inputs {
+        dirs,
+        unreadable: Some(unreadable),
+        manifest: Some(manifest),
+        opts,
+    };
+    load_at(&inputs, root, Place::root(), 0, None)
 }
 
-fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
+/// The directories of the module calls in `tree` (local ones joined onto their caller's
+/// directory, others where `manifest` says `init` installed them) that `dirs` does not hold
+/// and `unreadable` does not name: what a host reading a disk should read next.
+pub fn unread_dirs<N: AsRef<str>, B: AsRef<[u8]>>(
+    tree: &ModuleTree,
     dirs: &SortedMap<String, Vec<(N, B)>>,
-    dir: &str,
-    path: String,
-    opts: &LoadOptions,
-    depth: usize,
-    manifest: Option<&ModuleManifest>,
-    preloaded: Option<LoadedModule>,
-) -> ModuleTree {
-    let empty: Vec<(N, B)> = Vec::new();
-    let files = dirs.get(dir).unwrap_or(&empty);
-    let mut loaded = preloaded.unwrap_or_else(|| load_module(files, opts));
-    let mut children = Vec::new();
-    let calls: Vec<(String, String, crate::diag::Range)> = loaded
+    unreadable: &SortedMap<String, UnreadableDir>,
+    manifest: &ModuleManifest,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_unread(tree, dirs, unreadable, manifest, &mut out);
+    out
+}
+
+fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
+    tree: &ModuleTree,
+    dirs: &SortedMap<String, Vec<(N, B)>>,
+    unreadable: &SortedMap<String, UnreadableDir>,
+    manifest: &ModuleManifest,
+    out: &mut Vec<String>,
+) {
+    let mut want = |dir: String| {
+        if !dirs.contains_key(&dir) && !unreadable.contains_key(&dir) && !out.contains(&dir) {
+            out.push(dir);
+        }
+    };
+    let called = |key: String, source: &str, from: &str| {
+        if is_local_source(source) {
+            Some(join(from, source))
+        } else {
+            manifest.get(&key).map(|r| r.dir.clone())
+        }
+    };
+    for (name, source, _) in module_calls(&tree.loaded) {
+        if let Some(dir) = called(child_key(&tree.key, &name), &source, &tree.dir) {
+            want(dir);
+        }
+    }
+    if is_root(tree) {
+        want(join(&tree.dir, DEFAULT_TEST_DIR));
+    }
+    for test in &tree.tests {
+        for run in &test.file.runs {
+            let Some(m) = &run.module else { continue };
+            if let Some(dir) = called(test.file.manifest_key(&run.name), &m.source, &tree.dir) {
+                want(dir);
+            }
+        }
+    }
+    let runs = tree
+        .tests
+        .iter()
+        .flat_map(|t| t.runs.iter().map(|(_, r)| r));
+    for child in tree.children.iter().chain(runs) {
+        collect_unread(child, dirs, unreadable, manifest, out);
+    }
+}
+
+/// The root of a whole configuration (not a run's module, which is rebased as a root too).
+fn is_root(tree: &ModuleTree) -> bool {
+    tree.path.is_empty() && tree.key.is_empty()
+}
+
+fn child_key(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}.{name}")
+    }
+}
+
+/// `(name, literal source, declaration range)` of every module call with a literal source.
+fn module_calls(loaded: &LoadedModule) -> Vec<(String, String, crate::diag::Range)> {
+    loaded
         .module
         .blocks_of("module")
         .filter_map(|b| {
@@ -82,78 +200,247 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             let source = b.body.attribute("source")?.literal_str()?;
             Some((name, source, b.origin.decl.clone()))
         })
-        .collect();
-    for (name, source, range) in calls {
-        let child_path = if path.is_empty() {
-            format!("module.{name}")
-        } else {
-            format!("{path}.module.{name}")
-        };
-        if !(source.starts_with("./") || source.starts_with("../")) {
-            let Some(manifest) = manifest else { continue };
-            if depth >= MAX_DEPTH {
-                continue;
-            }
-            match manifest.get(&key_of(&child_path)) {
-                None => loaded.diagnostics.push(not_installed(opts.flavor, range)),
-                Some(rec) if dirs.contains_key(&rec.dir) => children.push(load_at(
-                    dirs,
-                    &rec.dir,
-                    child_path,
-                    opts,
-                    depth + 1,
-                    Some(manifest),
-                    None,
-                )),
-                Some(rec) => loaded
-                    .diagnostics
-                    .push(directory_unreadable(&rec.dir, range)),
-            }
-            continue;
-        }
-        let child_dir = join(dir, &source);
-        if depth >= MAX_DEPTH {
-            continue;
-        }
-        match child_dir {
-            Some(d) if dirs.contains_key(&d) => children.push(load_at(dirs, &d, child_path, opts, depth + 1, manifest, None)),
-            other => loaded.diagnostics.push(
-                Diagnostic::warning(
-                    "Module directory not provided",
-                    format!(
-                        "The files of {} ({child_path}) were not provided, so its provider requirements are not included.",
-                        other.unwrap_or(source)
-                    ),
-                )
-                .with_range(range),
-            ),
-        }
-    }
-    ModuleTree {
-        path,
-        dir: dir.to_string(),
-        loaded,
-        children,
+        .collect()
+}
+
+fn child_path(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        format!("module.{name}")
+    } else {
+        format!("{parent}.module.{name}")
     }
 }
 
-/// Joins a relative module source onto `base` and normalizes `.`/`..`; `None` if it climbs
-/// above the tree's root.
-pub fn join(base: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    for p in rel.split('/') {
+fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
+    inputs: &Inputs<'_, N, B>,
+    dir: &str,
+    at: Place,
+    depth: usize,
+    preloaded: Option<LoadedModule>,
+) -> ModuleTree {
+    let empty: Vec<(N, B)> = Vec::new();
+    let files = inputs.dirs.get(dir).unwrap_or(&empty);
+    let mut loaded = preloaded.unwrap_or_else(|| load_module(files, inputs.opts));
+    let mut children = Vec::new();
+    for (name, source, range) in module_calls(&loaded) {
+        let call = Call {
+            name: &name,
+            source: &source,
+            range,
+            from: dir,
+            at: Place {
+                path: child_path(&at.path, &name),
+                key: child_key(&at.key, &name),
+            },
+        };
+        if let Some(child) = follow(inputs, call, depth, &mut loaded.diagnostics) {
+            children.push(child);
+        }
+    }
+    let tests = if at.path.is_empty() && at.key.is_empty() {
+        load_tests(inputs, dir, depth, &mut loaded.diagnostics)
+    } else {
+        Vec::new()
+    };
+    ModuleTree {
+        path: at.path,
+        dir: dir.to_string(),
+        loaded,
+        key: at.key,
+        children,
+        tests,
+    }
+}
+
+/// Where a module sits in the configuration: its path and its manifest key.
+struct Place {
+    path: String,
+    key: String,
+}
+
+impl Place {
+    fn root() -> Place {
+        Place {
+            path: String::new(),
+            key: String::new(),
+        }
+    }
+}
+
+/// A module call (a `module` block, or a test run's `module` block).
+struct Call<'c> {
+    name: &'c str,
+    source: &'c str,
+    range: crate::diag::Range,
+    /// The directory local sources are relative to.
+    from: &'c str,
+    at: Place,
+}
+
+/// Loads the module `call` names, or says in `diags` why it cannot be followed.
+fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
+    inputs: &Inputs<'_, N, B>,
+    call: Call<'_>,
+    depth: usize,
+    diags: &mut crate::diag::Diagnostics,
+) -> Option<ModuleTree> {
+    let Inputs {
+        dirs,
+        unreadable,
+        manifest,
+        opts,
+    } = *inputs;
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    if !is_local_source(call.source) {
+        let manifest = manifest?;
+        return match manifest.get(&call.at.key) {
+            None => {
+                diags.push(not_installed(opts.flavor, call.range));
+                None
+            }
+            Some(rec) if dirs.contains_key(&rec.dir) => {
+                Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
+            }
+            Some(rec) => {
+                diags.push(directory_unreadable(&rec.dir, call.range));
+                None
+            }
+        };
+    }
+    let child_dir = join(call.from, call.source);
+    if dirs.contains_key(&child_dir) {
+        return Some(load_at(inputs, &child_dir, call.at, depth + 1, None));
+    }
+    if let Some(why) = unreadable.and_then(|u| u.get(&child_dir)) {
+        let place = format!(
+            "{}:{}",
+            in_dir(call.from, &call.range.filename),
+            call.range.start.line
+        );
+        diags.extend(local_directory_unreadable(
+            &child_dir, call.name, &place, why,
+        ));
+    } else {
+        let shown = if call.at.path.is_empty() {
+            &call.at.key
+        } else {
+            &call.at.path
+        };
+        diags.push(
+            Diagnostic::warning(
+                "Module directory not provided",
+                format!(
+                    "The files of {child_dir} ({shown}) were not provided, so its provider requirements are not included."
+                ),
+            )
+            .with_range(call.range),
+        );
+    }
+    None
+}
+
+/// The root's test files (its own, then those in `tests/`) and the modules their runs call,
+/// local sources relative to the root, as `terraform init` installs them.
+fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
+    inputs: &Inputs<'_, N, B>,
+    root: &str,
+    depth: usize,
+    diags: &mut crate::diag::Diagnostics,
+) -> Vec<TestTree> {
+    let flavor = inputs.opts.flavor;
+    let test_dir = join(root, DEFAULT_TEST_DIR);
+    let mut found = Vec::new();
+    for (dir, prefix) in [(root.to_string(), ""), (test_dir, "tests/")] {
+        for (name, bytes) in inputs.dirs.get(&dir).map(Vec::as_slice).unwrap_or_default() {
+            let name = name.as_ref();
+            if is_test_file(name, flavor) {
+                let shown = format!("{prefix}{name}");
+                if let Some(file) = parse_test_file(&shown, bytes.as_ref(), diags) {
+                    found.push(file);
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|file| {
+            let runs = file
+                .runs
+                .iter()
+                .filter_map(|run| {
+                    let m = run.module.as_ref()?;
+                    let call = Call {
+                        name: &run.name,
+                        source: &m.source,
+                        range: m.range.clone(),
+                        from: root,
+                        at: Place {
+                            path: String::new(),
+                            key: file.manifest_key(&run.name),
+                        },
+                    };
+                    let tree = follow(inputs, call, depth, diags)?;
+                    Some((run.name.clone(), tree))
+                })
+                .collect();
+            TestTree { file, runs }
+        })
+        .collect()
+}
+
+/// Joins a local module source onto `base` and cleans `.`/`..` as Go's `path.Clean` does,
+/// keeping the `..` that climb above the working directory (`../modules/vpc`, the layout of
+/// every `examples/` directory): those modules are read like any other.
+pub fn join(base: &str, rel: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in base.split('/').chain(rel.split(['/', '\\'])) {
         match p {
             "" | "." => {}
-            ".." => {
-                parts.pop()?;
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
             }
             p => parts.push(p),
         }
     }
-    Some(parts.join("/"))
+    parts.join("/")
+}
+
+/// `terraform init`'s errors for a local module directory it cannot read (no source range):
+/// resolving the path fails first and leaves the directory empty, so the second error names
+/// none, as Terraform's does.
+fn local_directory_unreadable(
+    dir: &str,
+    name: &str,
+    call: &str,
+    why: &UnreadableDir,
+) -> Vec<Diagnostic> {
+    let unreadable = |dir: &str| {
+        Diagnostic::error(
+            "Unreadable module directory",
+            format!("The directory {dir} could not be read for module {name:?} at {call}."),
+        )
+    };
+    match why {
+        UnreadableDir::Unresolved(e) => vec![
+            Diagnostic::error(
+                "Unreadable module directory",
+                format!("Unable to evaluate directory symlink: lstat {dir}: {e}"),
+            ),
+            unreadable(""),
+        ],
+        UnreadableDir::NotReadable => vec![unreadable(dir)],
+    }
+}
+
+/// A file name of module directory `dir` as Terraform names it (joined onto the directory).
+fn in_dir(dir: &str, file: &str) -> String {
+    if dir.is_empty() {
+        file.to_string()
+    } else {
+        format!("{dir}/{file}")
+    }
 }
 
 /// The requirements of every module in the tree, constraints intersected per provider.
@@ -165,7 +452,11 @@ pub fn tree_requirements(tree: &ModuleTree, flavor: Flavor) -> ProviderRequireme
 
 fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
     add_module(reqs, &t.loaded.module, &t.path, flavor);
-    for c in &t.children {
+    let runs = t
+        .tests
+        .iter()
+        .flat_map(|test| test.runs.iter().map(|(_, r)| r));
+    for c in t.children.iter().chain(runs) {
         walk(reqs, c, flavor);
     }
 }

@@ -1,6 +1,7 @@
 //! Suite 4, `tflock providers` vs `terraform providers` on generated module trees (required
 //! providers, provider blocks, implied providers of resources and data sources, aliases,
-//! nested local modules, overrides). Terraform prints each node's children in Go map order,
+//! nested local modules, modules beside the root (`../../modules/x`), test files whose runs
+//! call modules, overrides). Terraform prints each node's children in Go map order,
 //! so the trees are compared as sets of lines per node; the drawing characters (treeprint
 //! continues a branch with `│` and two no-break spaces) are compared exactly.
 
@@ -34,8 +35,9 @@ const TYPES: &[&str] = &[
     "http",
 ];
 
-/// One module's `main.tf` (and maybe an override), given which children it calls.
-fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> {
+/// One module's `main.tf` (and maybe an override), given which children it calls
+/// (`(name, source)`).
+fn module_files(rng: &mut StdRng, children: &[(String, String)]) -> Vec<(String, String)> {
     let mut main = String::new();
     let mut names = Vec::new();
     if rng.gen_bool(0.8) {
@@ -71,8 +73,8 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
             let _ = writeln!(main, "{mode} \"{t}\" \"r{i}\" {{}}\n");
         }
     }
-    for c in children {
-        let _ = writeln!(main, "module \"{c}\" {{\n  source = \"./{c}\"\n}}\n");
+    for (name, source) in children {
+        let _ = writeln!(main, "module \"{name}\" {{\n  source = \"{source}\"\n}}\n");
     }
     let mut files = vec![("main.tf".to_string(), main)];
     if rng.gen_bool(0.25) {
@@ -88,7 +90,8 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
     files
 }
 
-/// Writes a random tree of local modules under `dir`.
+/// Writes a random tree of local modules under `dir`, each calling its children in
+/// subdirectories (`./m10`).
 fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
     let children: Vec<String> = if depth < 2 {
         (0..rng.gen_range(0..3))
@@ -97,13 +100,111 @@ fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
     } else {
         Vec::new()
     };
-    for (name, text) in module_files(rng, &children) {
-        std::fs::create_dir_all(dir).expect("mkdir");
-        std::fs::write(dir.join(name), text).expect("write");
-    }
+    let calls: Vec<(String, String)> = children
+        .iter()
+        .map(|c| (c.clone(), format!("./{c}")))
+        .collect();
+    write_module(rng, dir, &calls);
     for c in &children {
         write_tree(rng, &dir.join(c), depth + 1);
     }
+}
+
+fn write_module(rng: &mut StdRng, dir: &Path, calls: &[(String, String)]) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for (name, text) in module_files(rng, calls) {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+}
+
+/// Writes one case under `base` and returns its working directory. Layouts: a root with
+/// modules below it; or the `examples/` layout of module repositories, a root two levels
+/// down calling `../../modules/<m>` whose modules call their siblings (`../<m>`). Either may
+/// have test files (beside the root and in `tests/`) whose runs call modules.
+fn write_case(rng: &mut StdRng, base: &Path) -> std::path::PathBuf {
+    let (root, module_sources) = if rng.gen_bool(0.5) {
+        write_tree(rng, base, 0);
+        (
+            base.to_path_buf(),
+            vec!["./m00".to_string(), "./m01".to_string()],
+        )
+    } else {
+        let names: Vec<String> = (0..rng.gen_range(1..4))
+            .map(|i| format!("lib{i}"))
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            // Each module may call a later sibling, so the calls stay acyclic.
+            let calls: Vec<(String, String)> = names[i + 1..]
+                .iter()
+                .filter(|_| rng.gen_bool(0.4))
+                .map(|n| (n.clone(), format!("../{n}")))
+                .collect();
+            write_module(rng, &base.join("modules").join(name), &calls);
+        }
+        let root = base.join("examples").join("complete");
+        let calls: Vec<(String, String)> = names
+            .iter()
+            .filter(|_| rng.gen_bool(0.7))
+            .map(|n| (n.clone(), format!("../../modules/{n}")))
+            .collect();
+        write_module(rng, &root, &calls);
+        let sources = names.iter().map(|n| format!("../../modules/{n}")).collect();
+        (root, sources)
+    };
+    if rng.gen_bool(0.5) {
+        write_module(rng, &root.join("tests").join("setup"), &[]);
+        for (i, file) in [
+            "main.tftest.hcl",
+            "tests/more.tftest.hcl",
+            "tests/j.tftest.json",
+        ]
+        .iter()
+        .enumerate()
+        {
+            if !rng.gen_bool(0.5) {
+                continue;
+            }
+            let mut sources = module_sources.clone();
+            sources.push("./tests/setup".into());
+            sources.retain(|s| root.join(s).is_dir());
+            let runs: Vec<(String, Option<String>)> = (0..rng.gen_range(0..3))
+                .map(|r| {
+                    let source = sources.choose(rng).filter(|_| rng.gen_bool(0.7)).cloned();
+                    (format!("r{i}{r}"), source)
+                })
+                .collect();
+            let text = if file.ends_with(".json") {
+                let runs: Vec<String> = runs
+                    .iter()
+                    .map(|(name, source)| match source {
+                        Some(s) => format!("\"{name}\": {{\"module\": {{\"source\": \"{s}\"}}}}"),
+                        None => format!("\"{name}\": {{}}"),
+                    })
+                    .collect();
+                format!("{{\"run\": {{{}}}}}\n", runs.join(", "))
+            } else {
+                let mut t = String::from("provider \"google\" {}\n\n");
+                for (name, source) in &runs {
+                    match source {
+                        Some(s) => {
+                            let _ = writeln!(
+                                t,
+                                "run \"{name}\" {{\n  module {{\n    source = \"{s}\"\n  }}\n}}\n"
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(t, "run \"{name}\" {{}}\n");
+                        }
+                    }
+                }
+                t
+            };
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+    }
+    root
 }
 
 /// The tree text as node path → set of its provider lines.
@@ -147,7 +248,10 @@ fn tree(text: &str) -> BTreeMap<String, BTreeSet<String>> {
         let content = line[content_at..].trim_end().to_string();
         stack.truncate(depth);
         let parent = stack.join("/");
-        if content.starts_with("module.") {
+        if ["module.", "test.", "run."]
+            .iter()
+            .any(|p| content.starts_with(p))
+        {
             stack.push(content.clone());
             out.entry(stack.join("/")).or_default();
         } else {
@@ -165,15 +269,15 @@ fn provider_trees_match_terraform() {
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
     let mut failures = Vec::new();
     for n in 0..CASES {
-        let dir = tempfile::tempdir().expect("tempdir");
-        write_tree(&mut rng, dir.path(), 0);
+        let base = tempfile::tempdir().expect("tempdir");
+        let dir = write_case(&mut rng, base.path());
         let cfg = home.path().join("cli.tfrc");
         // Installs the local modules; a broken configuration fails here and in `providers`.
-        run_terraform(dir.path(), home.path(), &cfg, &["get", "-no-color"]);
-        let tf = run_terraform(dir.path(), home.path(), &cfg, &["providers", "-no-color"]);
+        run_terraform(&dir, home.path(), &cfg, &["get", "-no-color"]);
+        let tf = run_terraform(&dir, home.path(), &cfg, &["providers", "-no-color"]);
         let ours = std::process::Command::new(tflock_bin())
             .arg("providers")
-            .current_dir(dir.path())
+            .current_dir(&dir)
             .output()
             .expect("tflock providers");
         let (a, b) = (
@@ -181,9 +285,9 @@ fn provider_trees_match_terraform() {
             String::from_utf8_lossy(&ours.stdout).into_owned(),
         );
         if tf.status.success() != ours.status.success() || tree(&a) != tree(&b) {
-            let files: Vec<String> = crate::terraform_oracle::harness::tree(dir.path())
+            let files: Vec<String> = crate::terraform_oracle::harness::tree(base.path())
                 .into_iter()
-                .filter(|(k, _)| k.ends_with(".tf"))
+                .filter(|(k, _)| k.ends_with(".tf") || k.contains(".tftest."))
                 .map(|(k, v)| format!("----- {k}\n{}", String::from_utf8_lossy(&v)))
                 .collect();
             failures.push(format!(

@@ -1,0 +1,220 @@
+//! Test files (`*.tftest.hcl`, `*.tftest.json`; OpenTofu also `*.tofutest.*`): `terraform
+//! init` installs the modules their `run` blocks call (`module { source = "./setup" }`) and
+//! the providers those modules need, and `terraform providers` lists them under
+//! `test.<file>` / `run.<name>`. Nothing else in a test file adds a requirement: a test
+//! file's own `provider` blocks do not.
+
+use crate::config::load::{decode, json, native};
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
+use crate::hcl_syntax;
+
+/// The directory Terraform reads test files from besides the module's own (`-test-directory`
+/// changes it; tflock reads the default).
+pub const DEFAULT_TEST_DIR: &str = "tests";
+
+/// One test file: its name relative to the module directory (`main.tftest.hcl`,
+/// `tests/main.tftest.hcl`) and its `run` blocks in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestFile {
+    /// The file name relative to the module directory.
+    pub name: String,
+    /// The `run` blocks, in file order.
+    pub runs: Vec<TestRun>,
+}
+
+/// A `run` block and the module it calls, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestRun {
+    /// The run's name (its label).
+    pub name: String,
+    /// The module under test when the run names one; `None` tests the module itself.
+    pub module: Option<TestModule>,
+}
+
+/// A run's `module { source = ... }` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestModule {
+    /// The module source as written (local sources are relative to the module directory).
+    pub source: String,
+    /// Where the `module` block is declared.
+    pub range: Range,
+}
+
+/// Whether `name` is a test file for `flavor`.
+pub fn is_test_file(name: &str, flavor: Flavor) -> bool {
+    let tf = name.ends_with(".tftest.hcl") || name.ends_with(".tftest.json");
+    let tofu = name.ends_with(".tofutest.hcl") || name.ends_with(".tofutest.json");
+    !crate::config::files::is_ignored(name) && (tf || (flavor == Flavor::OpenTofu && tofu))
+}
+
+impl TestFile {
+    /// The name `terraform providers` prints (`test.tests.main`): the file name without
+    /// `.tftest.hcl` (only that suffix: a JSON file keeps its `.tftest.json`), slashes as dots.
+    pub fn tree_name(&self) -> String {
+        let stem = self.name.strip_suffix(".tftest.hcl").unwrap_or(&self.name);
+        format!("test.{}", stem.replace('/', "."))
+    }
+
+    /// The module manifest key of `run`'s module (`test.tests.main.setup`): the file's
+    /// directory parts, its base name without `.tftest.hcl`, and the run's name.
+    pub fn manifest_key(&self, run: &str) -> String {
+        let (dir, base) = match self.name.rsplit_once('/') {
+            Some((d, b)) => (Some(d), b),
+            None => (None, self.name.as_str()),
+        };
+        let mut parts = vec!["test"];
+        parts.extend(dir.into_iter().flat_map(|d| d.split('/')));
+        parts.push(base.strip_suffix(".tftest.hcl").unwrap_or(base));
+        parts.push(run);
+        parts.join(".")
+    }
+}
+
+/// Reads the `run` blocks of test file `name` (relative to the module directory). Syntax
+/// errors are hclsyntax's (or HCL's JSON parser's), as `terraform init` reports them.
+pub fn parse_test_file(name: &str, bytes: &[u8], diags: &mut Diagnostics) -> Option<TestFile> {
+    let json = name.ends_with(".json");
+    let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
+    if !json {
+        let syntax;
+        (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
+        if syntax.iter().any(Diagnostic::is_error) {
+            diags.extend(syntax);
+            return None;
+        }
+    }
+    let src = match decode(name, bytes, json) {
+        Ok(s) => s,
+        Err(d) => {
+            diags.push(*d);
+            return None;
+        }
+    };
+    let runs = if json {
+        match json::parse(&src) {
+            Ok(root) => json_runs(name, &src, &root),
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(e.summary, e.detail)
+                        .with_range(Range::from_span(name, &src, e.span)),
+                );
+                return None;
+            }
+        }
+    } else {
+        match native::parse(name, &src, &for_hcl_edit) {
+            Ok(body) => body
+                .blocks_of("run")
+                .filter_map(|run| {
+                    let name = run.labels.first()?.clone();
+                    let module = run.body.blocks_of("module").next().and_then(|m| {
+                        Some(TestModule {
+                            source: m.body.attribute("source")?.literal_str()?,
+                            range: m.origin.decl.clone(),
+                        })
+                    });
+                    Some(TestRun { name, module })
+                })
+                .collect(),
+            Err(d) => {
+                diags.push(*d);
+                return None;
+            }
+        }
+    };
+    Some(TestFile {
+        name: name.to_string(),
+        runs,
+    })
+}
+
+/// `{"run": {"<name>": {"module": {"source": "..."}}}}` (a run or module may also be given
+/// as an array of objects, as HCL's JSON syntax allows for blocks).
+fn json_runs(file: &str, src: &str, root: &json::Node) -> Vec<TestRun> {
+    let objects = |n: &json::Node| -> Vec<json::Node> {
+        match n.as_array() {
+            Some(items) => items.to_vec(),
+            None => vec![n.clone()],
+        }
+    };
+    let mut runs = Vec::new();
+    for top in root.as_object().unwrap_or_default() {
+        if top.key != "run" {
+            continue;
+        }
+        for labels in objects(&top.value) {
+            for run in labels.as_object().unwrap_or_default() {
+                for body in objects(&run.value) {
+                    let module = body
+                        .as_object()
+                        .unwrap_or_default()
+                        .iter()
+                        .filter(|p| p.key == "module")
+                        .flat_map(|p| objects(&p.value))
+                        .find_map(|m| {
+                            let source = m
+                                .as_object()?
+                                .iter()
+                                .find(|p| p.key == "source")?
+                                .value
+                                .as_str()?
+                                .to_string();
+                            Some(TestModule {
+                                source,
+                                range: Range::from_span(file, src, m.start_span()),
+                            })
+                        });
+                    runs.push(TestRun {
+                        name: run.key.clone(),
+                        module,
+                    });
+                }
+            }
+        }
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_their_modules_are_read_from_both_syntaxes() {
+        let mut d = Diagnostics::new();
+        let hcl = "provider \"google\" {}\nrun \"setup\" {\n  module {\n    source = \"./tests/setup\"\n  }\n}\nrun \"plain\" {}\n";
+        let f = parse_test_file("tests/main.tftest.hcl", hcl.as_bytes(), &mut d).unwrap();
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(f.runs.len(), 2);
+        assert_eq!(f.runs[0].module.as_ref().unwrap().source, "./tests/setup");
+        assert_eq!(f.runs[0].module.as_ref().unwrap().range.start.line, 3);
+        assert_eq!(f.runs[1].module, None);
+        assert_eq!(f.tree_name(), "test.tests.main");
+        assert_eq!(f.manifest_key("setup"), "test.tests.main.setup");
+
+        let json = r#"{"run": {"j": {"module": {"source": "./helper"}}, "k": {}}}"#;
+        let f = parse_test_file("c.tftest.json", json.as_bytes(), &mut d).unwrap();
+        assert_eq!(f.runs.len(), 2);
+        assert_eq!(f.runs[0].module.as_ref().unwrap().source, "./helper");
+        assert_eq!(f.tree_name(), "test.c.tftest.json");
+        assert_eq!(f.manifest_key("j"), "test.c.tftest.json.j");
+    }
+
+    #[test]
+    fn syntax_errors_are_reported() {
+        let mut d = Diagnostics::new();
+        assert!(parse_test_file("a.tftest.hcl", b"run \"x\" {\n", &mut d).is_none());
+        assert!(d.has_errors());
+    }
+
+    #[test]
+    fn test_files_by_flavour() {
+        assert!(is_test_file("a.tftest.hcl", Flavor::Terraform));
+        assert!(is_test_file("a.tftest.json", Flavor::Terraform));
+        assert!(!is_test_file("a.tofutest.hcl", Flavor::Terraform));
+        assert!(is_test_file("a.tofutest.hcl", Flavor::OpenTofu));
+        assert!(!is_test_file(".a.tftest.hcl", Flavor::Terraform));
+        assert!(!is_test_file("a.tf", Flavor::Terraform));
+    }
+}
