@@ -170,7 +170,10 @@ impl Cx<'_> {
             NodeKind::Array(items) => {
                 for item in items {
                     if item.as_object().is_some() {
-                        out.push(self.block(kind, used.clone(), item, diags));
+                        // HCL declares each block of an array at the array's bracket.
+                        let mut b = self.block(kind, used.clone(), item, diags);
+                        b.origin.decl = self.range(start.clone());
+                        out.push(b);
                     } else {
                         diags.push(
                             Diagnostic::error(
