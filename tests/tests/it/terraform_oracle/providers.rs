@@ -1,6 +1,7 @@
 //! Suite 4, `tflock providers` vs `terraform providers` on generated module trees (required
-//! providers, provider blocks, implied providers of resources and data sources, aliases,
-//! nested local modules, overrides). Terraform prints each node's children in Go map order,
+//! providers, provider blocks, implied providers of resources and data sources, aliases and
+//! `configuration_aliases`, import blocks, data sources in check blocks, mixed-case type
+//! prefixes, quoted references, nested local modules, overrides). Terraform prints each node's children in Go map order,
 //! so the trees are compared as sets of lines per node; the drawing characters (treeprint
 //! continues a branch with `│` and two no-break spaces) are compared exactly.
 
@@ -34,8 +35,9 @@ const TYPES: &[&str] = &[
     "http",
 ];
 
-/// One module's `main.tf` (and maybe an override), given which children it calls.
-fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> {
+/// One module's `main.tf` (and maybe an override), given which children it calls and whether
+/// it is the root module.
+fn module_files(rng: &mut StdRng, children: &[String], root: bool) -> Vec<(String, String)> {
     let mut main = String::new();
     let mut names = Vec::new();
     if rng.gen_bool(0.8) {
@@ -47,6 +49,14 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
             let _ = write!(main, "    {name} = {{\n      source = \"{source}\"\n");
             if !c.is_empty() {
                 let _ = writeln!(main, "      version = \"{c}\"");
+            }
+            // The default configuration may be listed beside aliases (in the root: a child
+            // would need them passed in, which Terraform checks and tflock does not).
+            if root && rng.gen_bool(0.3) {
+                let _ = writeln!(
+                    main,
+                    "      configuration_aliases = [{name}, {name}.second]"
+                );
             }
             main.push_str("    }\n");
             names.push(*name);
@@ -70,6 +80,36 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
             };
             let _ = writeln!(main, "{mode} \"{t}\" \"r{i}\" {{}}\n");
         }
+    }
+    // Imports that generate configuration imply providers; those whose resource is declared
+    // or that target a child module do not.
+    for (i, (to, provider)) in [
+        ("google_compute_instance.imported", ""),
+        ("azurerm_thing.imported[\"k\"]", "thing"),
+        ("aws_instance.r2", ""),
+        ("module.m10.dns_record.x", ""),
+    ]
+    .iter()
+    .enumerate()
+    {
+        if rng.gen_bool(0.15) {
+            let _ = write!(main, "import {{\n  to = {to}\n  id = \"i-{i}\"\n");
+            if !provider.is_empty() {
+                let _ = writeln!(main, "  provider = {provider}");
+            }
+            main.push_str("}\n\n");
+        }
+    }
+    // A data source inside a check block implies its provider.
+    if rng.gen_bool(0.2) {
+        main.push_str("check \"probe\" {\n  data \"http\" \"probe\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.probe.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n");
+    }
+    // Type prefixes are lower-cased; quoted references still work (with a warning).
+    if rng.gen_bool(0.15) {
+        main.push_str("resource \"Mixed_thing\" \"m\" {}\n\n");
+    }
+    if rng.gen_bool(0.15) {
+        main.push_str("resource \"quoted_thing\" \"q\" {\n  provider = \"legacyref\"\n}\n\n");
     }
     for c in children {
         let _ = writeln!(main, "module \"{c}\" {{\n  source = \"./{c}\"\n}}\n");
@@ -97,7 +137,7 @@ fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
     } else {
         Vec::new()
     };
-    for (name, text) in module_files(rng, &children) {
+    for (name, text) in module_files(rng, &children, depth == 0) {
         std::fs::create_dir_all(dir).expect("mkdir");
         std::fs::write(dir.join(name), text).expect("write");
     }
