@@ -114,6 +114,11 @@ fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
         "{}",
         tflock_core::config::requirements::render_tree(&tree, flavor)
     );
+    // Terraform prints the warnings (a quoted provider reference, say) after the tree.
+    if !diags.is_empty() {
+        eprintln!();
+        print_diagnostics(&diags);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

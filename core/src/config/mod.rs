@@ -111,15 +111,18 @@ fn load<N: AsRef<str>, B: AsRef<[u8]>, const RECORD: bool>(
         .collect();
     let bytes_of = |name: &str| by_name.get(name).copied();
     let mut diags = Diagnostics::new();
-    let parse = |names: &[String], diags: &mut Diagnostics| {
+    let parse = |names: &[String], override_files: bool, diags: &mut Diagnostics| {
         names
             .iter()
-            .filter_map(|n| load::parse_file(n, bytes_of(n).unwrap_or_default(), flavor, diags))
+            .filter_map(|n| {
+                let bytes = bytes_of(n).unwrap_or_default();
+                load::parse_file(n, bytes, flavor, override_files, diags)
+            })
             .collect::<Vec<_>>()
     };
-    let primaries = parse(&set.primary, &mut diags);
-    let overrides = parse(&set.overrides, &mut diags);
-    let unreadable = diags.has_errors();
+    let primaries = parse(&set.primary, false, &mut diags);
+    let overrides = parse(&set.overrides, true, &mut diags);
+    let unreadable = diags.iter().any(|d| d.is_error() && !load::keeps_blocks(d));
     let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
     let mut merge_diags = Diagnostics::new();

@@ -1,7 +1,8 @@
 //! Fixture suite for module loading and override merging: every directory under
 //! `tests/fixtures/config/<case>/` holds `input/` (the module's files), optionally `flavor`
 //! (`opentofu`), and the expected outcome: `merged.hcl` (the rendered merged module) and/or
-//! `diagnostics.txt` (one block per diagnostic: `<severity>: <summary>`, `at <range>`, detail).
+//! `diagnostics.txt` (one block per diagnostic: `<severity>: <summary>`, `at <range>`, detail),
+//! and optionally `requirements.txt` (the provider requirements and their diagnostics).
 //! A case without `diagnostics.txt` must load without any diagnostic.
 
 use std::fmt::Write as _;
@@ -32,6 +33,24 @@ fn format_diags(diags: &Diagnostics) -> String {
         }
         out.push('\n');
     }
+    out
+}
+
+/// The module's provider requirements in the fixture format (`requirements.txt`): one
+/// provider address per line (with its constraints), a blank line, then the diagnostics
+/// decoding them produced, as in `diagnostics.txt`.
+fn format_requirements(loaded: &tflock_core::config::LoadedModule, flavor: Flavor) -> String {
+    let reqs = tflock_core::config::requirements(&loaded.module, "", flavor);
+    let mut out = String::new();
+    for p in reqs.providers.values() {
+        match p.constraints.as_str() {
+            "" => writeln!(out, "{}", p.provider),
+            c => writeln!(out, "{} {c}", p.provider),
+        }
+        .ok();
+    }
+    out.push('\n');
+    out.push_str(&format_diags(&reqs.diagnostics));
     out
 }
 
@@ -184,6 +203,14 @@ fn run_case(case: &Path) -> Vec<String> {
         problems.push(format!(
             "diagnostics differ\n--- want\n{want_diags}\n--- got\n{got_diags}"
         ));
+    }
+    if let Ok(want) = std::fs::read_to_string(case.join("requirements.txt")) {
+        let got = format_requirements(&loaded, flavor);
+        if got.trim_end() != want.trim_end() {
+            problems.push(format!(
+                "requirements differ\n--- want\n{want}\n--- got\n{got}"
+            ));
+        }
     }
     if let Ok(want) = std::fs::read_to_string(case.join("merged.hcl")) {
         let got = render_merged(&loaded);

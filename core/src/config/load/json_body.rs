@@ -170,7 +170,10 @@ impl Cx<'_> {
             NodeKind::Array(items) => {
                 for item in items {
                     if item.as_object().is_some() {
-                        out.push(self.block(kind, used.clone(), item, diags));
+                        // HCL declares each block of an array at the array's bracket.
+                        let mut b = self.block(kind, used.clone(), item, diags);
+                        b.origin.decl = self.range(start.clone());
+                        out.push(b);
                     } else {
                         diags.push(
                             Diagnostic::error(
@@ -233,6 +236,23 @@ impl Cx<'_> {
                 }
                 continue;
             }
+            // A check block's schema has blocks only: HCL refuses any other property (and
+            // the property could not be written as a native argument anyway).
+            if kind == "check" {
+                let hint = ["data", "assert"]
+                    .into_iter()
+                    .find(|c| levenshtein(&p.key, c) < 3)
+                    .map(|c| format!(" Did you mean {c:?}?"))
+                    .unwrap_or_default();
+                diags.push(
+                    Diagnostic::error(
+                        "Extraneous JSON object property",
+                        format!("No argument or block type is named {:?}.{hint}", p.key),
+                    )
+                    .with_range(self.range(p.key_span.clone())),
+                );
+                continue;
+            }
             if let Some(prev) = seen.get(&p.key) {
                 diags.push(
                     Diagnostic::error(
@@ -258,4 +278,24 @@ impl Cx<'_> {
         }
         body
     }
+}
+
+/// The edit distance between two names in characters, as HCL's name suggestions measure it.
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }

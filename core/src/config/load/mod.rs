@@ -5,6 +5,7 @@ pub mod json;
 mod json_body;
 mod names;
 pub(crate) mod native;
+mod overrides;
 mod text;
 
 use crate::config::model::{Body, Item};
@@ -27,11 +28,13 @@ pub struct ParsedFile {
 }
 
 /// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
+/// `override_file` applies the rules Terraform's decoders have for override files.
 /// Returns `None` when the file could not be parsed at all; problems go to `diags`.
 pub fn parse_file(
     name: &str,
     bytes: &[u8],
     flavor: Flavor,
+    override_file: bool,
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
@@ -76,7 +79,21 @@ pub fn parse_file(
     if !json {
         check_top_level(&mut body, flavor, diags);
     }
-    names::check_names(name, &src, &body, flavor, diags);
+    // Terraform decodes block by block: a block's name errors, then what an override file
+    // may not contain in it; an override `check` block is refused before its name is read.
+    for b in body.blocks() {
+        if override_file && b.kind == "check" {
+            overrides::refuse_check(b, diags);
+            continue;
+        }
+        names::check_names(name, &src, b, flavor, diags);
+        if b.kind == "terraform" {
+            refuse_state_store(b, diags);
+        }
+        if override_file {
+            overrides::refuse_conditions(b, diags);
+        }
+    }
     Some(ParsedFile {
         name: name.to_string(),
         src,
@@ -155,6 +172,26 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
             true
         }
     });
+}
+
+/// True for the decoding errors that leave every block a merge could need in the parsed file:
+/// the override refusals and `state_store`.
+pub fn keeps_blocks(d: &Diagnostic) -> bool {
+    d.summary.starts_with("Can't override ") || d.detail.contains("\"state_store\"")
+}
+
+/// `state_store` is an experiment in Terraform 1.15, and release builds refuse it wherever it
+/// appears; OpenTofu has no such block and refuses it with the same words.
+fn refuse_state_store(b: &crate::config::model::Block, diags: &mut Diagnostics) {
+    for nb in b.body.blocks_of("state_store") {
+        diags.push(
+            Diagnostic::error(
+                "Unsupported block type",
+                "Blocks of type \"state_store\" are not expected here.",
+            )
+            .with_range(type_range(nb)),
+        );
+    }
 }
 
 /// The range of a block's type keyword (the start of its header).

@@ -5,7 +5,7 @@
 //! override files too. Reserved variable names are the arguments and block types of a
 //! `module` block.
 
-use crate::config::model::{Block, Body, Item};
+use crate::config::model::Block;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::hcl_syntax::valid_identifier;
@@ -13,36 +13,33 @@ use crate::hcl_syntax::valid_identifier;
 /// Terraform's `badIdentifierDetail`.
 pub const BAD_IDENTIFIER: &str = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
 
-/// Checks every top-level block's names in `body` (file `name`, text `src`).
-pub fn check_names(name: &str, src: &str, body: &Body, flavor: Flavor, diags: &mut Diagnostics) {
-    for item in &body.items {
-        let Item::Block(b) = item else { continue };
-        let summaries: &[&str] = match b.kind.as_str() {
-            "variable" => {
-                check_variable(b, flavor, diags);
-                continue;
-            }
-            "locals" => {
-                check_locals(name, src, b, diags);
-                continue;
-            }
-            "output" => &["Invalid output name"],
-            "module" => &["Invalid module instance name"],
-            "check" => &["Invalid check block name"],
-            "resource" => &["Invalid resource type name", "Invalid resource name"],
-            "data" => &["Invalid data source name", "Invalid data resource name"],
-            "ephemeral" => &[
-                "Invalid ephemeral resource type",
-                "Invalid ephemeral resource name",
-            ],
-            "action" => &["Invalid action type name", "Invalid action name"],
-            _ => continue,
-        };
-        for (i, summary) in summaries.iter().enumerate() {
-            if let Some(label) = b.labels.get(i) {
-                if !valid_identifier(label) {
-                    diags.push(bad_label(b, i, summary, BAD_IDENTIFIER.to_string()));
-                }
+/// Checks the names of top-level block `b` (file `name`, text `src`).
+pub fn check_names(name: &str, src: &str, b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
+    let summaries: &[&str] = match b.kind.as_str() {
+        "variable" => {
+            check_variable(b, flavor, diags);
+            return;
+        }
+        "locals" => {
+            check_locals(name, src, b, diags);
+            return;
+        }
+        "output" => &["Invalid output name"],
+        "module" => &["Invalid module instance name"],
+        "check" => &["Invalid check block name"],
+        "resource" => &["Invalid resource type name", "Invalid resource name"],
+        "data" => &["Invalid data source name", "Invalid data resource name"],
+        "ephemeral" => &[
+            "Invalid ephemeral resource type",
+            "Invalid ephemeral resource name",
+        ],
+        "action" => &["Invalid action type name", "Invalid action name"],
+        _ => return,
+    };
+    for (i, summary) in summaries.iter().enumerate() {
+        if let Some(label) = b.labels.get(i) {
+            if !valid_identifier(label) {
+                diags.push(bad_label(b, i, summary, BAD_IDENTIFIER.to_string()));
             }
         }
     }

@@ -59,7 +59,7 @@ pub fn merge_file(
     }
     for b in of("output") {
         if let Some(base) = base_mut(module, ix, b, diags) {
-            merge_output(base, b, diags);
+            merge_output(base, b, flavor, diags);
         }
     }
     for b in of("module") {
@@ -235,10 +235,16 @@ fn shift(
     r
 }
 
-fn merge_output(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
+fn merge_output(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Diagnostics) {
     reject_depends_on(over, diags);
     for a in over.body.attributes() {
         if a.name == "depends_on" {
+            continue;
+        }
+        // Terraform's Output.merge never reads `deprecated`; OpenTofu's takes a non-empty one.
+        if a.name == "deprecated"
+            && (flavor == Flavor::Terraform || a.literal_str().is_some_and(|s| s.is_empty()))
+        {
             continue;
         }
         // An empty description in the override does not replace the base one.

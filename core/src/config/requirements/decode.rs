@@ -20,7 +20,7 @@ pub struct LocalProvider {
     pub source: Option<String>,
     /// The version constraint string and the entry's range (Terraform's `DeclRange`).
     pub version: Option<(String, Range)>,
-    /// `configuration_aliases`, as `name.alias` strings.
+    /// `configuration_aliases`, as `name.alias` strings (`name` alone for the default).
     pub aliases: Vec<String>,
     /// Where the entry was written.
     pub range: Range,
@@ -157,19 +157,23 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
             },
             "configuration_aliases" => {
                 for alias in list.unwrap_or_default() {
-                    let mut parts = alias.split('.');
-                    match (parts.next(), parts.next(), parts.next()) {
-                        (Some(local), Some(_), None) if local == name => lp.aliases.push(alias.clone()),
-                        (Some(local), Some(_), None) => diags.push(err(
-                            "Invalid configuration_aliases value",
-                            format!("Configuration aliases must be prefixed with the provider name. Expected {name:?}, but found {local:?}."),
-                            &range,
-                        )),
-                        _ => diags.push(err(
+                    // Terraform's ParseProviderConfigCompact: a name alone (the default
+                    // configuration) or a name and an alias; steps after the alias are ignored.
+                    let local = alias.split('.').next().unwrap_or_default();
+                    if local == name {
+                        lp.aliases.push(alias.clone());
+                    } else if local.is_empty() || local.contains(['[', '"']) {
+                        diags.push(err(
                             "Invalid configuration_aliases value",
                             "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
                             &range,
-                        )),
+                        ));
+                    } else {
+                        diags.push(err(
+                            "Invalid configuration_aliases value",
+                            format!("Configuration aliases must be prefixed with the provider name. Expected {name:?}, but found {local:?}."),
+                            &range,
+                        ));
                     }
                 }
             }

@@ -3,6 +3,7 @@
 //! mention came from, following Terraform's `addProviderRequirements`.
 
 mod decode;
+pub mod reference;
 mod render;
 mod tree;
 
@@ -13,12 +14,13 @@ pub use tree::{
     unread_dirs, ModuleTree, TestTree, UnreadableDir,
 };
 
-use crate::addrs::Provider;
+use crate::addrs::{parse_provider_part, Provider};
 use crate::collections::SortedMap;
-use crate::config::model::{Block, Value};
+use crate::config::model::{Attribute, Block, Value};
 use crate::config::module::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
+use crate::hcl_syntax::valid_identifier;
 use crate::version::{parse_config_constraint, Constraints};
 use serde::Serialize;
 
@@ -174,23 +176,73 @@ pub fn add_module(
             |lp| lp.provider.clone(),
         )
     };
+    // Provider block names are decoded before the blocks that refer to them.
+    for b in module.blocks_of("provider") {
+        if let Some(d) = b
+            .labels
+            .first()
+            .and_then(|local| unnormalized_provider_name(local, &b.origin.decl))
+        {
+            reqs.diagnostics.push(d);
+        }
+    }
+    // Resources, data sources (also those inside check blocks), ephemeral resources and
+    // actions each imply their provider: the one named by their `provider` argument, else the
+    // one their type's prefix names.
+    let mut resources: Vec<&Block> = Vec::new();
     for kind in ["resource", "data", "ephemeral", "action"] {
         if kind == "action" && flavor == Flavor::OpenTofu {
             continue;
         }
-        for b in module.blocks_of(kind) {
-            let local = resource_local_name(b);
-            reqs.mention(
-                &fqn_for(&local),
-                flavor,
-                origin(&local, OriginKind::Resource, None, &b.origin.decl),
+        resources.extend(module.blocks_of(kind));
+        if kind == "data" {
+            resources.extend(
+                module
+                    .blocks_of("check")
+                    .flat_map(|c| c.body.blocks_of("data")),
             );
+        }
+    }
+    for b in resources {
+        let reference = b
+            .body
+            .attribute("provider")
+            .and_then(|a| reference::attribute_ref(a, &mut reqs.diagnostics));
+        let local = match reference {
+            Some(r) => r.name,
+            None => match implied_local_name(b) {
+                Ok(local) => local,
+                Err(d) => {
+                    // Only resources and data sources are validated this way; an ephemeral
+                    // resource or action with such a type has no provider at all.
+                    if matches!(b.kind.as_str(), "resource" | "data") {
+                        reqs.diagnostics.push(*d);
+                    }
+                    continue;
+                }
+            },
+        };
+        reqs.mention(
+            &fqn_for(&local),
+            flavor,
+            origin(&local, OriginKind::Resource, None, &b.origin.decl),
+        );
+    }
+    add_imports(reqs, module, &|local| fqn_for(local), &origin, flavor);
+    for call in module.blocks_of("module") {
+        if let Some(a) = call.body.attribute("providers") {
+            reference::check_providers_map(a, &mut reqs.diagnostics);
         }
     }
     for b in module.blocks_of("provider") {
         let Some(local) = b.labels.first() else {
             continue;
         };
+        // Terraform refuses a provider block whose name is not normalized (reported above)
+        // and drops it.
+        if unnormalized_provider_name(local, &b.origin.decl).is_some() {
+            continue;
+        }
         let fqn = fqn_for(local);
         match b.body.attribute("version") {
             Some(a) => match a.literal_str() {
@@ -241,19 +293,151 @@ pub fn add_module(
     }
 }
 
-/// The local provider name a resource uses: its `provider` argument's first name, else the
-/// resource type's prefix.
+/// The local provider name a resource uses: its `provider` argument's name when that is a
+/// valid reference, else the provider its type implies.
 pub fn resource_local_name(b: &Block) -> String {
-    if let Some(a) = b.body.attribute("provider") {
-        let text = match &a.value {
-            Value::Native { src, .. } => src.trim().to_string(),
-            Value::Json(n) => n.as_str().unwrap_or_default().trim().to_string(),
-        };
-        let text = text.trim_start_matches("${").trim_end_matches('}');
-        if let Some(first) = text.split('.').next().filter(|s| !s.is_empty()) {
-            return first.to_string();
+    let mut ignored = Diagnostics::new();
+    if let Some(r) = b
+        .body
+        .attribute("provider")
+        .and_then(|a| reference::attribute_ref(a, &mut ignored))
+    {
+        return r.name;
+    }
+    implied_local_name(b).unwrap_or_default()
+}
+
+/// The local name a resource's type implies: the text before its first `_`, normalized as
+/// Terraform's `ParseProviderPart` does (`AWS_instance` means `aws`), or Terraform's error
+/// for a prefix that is no provider name.
+fn implied_local_name(b: &Block) -> Result<String, Box<Diagnostic>> {
+    let ty = b.labels.first().map_or("", String::as_str);
+    let prefix = Provider::local_name_for_resource_type(ty);
+    parse_provider_part(prefix).map_err(|e| {
+        Box::new(
+            Diagnostic::error(
+                "Invalid provider local name",
+                format!("{prefix:?} is an invalid implied provider local name: {e}"),
+            )
+            .with_range(b.origin.decl.clone()),
+        )
+    })
+}
+
+/// Terraform's `checkProviderNameNormalized` for a provider block's name, at its header.
+fn unnormalized_provider_name(name: &str, range: &Range) -> Option<Diagnostic> {
+    let detail = match parse_provider_part(name) {
+        Err(e) => format!("{name} is an invalid provider local name: {e}"),
+        Ok(n) if n != name => format!(
+            "Provider names must be normalized. Replace {name:?} with {n:?} to fix this error."
+        ),
+        Ok(_) => return None,
+    };
+    Some(Diagnostic::error("Invalid provider local name", detail).with_range(range.clone()))
+}
+
+/// The static address an import block's `to` names: its module path (empty for this
+/// module), resource mode keyword (`data` or none), type and name. Index keys are skipped, as
+/// Terraform skips them to find the configuration resource.
+fn import_target(a: &Attribute) -> Option<(bool, bool, String, String)> {
+    let text = match &a.value {
+        Value::Native { src, .. } => src.trim().to_string(),
+        Value::Json(n) => n.as_str()?.trim().to_string(),
+    };
+    // Drop index steps (`["k"]`, `[each.key]`), keeping the dotted names.
+    let mut names = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.checked_sub(1)?,
+            c if depth == 0 => names.push(c),
+            _ => {}
         }
     }
-    let ty = b.labels.first().map_or("", String::as_str);
-    Provider::local_name_for_resource_type(ty).to_string()
+    let mut parts: Vec<&str> = names.split('.').map(str::trim).collect();
+    let mut in_module = false;
+    while parts.first() == Some(&"module") && parts.len() > 2 {
+        in_module = true;
+        parts.drain(..2);
+    }
+    let data = parts.first() == Some(&"data");
+    if data {
+        parts.remove(0);
+    }
+    match parts.as_slice() {
+        [ty, name] if valid_identifier(ty) && valid_identifier(name) => {
+            Some((in_module, data, (*ty).to_string(), (*name).to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// The origin constructor `add_module` uses.
+type OriginOf<'a> = dyn Fn(&str, OriginKind, Option<String>, &Range) -> RequirementOrigin + 'a;
+
+/// Import blocks that generate configuration (their target is in this module and no
+/// resource block declares it) imply the provider of their `provider` argument or of the
+/// target's type, as Terraform's `addProviderRequirements` does; where the resource block
+/// exists, an import's `provider` argument must agree with the resource's.
+fn add_imports(
+    reqs: &mut ProviderRequirements,
+    module: &Module,
+    fqn_for: &dyn Fn(&str) -> Provider,
+    origin: &OriginOf<'_>,
+    flavor: Flavor,
+) {
+    const INVALID: &str = "Invalid import provider argument";
+    for b in module.blocks_of("import") {
+        let Some((in_module, data, ty, name)) = b.body.attribute("to").and_then(import_target)
+        else {
+            continue;
+        };
+        let provider_attr = b.body.attribute("provider");
+        if in_module {
+            if let Some(a) = provider_attr {
+                reqs.diagnostics.push(
+                    Diagnostic::error(INVALID, "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the providers argument within the module block to configure providers for all resources within a module, including imported resources.")
+                        .with_range(a.origin.decl.clone()),
+                );
+            }
+            continue;
+        }
+        if data {
+            continue;
+        }
+        let reference =
+            provider_attr.and_then(|a| reference::attribute_ref(a, &mut reqs.diagnostics));
+        let target = module
+            .blocks_of("resource")
+            .find(|r| r.labels.first() == Some(&ty) && r.labels.get(1) == Some(&name));
+        if let Some(target) = target {
+            if let (Some(a), Some(mine)) = (provider_attr, &reference) {
+                let mut ignored = Diagnostics::new();
+                let theirs = target
+                    .body
+                    .attribute("provider")
+                    .and_then(|ta| reference::attribute_ref(ta, &mut ignored));
+                if theirs.as_ref() != Some(mine) {
+                    reqs.diagnostics.push(
+                        Diagnostic::error(INVALID, "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration.")
+                            .with_range(a.origin.decl.clone()),
+                    );
+                }
+            }
+            continue;
+        }
+        let local = match reference {
+            Some(r) => r.name,
+            None => match parse_provider_part(Provider::local_name_for_resource_type(&ty)) {
+                Ok(l) => l,
+                Err(_) => continue,
+            },
+        };
+        reqs.mention(
+            &fqn_for(&local),
+            flavor,
+            origin(&local, OriginKind::Resource, None, &b.origin.decl),
+        );
+    }
 }

@@ -1,16 +1,17 @@
 //! Suite 5, configuration errors: generated modules (as in the merging suite) with one
 //! injected fault — an override without a base block, an override setting `depends_on`, a
-//! `moved`/`import` block in an override, duplicate blocks, a syntax error in a native or
-//! JSON file, a name Terraform refuses (a label, a local value, a reserved variable name). `terraform get` loads the module; `tflock merge --requirements` merges it and
-//! decodes its provider requirements. Both must refuse
-//! it, tflock must report at least one of Terraform's errors and no error Terraform does not
+//! `moved`/`import` block in an override, a `check` block or a condition block (`validation`,
+//! `precondition`, `postcondition`) in an override, a `state_store` block, duplicate blocks,
+//! a syntax error in a native or JSON file, a name Terraform refuses (a label, a local value,
+//! a reserved variable name). `terraform get` loads the module; `tflock merge --requirements`
+//! merges it and decodes its provider requirements. Both must refuse it, tflock must report at least one of Terraform's errors and no error Terraform does not
 //! report, and where both report a summary, the same detail.
 
 use std::path::Path;
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use tflock_tests::terraform::run_terraform;
 use tflock_tests::tflock_bin;
 
@@ -19,6 +20,8 @@ use crate::terraform_oracle::harness::{failures_of, rng};
 use crate::terraform_oracle::lockfile_diags::diagnostics;
 
 const CASES: usize = 60;
+/// Cases of [`inject_later`]'s faults.
+const LATER_CASES: usize = 20;
 
 /// Injects one fault into `m`; returns what was done.
 fn inject(rng: &mut StdRng, m: &mut Module) -> String {
@@ -148,6 +151,46 @@ fn inject(rng: &mut StdRng, m: &mut Module) -> String {
     }
 }
 
+/// Injects one of the faults added later (a `check` or condition block in an override, a
+/// `state_store` block) into `m`; a suite of its own random stream, so the cases of
+/// [`inject`] stay what they were for a given seed.
+fn inject_later(rng: &mut StdRng, m: &mut Module) -> String {
+    let overrides: Vec<usize> = (0..m.files.len())
+        .filter(|&i| m.files[i].0.contains("override") && !m.files[i].0.ends_with(".json"))
+        .collect();
+    let append = |m: &mut Module, i: usize, text: &str| m.files[i].1.push_str(text);
+    match rng.gen_range(0..3) {
+        0 | 1 if !overrides.is_empty() => {
+            let text = [
+                "check \"c\" {\n  assert {\n    condition     = terraform_data.base.input != \"\"\n    error_message = \"x\"\n  }\n}\n",
+                "resource \"terraform_data\" \"base\" {\n  lifecycle {\n    precondition {\n      condition     = var.v0 != null\n      error_message = \"x\"\n    }\n  }\n}\n",
+                "resource \"terraform_data\" \"base\" {\n  lifecycle {\n    postcondition {\n      condition     = self.input != null\n      error_message = \"x\"\n    }\n  }\n}\n",
+                "output \"o0\" {\n  precondition {\n    condition     = var.v0 != null\n    error_message = \"x\"\n  }\n}\n",
+                "variable \"v0\" {\n  validation {\n    condition     = var.v0 != null\n    error_message = \"x\"\n  }\n}\n",
+            ]
+            .choose(rng)
+            .expect("texts");
+            append(m, *overrides.choose(rng).expect("one"), text);
+            "check or condition block in an override".into()
+        }
+        _ => {
+            let i = rng.gen_range(0..m.files.len());
+            let name = if m.files[i].0.ends_with(".json") {
+                "state_override.tf".to_string()
+            } else {
+                m.files[i].0.clone()
+            };
+            let text =
+                "terraform {\n  state_store \"fs\" {\n    provider \"terraform\" {}\n  }\n}\n";
+            match m.files.iter_mut().find(|(n, _)| *n == name) {
+                Some(f) => f.1.push_str(text),
+                None => m.files.push((name.clone(), text.into())),
+            }
+            format!("state_store in {name}")
+        }
+    }
+}
+
 fn check(home: &Path, m: &Module, what: &str, seed: u64, n: usize) -> Result<(), String> {
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, text) in &m.files {
@@ -204,13 +247,19 @@ fn check(home: &Path, m: &Module, what: &str, seed: u64, n: usize) -> Result<(),
 #[test]
 fn configuration_errors_match_terraform() {
     let (mut rng, seed) = rng("configuration errors", 16_005);
-    let cases: Vec<(Module, String)> = (0..CASES)
+    let mut cases: Vec<(Module, String)> = (0..CASES)
         .map(|_| {
             let mut m = gen_config::module(&mut rng);
             let what = inject(&mut rng, &mut m);
             (m, what)
         })
         .collect();
+    let mut later = StdRng::seed_from_u64(seed.wrapping_add(1));
+    cases.extend((0..LATER_CASES).map(|_| {
+        let mut m = gen_config::module(&mut later);
+        let what = inject_later(&mut later, &mut m);
+        (m, what)
+    }));
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
     let failures = failures_of(&cases, |n, (m, what)| {
@@ -221,8 +270,9 @@ fn configuration_errors_match_terraform() {
     });
     assert!(
         failures.is_empty(),
-        "{} of {CASES} broken configurations are judged differently from Terraform:\n\n{}",
+        "{} of {} broken configurations are judged differently from Terraform:\n\n{}",
         failures.len(),
+        cases.len(),
         failures.join("\n\n")
     );
 }

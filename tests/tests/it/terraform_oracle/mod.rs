@@ -5,6 +5,7 @@
 //! (`TFLOCK_ORACLE_SEED=<n> cargo test -p tflock-tests --test it -- terraform_oracle::`).
 
 mod config_errors;
+mod fixtures;
 mod gen_config;
 mod harness;
 mod lock;

@@ -1,7 +1,9 @@
 //! Suite 4, `tflock providers` vs `terraform providers` on generated module trees (required
-//! providers, provider blocks, implied providers of resources and data sources, aliases,
-//! nested local modules, modules beside the root (`../../modules/x`), test files whose runs
-//! call modules, overrides). Terraform prints each node's children in Go map order,
+//! providers, provider blocks, implied providers of resources and data sources, aliases and
+//! `configuration_aliases`, import blocks, data sources in check blocks, mixed-case type
+//! prefixes, quoted references, nested local modules, modules beside the root
+//! (`../../modules/x`), test files whose runs call modules, overrides). Terraform prints
+//! each node's children in Go map order,
 //! so the trees are compared as sets of lines per node; the drawing characters (treeprint
 //! continues a branch with `│` and two no-break spaces) are compared exactly.
 
@@ -36,8 +38,12 @@ const TYPES: &[&str] = &[
 ];
 
 /// One module's `main.tf` (and maybe an override), given which children it calls
-/// (`(name, source)`).
-fn module_files(rng: &mut StdRng, children: &[(String, String)]) -> Vec<(String, String)> {
+/// (`(name, source)`) and whether it is the root module.
+fn module_files(
+    rng: &mut StdRng,
+    children: &[(String, String)],
+    root: bool,
+) -> Vec<(String, String)> {
     let mut main = String::new();
     let mut names = Vec::new();
     if rng.gen_bool(0.8) {
@@ -49,6 +55,14 @@ fn module_files(rng: &mut StdRng, children: &[(String, String)]) -> Vec<(String,
             let _ = write!(main, "    {name} = {{\n      source = \"{source}\"\n");
             if !c.is_empty() {
                 let _ = writeln!(main, "      version = \"{c}\"");
+            }
+            // The default configuration may be listed beside aliases (in the root: a child
+            // would need them passed in, which Terraform checks and tflock does not).
+            if root && rng.gen_bool(0.3) {
+                let _ = writeln!(
+                    main,
+                    "      configuration_aliases = [{name}, {name}.second]"
+                );
             }
             main.push_str("    }\n");
             names.push(*name);
@@ -72,6 +86,36 @@ fn module_files(rng: &mut StdRng, children: &[(String, String)]) -> Vec<(String,
             };
             let _ = writeln!(main, "{mode} \"{t}\" \"r{i}\" {{}}\n");
         }
+    }
+    // Imports that generate configuration imply providers; those whose resource is declared
+    // or that target a child module do not.
+    for (i, (to, provider)) in [
+        ("google_compute_instance.imported", ""),
+        ("azurerm_thing.imported[\"k\"]", "thing"),
+        ("aws_instance.r2", ""),
+        ("module.m10.dns_record.x", ""),
+    ]
+    .iter()
+    .enumerate()
+    {
+        if rng.gen_bool(0.15) {
+            let _ = write!(main, "import {{\n  to = {to}\n  id = \"i-{i}\"\n");
+            if !provider.is_empty() {
+                let _ = writeln!(main, "  provider = {provider}");
+            }
+            main.push_str("}\n\n");
+        }
+    }
+    // A data source inside a check block implies its provider.
+    if rng.gen_bool(0.2) {
+        main.push_str("check \"probe\" {\n  data \"http\" \"probe\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.probe.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n");
+    }
+    // Type prefixes are lower-cased; quoted references still work (with a warning).
+    if rng.gen_bool(0.15) {
+        main.push_str("resource \"Mixed_thing\" \"m\" {}\n\n");
+    }
+    if rng.gen_bool(0.15) {
+        main.push_str("resource \"quoted_thing\" \"q\" {\n  provider = \"legacyref\"\n}\n\n");
     }
     for (name, source) in children {
         let _ = writeln!(main, "module \"{name}\" {{\n  source = \"{source}\"\n}}\n");
@@ -104,15 +148,15 @@ fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
         .iter()
         .map(|c| (c.clone(), format!("./{c}")))
         .collect();
-    write_module(rng, dir, &calls);
+    write_module(rng, dir, &calls, depth == 0);
     for c in &children {
         write_tree(rng, &dir.join(c), depth + 1);
     }
 }
 
-fn write_module(rng: &mut StdRng, dir: &Path, calls: &[(String, String)]) {
+fn write_module(rng: &mut StdRng, dir: &Path, calls: &[(String, String)], root: bool) {
     std::fs::create_dir_all(dir).expect("mkdir");
-    for (name, text) in module_files(rng, calls) {
+    for (name, text) in module_files(rng, calls, root) {
         std::fs::write(dir.join(name), text).expect("write");
     }
 }
@@ -139,7 +183,7 @@ fn write_case(rng: &mut StdRng, base: &Path) -> std::path::PathBuf {
                 .filter(|_| rng.gen_bool(0.4))
                 .map(|n| (n.clone(), format!("../{n}")))
                 .collect();
-            write_module(rng, &base.join("modules").join(name), &calls);
+            write_module(rng, &base.join("modules").join(name), &calls, false);
         }
         let root = base.join("examples").join("complete");
         let calls: Vec<(String, String)> = names
@@ -147,12 +191,12 @@ fn write_case(rng: &mut StdRng, base: &Path) -> std::path::PathBuf {
             .filter(|_| rng.gen_bool(0.7))
             .map(|n| (n.clone(), format!("../../modules/{n}")))
             .collect();
-        write_module(rng, &root, &calls);
+        write_module(rng, &root, &calls, true);
         let sources = names.iter().map(|n| format!("../../modules/{n}")).collect();
         (root, sources)
     };
     if rng.gen_bool(0.5) {
-        write_module(rng, &root.join("tests").join("setup"), &[]);
+        write_module(rng, &root.join("tests").join("setup"), &[], false);
         for (i, file) in [
             "main.tftest.hcl",
             "tests/more.tftest.hcl",
