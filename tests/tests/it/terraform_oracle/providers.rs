@@ -1,6 +1,9 @@
 //! Suite 4, `tflock providers` vs `terraform providers` on generated module trees (required
 //! providers, provider blocks, implied providers of resources and data sources, aliases,
-//! nested local modules, overrides). Terraform prints each node's children in Go map order,
+//! nested local modules, overrides, `configuration_aliases` a parent fills through
+//! `providers`, root `import` blocks, check-scoped data sources, and the syntax that once
+//! hid requirements: provider functions, line breaks before operators in `for`
+//! expressions, repeated object keys). Terraform prints each node's children in Go map order,
 //! so the trees are compared as sets of lines per node; the drawing characters (treeprint
 //! continues a branch with `│` and two no-break spaces) are compared exactly.
 
@@ -14,6 +17,7 @@ use rand::Rng;
 use tflock_tests::terraform::run_terraform;
 use tflock_tests::tflock_bin;
 
+use crate::terraform_oracle::gen_config::switches;
 use crate::terraform_oracle::harness::rng;
 
 const CASES: usize = 24;
@@ -34,28 +38,59 @@ const TYPES: &[&str] = &[
     "http",
 ];
 
-/// One module's `main.tf` (and maybe an override), given which children it calls.
-fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> {
+/// What a parent passes a child through `providers`, which the child then declares in
+/// `configuration_aliases`: the local name, its source, and whether the default
+/// configuration is listed (and passed) too.
+type Passed = (&'static str, &'static str, bool);
+
+/// One module's `main.tf` (and maybe an override), given which children it calls and what
+/// its parent passes it; the children's `providers` are chosen here and returned.
+fn module_files(
+    rng: &mut StdRng,
+    children: &[String],
+    passed: Option<Passed>,
+    root: bool,
+) -> (Vec<(String, String)>, Vec<Option<Passed>>) {
     let mut main = String::new();
-    let mut names = Vec::new();
-    if rng.gen_bool(0.8) {
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    if passed.is_some() || rng.gen_bool(0.8) {
         main.push_str("terraform {\n  required_providers {\n");
         let mut picks: Vec<&(&str, &str)> = SOURCES.iter().collect();
         picks.shuffle(rng);
-        for (name, source) in picks.into_iter().take(rng.gen_range(0..4)) {
+        let mut chosen: Vec<(&str, &str)> = picks
+            .into_iter()
+            .take(rng.gen_range(0..4))
+            .map(|(n, s)| (*n, *s))
+            .collect();
+        if let Some((name, source, _)) = passed {
+            chosen.retain(|(n, _)| *n != name);
+            chosen.push((name, source));
+        }
+        for (name, source) in chosen {
             let c = CONSTRAINTS.choose(rng).expect("constraints");
             let _ = write!(main, "    {name} = {{\n      source = \"{source}\"\n");
             if !c.is_empty() {
                 let _ = writeln!(main, "      version = \"{c}\"");
             }
+            match passed {
+                Some((n, _, true)) if n == name => {
+                    let _ = writeln!(main, "      configuration_aliases = [{n}, {n}.west]");
+                }
+                Some((n, _, false)) if n == name => {
+                    let _ = writeln!(main, "      configuration_aliases = [{n}.west]");
+                }
+                _ => {}
+            }
             main.push_str("    }\n");
-            names.push(*name);
+            names.push((name, source));
         }
         main.push_str("  }\n}\n\n");
     }
-    for name in &names {
+    let mut aliased = Vec::new();
+    for (name, source) in &names {
         if rng.gen_bool(0.3) {
             let _ = writeln!(main, "provider \"{name}\" {{\n  alias = \"second\"\n}}\n");
+            aliased.push((*name, *source));
         }
     }
     if rng.gen_bool(0.2) {
@@ -71,8 +106,44 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
             let _ = writeln!(main, "{mode} \"{t}\" \"r{i}\" {{}}\n");
         }
     }
+    if switches::IMPORT_BLOCKS && root && rng.gen_bool(0.4) {
+        // The resource type's provider is implied (declared or not); an aliased
+        // configuration names it explicitly.
+        let name = ["aws", "thing", "google", "null"]
+            .choose(rng)
+            .expect("names");
+        let _ = write!(main, "import {{\n  to = {name}_thing.imp\n  id = \"i\"\n");
+        if let Some((n, _)) = aliased.iter().find(|(n, _)| n == name) {
+            let _ = writeln!(main, "  provider = {n}.second");
+        }
+        main.push_str("}\n\n");
+    }
+    if switches::CHECK_DATA_SOURCES && rng.gen_bool(0.25) {
+        main.push_str("check \"c\" {\n  data \"http\" \"h\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.h.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n");
+    }
+    if rng.gen_bool(0.3) {
+        // Syntax that once hid a module's requirements: provider functions, line breaks
+        // before operators in `for` expressions, repeated object keys.
+        main.push_str("locals {\n  arn = provider::aws::arn_parse(\"arn:aws:s3:::b\")\n  m = { for k, v in { a = \"x\" } : k => v\n    if v != \"\" }\n  l = [for x in [\"a\"] : x\n    == \"a\" ? 1\n    : 2]\n  o = { a = 1, a = 2 }\n}\n\n");
+    }
+    let mut passes = Vec::new();
     for c in children {
-        let _ = writeln!(main, "module \"{c}\" {{\n  source = \"./{c}\"\n}}\n");
+        let _ = write!(main, "module \"{c}\" {{\n  source = \"./{c}\"\n");
+        let pass = match aliased.choose(rng) {
+            Some((name, source)) if switches::CONFIGURATION_ALIASES && rng.gen_bool(0.5) => {
+                Some((*name, *source, rng.gen_bool(0.5)))
+            }
+            _ => None,
+        };
+        if let Some((name, _, default)) = pass {
+            main.push_str("  providers = {\n");
+            if default {
+                let _ = writeln!(main, "    {name} = {name}");
+            }
+            let _ = writeln!(main, "    {name}.west = {name}.second\n  }}");
+        }
+        main.push_str("}\n\n");
+        passes.push(pass);
     }
     let mut files = vec![("main.tf".to_string(), main)];
     if rng.gen_bool(0.25) {
@@ -85,11 +156,11 @@ fn module_files(rng: &mut StdRng, children: &[String]) -> Vec<(String, String)> 
             ),
         ));
     }
-    files
+    (files, passes)
 }
 
 /// Writes a random tree of local modules under `dir`.
-fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
+fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32, passed: Option<Passed>) {
     let children: Vec<String> = if depth < 2 {
         (0..rng.gen_range(0..3))
             .map(|i| format!("m{depth}{i}"))
@@ -97,12 +168,13 @@ fn write_tree(rng: &mut StdRng, dir: &Path, depth: u32) {
     } else {
         Vec::new()
     };
-    for (name, text) in module_files(rng, &children) {
+    let (files, passes) = module_files(rng, &children, passed, depth == 0);
+    for (name, text) in files {
         std::fs::create_dir_all(dir).expect("mkdir");
         std::fs::write(dir.join(name), text).expect("write");
     }
-    for c in &children {
-        write_tree(rng, &dir.join(c), depth + 1);
+    for (c, pass) in children.iter().zip(passes) {
+        write_tree(rng, &dir.join(c), depth + 1, pass);
     }
 }
 
@@ -166,7 +238,7 @@ fn provider_trees_match_terraform() {
     let mut failures = Vec::new();
     for n in 0..CASES {
         let dir = tempfile::tempdir().expect("tempdir");
-        write_tree(&mut rng, dir.path(), 0);
+        write_tree(&mut rng, dir.path(), 0, None);
         let cfg = home.path().join("cli.tfrc");
         // Installs the local modules; a broken configuration fails here and in `providers`.
         run_terraform(dir.path(), home.path(), &cfg, &["get", "-no-color"]);
