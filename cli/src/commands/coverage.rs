@@ -15,7 +15,7 @@ use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::collections::SortedMap;
 use tflock_core::hash::PackageHash;
-use tflock_core::install::{lock_coverage, KnownHashes, SourcePackage};
+use tflock_core::install::{coverage_query_failure, lock_coverage, KnownHashes, SourcePackage};
 use tflock_core::protocol::sha256sums::Sha256Sums;
 
 /// Arguments of `tflock lockfile coverage`.
@@ -43,12 +43,15 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     if wanted.is_empty() {
         wanted.push(Platform::current());
     }
-    let (locks, diags) = workdir::read_lock(Path::new("."), flavor)?;
+    let (locks, mut diags) = workdir::read_lock(Path::new("."), flavor)?;
+    // The CLI config decides where the metadata comes from: its problems are shown as
+    // `init` shows them, and an error stops the run before any request.
+    let (cfg, cfg_diags) = cliconfig::load(flavor)?;
+    diags.extend(cfg_diags);
     if diags.has_errors() {
         print_diagnostics(&diags);
         return Ok(ExitCode::FAILURE);
     }
-    let (cfg, _) = cliconfig::load(flavor)?;
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&cfg);
     let sources = match Sources::from_cli_config(&cfg, flavor, http) {
         Ok(sources) => sources,
@@ -60,14 +63,22 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     let cache = HashCache::default_location();
 
     let mut known: KnownHashes = SortedMap::new();
+    // (provider, platform) pairs whose metadata could not be retrieved: unknown, not missing.
+    let mut unchecked: Vec<(String, String)> = Vec::new();
     for lock in locks.providers() {
         let per_platform = known.entry(lock.addr().clone()).or_default();
         for platform in &wanted {
-            let Ok(pkg) = sources.package_meta(lock.addr(), lock.version(), &platform.to_string())
-            else {
-                continue;
-            };
-            learn(&pkg, per_platform);
+            match sources.package_meta(lock.addr(), lock.version(), &platform.to_string()) {
+                Ok(pkg) => learn(&pkg, per_platform),
+                Err(e) => {
+                    if let Some(d) =
+                        coverage_query_failure(lock.addr(), lock.version(), platform, &e, flavor)
+                    {
+                        diags.push(d);
+                        unchecked.push((lock.addr().to_string(), platform.to_string()));
+                    }
+                }
+            }
         }
         // The verified hash cache maps a platform's zh: to its h1:.
         if let Some(cache) = &cache {
@@ -90,16 +101,26 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let report = lock_coverage(&locks, &known, &wanted);
+    print_diagnostics(&diags);
+    let is_unchecked = |provider: &str, platform: &str| {
+        unchecked
+            .iter()
+            .any(|(p, pl)| p == provider && pl == platform)
+    };
     if args.json {
         let value: Vec<_> = report
             .providers
             .iter()
             .map(|p| {
+                let name = p.provider.to_string();
+                let (unknown, missing): (Vec<&String>, Vec<&String>) =
+                    p.missing.iter().partition(|pl| is_unchecked(&name, pl));
                 serde_json::json!({
-                    "provider": p.provider.to_string(),
+                    "provider": name,
                     "version": p.version.to_string(),
                     "covered": p.covered,
-                    "missing": p.missing,
+                    "missing": missing,
+                    "unchecked": unknown,
                     "hashes": p.hash_platforms.iter().map(|(h, ps)| serde_json::json!({"hash": h.to_string(), "platforms": ps})).collect::<Vec<_>>(),
                 })
             })
@@ -107,10 +128,26 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         print_json(&value)?;
     } else {
         for p in &report.providers {
-            let status = if p.missing.is_empty() {
+            let name = p.provider.to_string();
+            let (unknown, missing): (Vec<&str>, Vec<&str>) = p
+                .missing
+                .iter()
+                .map(String::as_str)
+                .partition(|pl| is_unchecked(&name, pl));
+            let mut parts = Vec::new();
+            if !missing.is_empty() {
+                parts.push(format!("missing {}", missing.join(", ")));
+            }
+            if !unknown.is_empty() {
+                parts.push(format!(
+                    "not checked {} (see the errors)",
+                    unknown.join(", ")
+                ));
+            }
+            let status = if parts.is_empty() {
                 "ok".to_string()
             } else {
-                format!("missing {}", p.missing.join(", "))
+                parts.join("; ")
             };
             println!(
                 "{} {}: covers {} — {status}",
@@ -124,7 +161,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    Ok(if report.complete() {
+    Ok(if report.complete() && !diags.has_errors() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -10,7 +10,7 @@ use tflock_core::config::{
     load_module_with_changes, provenance_with_lines, render_merged, tree_requirements, LoadOptions,
     ModuleTree, OverrideChanges, Provenance,
 };
-use tflock_core::{Diagnostic, Flavor};
+use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock merge`.
 #[derive(Debug, clap::Args)]
@@ -60,20 +60,40 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             args.flavor
         )
     })?;
-    let tree = workdir::load_configuration(&args.dir, flavor)?;
     if args.requirements {
+        let tree = workdir::load_configuration(&args.dir, flavor)?;
         return requirements(&tree, flavor, args.json);
     }
-    let loaded = &tree.loaded;
+    // Merging is about this directory's own files: a child module that is not installed
+    // (or not readable) has no part in it, so only the requirement tree loads children.
+    let files = match workdir::read_dir_files(&args.dir) {
+        Ok(files) => files,
+        Err(_) => {
+            let mut diags = Diagnostics::new();
+            diags.push(unreadable_dir(&args.dir));
+            output::print_diagnostics(&diags);
+            if args.json {
+                emit_json(&MergeJson {
+                    merged: String::new(),
+                    files: Files {
+                        primary: &[],
+                        overrides: &[],
+                        shadowed: &[],
+                    },
+                    provenance: Vec::new(),
+                    changes: Vec::new(),
+                    diagnostics: &diags.0,
+                })?;
+            }
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let (loaded, changes) = load_module_with_changes(&files, &LoadOptions { flavor });
     let failed = loaded.diagnostics.has_errors();
     output::print_diagnostics(&loaded.diagnostics);
     if args.json {
-        // The change records come from merging the root directory's files once more with
-        // recording on; the merge is the same, so the records describe `merged`.
-        let files = workdir::read_dir_files(&args.dir)?;
-        let (_, changes) = load_module_with_changes(&files, &LoadOptions { flavor });
         emit_json(&MergeJson {
-            merged: render_merged(loaded),
+            merged: render_merged(&loaded),
             files: Files {
                 primary: &loaded.files.primary,
                 overrides: &loaded.files.overrides,
@@ -85,13 +105,25 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         })?;
     } else if !failed {
         // Nothing on stdout when loading failed: a partial merge is not the configuration.
-        emit(&render_merged(loaded))?;
+        emit(&render_merged(&loaded))?;
     }
     Ok(if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Terraform's error for a module directory it cannot list (its text names no cause:
+/// missing and unreadable are one case to it).
+fn unreadable_dir(dir: &std::path::Path) -> Diagnostic {
+    Diagnostic::error(
+        "Failed to read module directory",
+        format!(
+            "Module directory {} does not exist or cannot be read.",
+            dir.display()
+        ),
+    )
 }
 
 fn requirements(tree: &ModuleTree, flavor: Flavor, json: bool) -> anyhow::Result<ExitCode> {

@@ -353,11 +353,19 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     }
     // Group by provider and version, then write archives and the two index files.
     let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
+    let mut problems = Diagnostics::new();
     for ((provider, version, platform), fetched) in &kept {
+        // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
+        // none to copy, and leaving it out silently would make a mirror that lacks it.
         let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
+            problems.push(mirror_docs::unpacked_source(
+                &provider.for_display(p.flavor),
+                &version.to_string(),
+                &platform.to_string(),
+                p.flavor.product(),
+            ));
             continue;
         };
-        let Some(tmp) = &fetched.kept else { continue };
         let host_dir = tflock_core::addrs::hostname::for_display(&provider.hostname);
         let dir = target
             .join(&host_dir)
@@ -369,7 +377,17 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             &version.to_string(),
             &platform.to_string(),
         );
-        std::fs::rename(tmp.path(), dir.join(&filename))?;
+        match (&fetched.kept, &fetched.local) {
+            (Some(tmp), _) => std::fs::rename(tmp.path(), dir.join(&filename))?,
+            // An archive of a filesystem mirror is read where it is, so it is copied.
+            (None, Some(path)) => {
+                let bytes = std::fs::read(path)?;
+                write_atomic(&dir.join(&filename), &bytes, FileMode::Fixed(0o644))?;
+            }
+            (None, None) => anyhow::bail!(
+                "the package of {provider} {version} for {platform} was not kept for the mirror"
+            ),
+        }
         by_version
             .entry((
                 host_dir,
@@ -396,7 +414,12 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         }
     }
     print_diagnostics(&outcome.diagnostics);
-    Ok(ExitCode::SUCCESS)
+    print_diagnostics(&problems);
+    Ok(if problems.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// (host, namespace, type, version) of a mirrored release.

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use tflock_core::addrs::Platform;
 use tflock_core::hash::{package_matches_any_hash, PackageHash, PackageHashes};
+use tflock_core::Diagnostic;
 
 /// Arguments of `tflock verify`.
 #[derive(Debug, clap::Args)]
@@ -47,20 +48,27 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         None => Platform::current(),
     };
     let dir = Path::new(".");
-    let (locks, diags) = workdir::read_lock(dir, flavor)?;
-    if diags.has_errors() {
-        print_diagnostics(&diags);
-        return Ok(ExitCode::FAILURE);
-    }
+    let (locks, mut diags) = workdir::read_lock(dir, flavor)?;
     let mut places = vec![(
         "working directory",
         ProviderDir::new(dir.join(".terraform").join("providers")),
     )];
     if args.plugin_cache {
-        let (cfg, _) = cliconfig::load(flavor)?;
-        if let Some(cache) = cliconfig::plugin_cache_dir(&cfg) {
-            places.push(("plugin cache", ProviderDir::new(cache)));
+        let (cfg, cfg_diags) = cliconfig::load(flavor)?;
+        diags.extend(cfg_diags);
+        match cliconfig::plugin_cache_dir(&cfg) {
+            Some(cache) => places.push(("plugin cache", ProviderDir::new(cache))),
+            // Asked for and not checked: say so rather than pass on the working
+            // directory alone.
+            None => diags.push(Diagnostic::error(
+                "No plugin cache directory",
+                "The --plugin-cache option was given, but neither the CLI configuration (plugin_cache_dir) nor TF_PLUGIN_CACHE_DIR names a plugin cache directory to check.",
+            )),
         }
+    }
+    print_diagnostics(&diags);
+    if diags.has_errors() {
+        return Ok(ExitCode::FAILURE);
     }
     let mut checks = Vec::new();
     for lock in locks.providers() {

@@ -21,6 +21,9 @@ pub struct Fetched {
     pub package: FetchedPackage,
     /// The downloaded zip, kept for installation (a temp file deleted on drop).
     pub kept: Option<tempfile::NamedTempFile>,
+    /// Where a package from the local filesystem is (an archive or a directory): it is not
+    /// copied, so whoever needs its bytes later reads them here.
+    pub local: Option<std::path::PathBuf>,
 }
 
 /// Fetches `location`, hashing as bytes arrive. With `keep`, remote zips are also written
@@ -90,6 +93,7 @@ pub fn fetch(
             Ok(Fetched {
                 package: archive(hashes, size)?,
                 kept,
+                local: None,
             })
         }
         PackageLocation::LocalArchive(path) => {
@@ -100,6 +104,7 @@ pub fn fetch(
             Ok(Fetched {
                 package: archive(hashes, size)?,
                 kept: None,
+                local: Some(path.into()),
             })
         }
         PackageLocation::LocalDir(path) => Ok(Fetched {
@@ -107,6 +112,7 @@ pub fn fetch(
                 h1: hash_dir(Path::new(path))?,
             },
             kept: None,
+            local: Some(path.into()),
         }),
     }
 }

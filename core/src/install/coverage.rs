@@ -6,7 +6,10 @@
 
 use crate::addrs::{Platform, Provider};
 use crate::collections::SortedMap;
+use crate::diag::Diagnostic;
+use crate::flavor::Flavor;
 use crate::hash::PackageHash;
+use crate::install::{SourceError, SourceErrorKind};
 use crate::lockfile::Locks;
 use crate::version::Version;
 
@@ -77,4 +80,65 @@ pub fn lock_coverage(locks: &Locks, known: &KnownHashes, wanted: &[Platform]) ->
         })
         .collect();
     Coverage { providers }
+}
+
+/// The error for a platform whose package metadata could not be retrieved, or `None` when
+/// the source answered that it has no package for the platform: that is a real answer (the
+/// platform is missing), while any other failure leaves the platform's coverage unknown and
+/// must not pass for "not covered".
+pub fn coverage_query_failure(
+    provider: &Provider,
+    version: &Version,
+    platform: &Platform,
+    err: &SourceError,
+    flavor: Flavor,
+) -> Option<Diagnostic> {
+    if matches!(err.kind, SourceErrorKind::PlatformNotSupported { .. }) {
+        return None;
+    }
+    Some(Diagnostic::error(
+        "Failed to query provider package metadata",
+        format!(
+            "Could not retrieve the package metadata of {} v{version} for {platform}: {}\n\nThe checksums recorded for this platform could not be checked, so its coverage is unknown.",
+            provider.for_display(flavor),
+            err.message
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts() -> (Provider, Version, Platform) {
+        (
+            Provider::parse("hashicorp/aws", Flavor::Terraform).expect("address"),
+            Version::parse("5.1.0").expect("version"),
+            Platform::parse("linux_amd64").expect("platform"),
+        )
+    }
+
+    #[test]
+    fn an_unreachable_source_is_an_error_naming_provider_platform_and_cause() {
+        let (p, v, pl) = parts();
+        let err = SourceError::other("connection refused");
+        let d = coverage_query_failure(&p, &v, &pl, &err, Flavor::Terraform).expect("an error");
+        assert_eq!(d.severity, crate::diag::Severity::Error);
+        assert!(
+            d.detail
+                .contains("hashicorp/aws v5.1.0 for linux_amd64: connection refused"),
+            "{}",
+            d.detail
+        );
+    }
+
+    #[test]
+    fn a_platform_the_source_does_not_offer_is_missing_not_an_error() {
+        let (p, v, pl) = parts();
+        let err = SourceError {
+            kind: SourceErrorKind::PlatformNotSupported { mirror_url: None },
+            message: "no package".into(),
+        };
+        assert!(coverage_query_failure(&p, &v, &pl, &err, Flavor::Terraform).is_none());
+    }
 }

@@ -15,7 +15,9 @@ pub mod requirements;
 mod targets;
 mod view;
 
-pub use coverage::{lock_coverage, Coverage, KnownHashes, ProviderCoverage};
+pub use coverage::{
+    coverage_query_failure, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
+};
 pub use exchange::{
     Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
     SourceErrorKind, SourcePackage,

@@ -33,6 +33,22 @@ pub enum MirrorDocError {
     },
 }
 
+/// The error for a package the installation source has only as an unpacked directory (a
+/// filesystem mirror's unpacked layout): a mirror lists archives, so it cannot be mirrored.
+pub fn unpacked_source(
+    provider: &str,
+    version: &str,
+    platform: &str,
+    product: &str,
+) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::error(
+        "Invalid provider package location",
+        format!(
+            "{product} failed to mirror {provider} v{version} for {platform} because the installation source has it only as an unpacked directory, and a mirror needs the package archive."
+        ),
+    )
+}
+
 fn json_error(e: serde_json::Error) -> MirrorDocError {
     MirrorDocError::Json(e.to_string())
 }

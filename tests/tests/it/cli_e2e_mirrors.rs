@@ -272,37 +272,6 @@ fn providers_lock_ignores_the_cli_config_mirror_and_asks_the_origin_registry() {
     assert_eq!(env.lock(), want);
 }
 
-/// Writes `provider`'s packages into a filesystem mirror at `dir`, packed (zips) or unpacked.
-fn fs_mirror(
-    reg: &FakeRegistry,
-    dir: &std::path::Path,
-    provider: &Provider,
-    version: &str,
-    packed: bool,
-) {
-    let base = dir
-        .join(&provider.hostname)
-        .join(&provider.namespace)
-        .join(&provider.r#type);
-    for p in platforms() {
-        let pkg = id(provider, version, &p);
-        if packed {
-            std::fs::create_dir_all(&base).expect("mkdir");
-            std::fs::write(
-                base.join(FakeRegistry::filename(&pkg)),
-                reg.genuine_zip(&pkg),
-            )
-            .expect("write zip");
-        } else {
-            let pdir = base.join(version).join(&p);
-            std::fs::create_dir_all(&pdir).expect("mkdir");
-            for (name, content) in package_files(&pkg) {
-                std::fs::write(pdir.join(name), content).expect("write file");
-            }
-        }
-    }
-}
-
 #[test]
 fn init_from_a_packed_filesystem_mirror_installs_and_locks_the_local_h1() {
     let demo = provider("demo");

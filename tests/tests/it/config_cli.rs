@@ -79,3 +79,29 @@ fn merge_of_a_missing_directory_fails_cleanly() {
         "{stderr}"
     );
 }
+
+#[test]
+fn merge_needs_no_child_module_installed() {
+    // A registry module `init` never installed: merging this directory's own files does not
+    // read it, so the merge succeeds; only the requirement tree needs the child.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("main.tf"),
+        "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n\nresource \"terraform_data\" \"x\" {\n  input = 1\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("override.tf"),
+        "resource \"terraform_data\" \"x\" {\n  input = 2\n}\n",
+    )
+    .unwrap();
+    let path = dir.path().to_str().unwrap();
+    let (code, stdout, stderr) = merge(&[path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("input = 2"), "{stdout}");
+    assert_eq!(stderr, "");
+    let (code, stdout, stderr) = merge(&["--requirements", path]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("Error: Module not installed"), "{stderr}");
+}

@@ -13,6 +13,7 @@ mod cli_e2e;
 mod cli_e2e_mirrors;
 mod cli_e2e_modules;
 mod cli_e2e_network;
+mod cli_e2e_no_silent_failures;
 mod cli_module_tree;
 mod cli_terraform_flags;
 mod collections_match_btree;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::Flavor;
-use tflock_tests::fake_registry::{FakeRegistry, PackageId, MIRROR_HOST};
+use tflock_tests::fake_registry::{package_files, FakeRegistry, PackageId, MIRROR_HOST};
 use tflock_tests::http_server::StaticServer;
 use tflock_tests::tflock_bin;
 
@@ -264,6 +264,31 @@ pub fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&e.path(), &dest);
         } else {
             std::fs::copy(e.path(), &dest).expect("copy");
+        }
+    }
+}
+
+/// Writes `provider`'s packages into a filesystem mirror at `dir`, packed (zips) or unpacked.
+pub fn fs_mirror(reg: &FakeRegistry, dir: &Path, provider: &Provider, version: &str, packed: bool) {
+    let base = dir
+        .join(&provider.hostname)
+        .join(&provider.namespace)
+        .join(&provider.r#type);
+    for p in platforms() {
+        let pkg = id(provider, version, &p);
+        if packed {
+            std::fs::create_dir_all(&base).expect("mkdir");
+            std::fs::write(
+                base.join(FakeRegistry::filename(&pkg)),
+                reg.genuine_zip(&pkg),
+            )
+            .expect("write zip");
+        } else {
+            let pdir = base.join(version).join(&p);
+            std::fs::create_dir_all(&pdir).expect("mkdir");
+            for (name, content) in package_files(&pkg) {
+                std::fs::write(pdir.join(name), content).expect("write file");
+            }
         }
     }
 }

@@ -2,7 +2,9 @@
 //! providers, provider blocks, implied providers of resources and data sources, aliases and
 //! `configuration_aliases`, import blocks, data sources in check blocks, mixed-case type
 //! prefixes, quoted references, nested local modules, modules beside the root
-//! (`../../modules/x`), test files whose runs call modules, overrides). Terraform prints
+//! (`../../modules/x`), test files whose runs call modules, overrides, and the syntax that
+//! once hid requirements: provider functions, line breaks before operators in `for`
+//! expressions, repeated object keys). Terraform prints
 //! each node's children in Go map order,
 //! so the trees are compared as sets of lines per node; the drawing characters (treeprint
 //! continues a branch with `│` and two no-break spaces) are compared exactly.
@@ -116,6 +118,11 @@ fn module_files(
     }
     if rng.gen_bool(0.15) {
         main.push_str("resource \"quoted_thing\" \"q\" {\n  provider = \"legacyref\"\n}\n\n");
+    }
+    if rng.gen_bool(0.3) {
+        // Syntax that once hid a module's requirements: provider functions, line breaks
+        // before operators in `for` expressions, repeated object keys.
+        main.push_str("locals {\n  arn = provider::aws::arn_parse(\"arn:aws:s3:::b\")\n  m = { for k, v in { a = \"x\" } : k => v\n    if v != \"\" }\n  l = [for x in [\"a\"] : x\n    == \"a\" ? 1\n    : 2]\n  o = { a = 1, a = 2 }\n}\n\n");
     }
     for (name, source) in children {
         let _ = writeln!(main, "module \"{name}\" {{\n  source = \"{source}\"\n}}\n");
