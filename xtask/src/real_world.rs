@@ -116,13 +116,14 @@ struct Outcome {
 pub fn run(args: &[String]) -> Result<()> {
     let o = options(args)?;
     crate::install_terraform_oracle()?;
-    crate::cargo(&["build", "-p", "tflock"])?;
     let base = crate::target_dir().join("real-world");
-    let repos = extract_repos(&o, &base.join("repos"))?;
     let work = base.join("work");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(work.join("jobs"))?;
     std::fs::write(work.join("cli.tfrc"), "")?;
+    build_tflock(&work.join("tflock"))?;
+    let repos = extract_repos(&o, &base.join("repos"))?;
+    build_tflock(&work.join("tflock"))?;
 
     let mut jobs = Vec::new();
     for (i, repo) in repos.iter().enumerate() {
@@ -175,7 +176,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut results = results.into_inner().expect("results");
     results.sort_by(|a, b| (a.repo, a.lock, &a.rel).cmp(&(b.repo, b.lock, &b.rel)));
 
-    let report = report(&repos, &results);
+    let tflock_commit = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let report = report(&repos, &results, &tflock_commit);
     print!("{report}");
     std::fs::write(base.join("report.md"), &report)?;
     std::fs::write(base.join("results.tsv"), tsv(&repos, &results))?;
@@ -183,6 +189,28 @@ pub fn run(args: &[String]) -> Result<()> {
         "real-world: report in {} (and results.tsv)",
         base.join("report.md").display()
     );
+    Ok(())
+}
+
+/// Builds the CLI and copies the binary to `to` at once: other worktrees sharing the target
+/// directory rebuild `debug/tflock` from their own sources.
+fn build_tflock(to: &Path) -> Result<()> {
+    eprintln!("xtask: building tflock");
+    let out = Command::new(env!("CARGO"))
+        .args(["build", "-p", "tflock", "--bin", "tflock"])
+        .arg("--message-format=json-render-diagnostics")
+        .stderr(Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        bail!("cargo build -p tflock failed");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let executable = stdout
+        .lines()
+        .filter(|l| l.contains(r#""name":"tflock""#))
+        .find_map(|l| l.split(r#""executable":""#).nth(1)?.split('"').next())
+        .context("cargo did not name the tflock executable")?;
+    std::fs::copy(executable, to)?;
     Ok(())
 }
 
@@ -417,7 +445,7 @@ fn terraform(dir: &Path, work: &Path, data: &Path, args: &[&str]) -> Command {
 }
 
 fn tflock(dir: &Path, work: &Path, data: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(crate::target_dir().join("debug/tflock"));
+    let mut cmd = Command::new(work.join("tflock"));
     clean_env(&mut cmd, work, data);
     cmd.args(args).current_dir(dir);
     cmd
@@ -453,7 +481,7 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
         },
         kind: Kind::Skipped,
         detail: Vec::new(),
-        constructs: reach.constructs,
+        constructs: reach.constructs.clone(),
         fmt_changes: false,
     };
     if let Some(first) = reach.remote.first() {
@@ -462,19 +490,22 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
     }
     let _ = std::fs::create_dir_all(scratch);
     let tf_data = scratch.join("tf-data");
-    let get = run_captured(
-        terraform(&dir, work, &tf_data, &["get", "-no-color"]),
-        scratch,
-        "get",
-    );
-    let tf = if get.ok {
+    // `get` installs the local modules (a no-op, skipped, when there are no module calls).
+    let get = (reach.calls > 0).then(|| {
+        run_captured(
+            terraform(&dir, work, &tf_data, &["get", "-no-color"]),
+            scratch,
+            "get",
+        )
+    });
+    let tf = if let Some(get) = get.filter(|g| !g.ok) {
+        get
+    } else {
         run_captured(
             terraform(&dir, work, &tf_data, &["providers", "-no-color"]),
             scratch,
             "tf",
         )
-    } else {
-        get
     };
     let ours = run_captured(
         tflock(&dir, work, &scratch.join("tflock-data"), &["providers"]),
@@ -582,7 +613,7 @@ const KINDS: [Kind; 5] = [
     Kind::Skipped,
 ];
 
-fn report(repos: &[Repo], results: &[Outcome]) -> String {
+fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
     let count = |repo: Option<usize>, lock: bool, kind: Option<Kind>| {
         results
             .iter()
@@ -590,11 +621,11 @@ fn report(repos: &[Repo], results: &[Outcome]) -> String {
             .filter(|r| kind.is_none_or(|k| r.kind == k))
             .count()
     };
-    let mut out = String::from(
+    let mut out = format!(
         "# Terraform 1.15.5 and tflock on real repositories\n\n\
          Module directories: `terraform get` + `terraform providers` vs `tflock providers` \
          (trees with siblings sorted, exit status, diagnostic summaries). Lock files: \
-         `terraform providers` vs `tflock lockfile check`.\n\n\
+         `terraform providers` vs `tflock lockfile check`. tflock at {tflock_commit}.\n\n\
          | repository | commit | directories | agree | differ | only Terraform errors | \
          only tflock errors | skipped (remote modules) | lock files | lock agree |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",

@@ -161,6 +161,8 @@ fn braces(line: &str) -> (usize, usize) {
 /// it cannot be compared offline (module calls whose source needs the network).
 #[derive(Default)]
 pub struct Reach {
+    /// Module calls met (local or not).
+    pub calls: usize,
     pub remote: Vec<String>,
     pub constructs: BTreeSet<&'static str>,
 }
@@ -186,6 +188,7 @@ pub fn reach(root: &Path, dir: &Path) -> Reach {
             let name = file.file_name().unwrap_or_default().to_string_lossy();
             note_constructs(&name, &text, &mut reach.constructs);
             for source in module_sources(&text) {
+                reach.calls += 1;
                 let Some(source) = source else {
                     reach.constructs.insert("module source not a literal");
                     continue;
