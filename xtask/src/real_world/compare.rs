@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 /// The requirement tree of `providers` output as a set of lines `<module path> <line>`
-/// (`.` for the root; a module node is its path alone). Empty when no tree was printed.
+/// (`.` for the root; a node — module, test file, run — is its path alone). Empty when no
+/// tree was printed.
 pub fn tree(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut stack: Vec<String> = Vec::new();
@@ -34,7 +35,8 @@ pub fn tree(text: &str) -> BTreeSet<String> {
         } else {
             stack.join(".")
         };
-        if content.starts_with("module.") {
+        // Nodes are modules, and test files with their runs; providers are leaves.
+        if !content.starts_with("provider[") {
             stack.push(content);
             out.insert(stack.join("."));
         } else {
@@ -86,5 +88,10 @@ mod tests {
         assert!(tree(a)
             .contains("module.vpc.module.inner provider[registry.terraform.io/hashicorp/aws]"));
         assert!(tree(a).contains(". provider[registry.terraform.io/hashicorp/aws] >= 5.0"));
+        let t = tree(".\n└── test.tests.main\n    └── run.setup\n        └── provider[x/y/z]\n");
+        assert!(
+            t.contains("test.tests.main.run.setup provider[x/y/z]"),
+            "{t:?}"
+        );
     }
 }
