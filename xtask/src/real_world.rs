@@ -347,7 +347,8 @@ fn walk(root: &Path, dir: &Path, dirs: &mut BTreeSet<String>, locks: &mut Vec<St
     }
 }
 
-/// Copies the configuration and test files (not the lock files, judged apart) to `to`.
+/// Copies the configuration and test files (not the lock files, judged apart) to `to`,
+/// without backend blocks (see [`scan::strip_backend`]).
 fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
     for e in std::fs::read_dir(from)?.flatten() {
         let (path, target) = (e.path(), to.join(e.file_name()));
@@ -355,7 +356,15 @@ fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
             copy_configuration(&path, &target)?;
         } else if e.file_name() != ".terraform.lock.hcl" {
             std::fs::create_dir_all(to)?;
-            std::fs::copy(&path, &target)?;
+            let text = std::fs::read_to_string(&path).ok();
+            let name = e.file_name().to_string_lossy().into_owned();
+            match text
+                .filter(|_| name.ends_with(".tf"))
+                .and_then(|t| scan::strip_backend(&t))
+            {
+                Some(stripped) => std::fs::write(&target, stripped)?,
+                None => drop(std::fs::copy(&path, &target)?),
+            }
         }
     }
     Ok(())
@@ -605,6 +614,52 @@ fn compare_lock(repo: usize, file: &Path, rel: &str, scratch: &Path, work: &Path
     }
 }
 
+/// The likely cause of a difference, from its diff and the constructs of its modules: the
+/// first rule that matches (known causes first), so two runs can be compared by cause.
+fn cause(r: &Outcome) -> String {
+    let has = |text: &str| r.detail.iter().any(|l| l.contains(text));
+    let uses = |construct: &str| r.constructs.contains(construct);
+    if r.lock {
+        return if r.kind == Kind::Agree {
+            "lock file rewritten by tflock lockfile fmt".into()
+        } else {
+            "lock file verdict".into()
+        };
+    }
+    if uses("missing local module directory") {
+        return "missing local module directory".into();
+    }
+    if has("Unsupported Terraform Core version") {
+        return "required_version not checked".into();
+    }
+    if has("Invalid configuration syntax") {
+        return "valid syntax refused".into();
+    }
+    if uses("module call outside the root") && has("- module.") {
+        return "module call outside the root dropped".into();
+    }
+    if has(" test.") {
+        return "test files".into();
+    }
+    for construct in [
+        "import blocks",
+        "check blocks",
+        "configuration_aliases",
+        "quoted provider reference",
+    ] {
+        if uses(construct) {
+            return format!("uses {construct}");
+        }
+    }
+    if let Some(warning) = r.detail.iter().find_map(|l| l.strip_prefix("- warning: ")) {
+        return format!("warning missing: {warning}");
+    }
+    if let Some(error) = r.detail.iter().find_map(|l| l.strip_prefix("- error: ")) {
+        return format!("error missing: {error}");
+    }
+    "other".into()
+}
+
 const KINDS: [Kind; 5] = [
     Kind::Agree,
     Kind::Differ,
@@ -658,6 +713,16 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
         count(None, true, None)
     );
 
+    let mut causes = std::collections::BTreeMap::<String, usize>::new();
+    for r in results.iter().filter(|r| r.kind != Kind::Skipped) {
+        if r.kind != Kind::Agree || r.fmt_changes {
+            *causes.entry(cause(r)).or_default() += 1;
+        }
+    }
+    out.push_str("\n## Differences by likely cause\n\n| cause | count |\n|---|---|\n");
+    for (c, n) in &causes {
+        let _ = writeln!(out, "| {c} | {n} |");
+    }
     out.push_str("\n## Differences\n");
     for r in results
         .iter()
@@ -671,6 +736,7 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
             r.rel,
             r.kind.label()
         );
+        let _ = writeln!(out, "\nlikely cause: {}", cause(r));
         if !r.constructs.is_empty() {
             let c: Vec<&str> = r.constructs.iter().copied().collect();
             let _ = writeln!(out, "\nconstructs: {}", c.join(", "));
@@ -690,14 +756,20 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
     out
 }
 
-/// One line a comparison: repository, kind of input, directory or file, outcome, constructs.
+/// One line a comparison: repository, kind of input, directory or file, outcome, likely
+/// cause, constructs.
 fn tsv(repos: &[Repo], results: &[Outcome]) -> String {
     results
         .iter()
         .map(|r| {
             let c: Vec<&str> = r.constructs.iter().copied().collect();
+            let cause = match r.kind {
+                Kind::Skipped => String::new(),
+                Kind::Agree if !r.fmt_changes => String::new(),
+                _ => cause(r),
+            };
             format!(
-                "{}\t{}\t{}\t{}\t{}\n",
+                "{}\t{}\t{}\t{}\t{cause}\t{}\n",
                 repos[r.repo].name,
                 if r.lock { "lock" } else { "module" },
                 r.rel,

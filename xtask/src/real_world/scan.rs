@@ -97,6 +97,61 @@ pub fn module_sources(text: &str) -> Vec<Option<String>> {
     out
 }
 
+/// The marker left where [`strip_backend`] removed a block.
+pub const BACKEND_REMOVED: &str = "# backend removed by cargo xtask real-world";
+
+/// `text` without the `backend` and `cloud` blocks of its `terraform` blocks (each line
+/// replaced by a comment, so line numbers stay), or `None` when it has none. `terraform
+/// providers` refuses to run before `init` has set up a backend, which needs the network;
+/// requirements never depend on it.
+pub fn strip_backend(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut stack: Vec<String> = Vec::new();
+    let mut skipping: Option<usize> = None;
+    let mut found = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let first_word: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (opens, closes) = if t.starts_with('#') || t.starts_with("//") {
+            (0, 0)
+        } else {
+            braces(t)
+        };
+        let starts = skipping.is_none()
+            && matches!(first_word.as_str(), "backend" | "cloud")
+            && opens > 0
+            && stack.last().is_some_and(|b| b == "terraform");
+        if starts {
+            skipping = Some(stack.len());
+            found = true;
+        }
+        for i in 0..opens {
+            stack.push(if i == 0 {
+                first_word.clone()
+            } else {
+                String::new()
+            });
+        }
+        for _ in 0..closes {
+            stack.pop();
+        }
+        match skipping {
+            Some(depth) => {
+                out.push_str(if starts { BACKEND_REMOVED } else { "#" });
+                out.push_str(if line.ends_with('\n') { "\n" } else { "" });
+                if stack.len() <= depth {
+                    skipping = None;
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    found.then_some(out)
+}
+
 /// The value of `name = ...` in a line: the string literal, or `None` for an expression.
 fn attribute(line: &str, name: &str) -> Option<Option<String>> {
     let at = line.find(name)?;
@@ -239,6 +294,9 @@ fn note_constructs(name: &str, text: &str, out: &mut BTreeSet<&'static str>) {
     if name == "override.tf" || name.ends_with("_override.tf") || name.contains("override.tf.") {
         out.insert("override files");
     }
+    if text.contains(BACKEND_REMOVED) {
+        out.insert("backend block (removed)");
+    }
     if name.ends_with(".tf.json") {
         out.insert("JSON configuration");
     }
@@ -272,6 +330,18 @@ fn note_constructs(name: &str, text: &str, out: &mut BTreeSet<&'static str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strips_backends() {
+        let text = "terraform {\n  required_version = \">= 1\"\n  backend \"s3\" {\n    bucket = \"b\"\n  }\n}\nresource \"x\" \"y\" {\n  backend \"z\" {}\n}\n";
+        let want = "terraform {\n  required_version = \">= 1\"\n# backend removed by cargo xtask real-world\n#\n#\n}\nresource \"x\" \"y\" {\n  backend \"z\" {}\n}\n";
+        assert_eq!(strip_backend(text).as_deref(), Some(want));
+        assert_eq!(
+            strip_backend("terraform {\n  cloud {}\n}\n").as_deref(),
+            Some("terraform {\n# backend removed by cargo xtask real-world\n}\n")
+        );
+        assert_eq!(strip_backend("resource \"a\" \"b\" {}\n"), None);
+    }
 
     #[test]
     fn finds_module_sources() {
