@@ -287,7 +287,11 @@ fn extract(git_dir: &Path, dir: &Path) -> Result<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let blob = meta.first() == Some(&"100644") || meta.first() == Some(&"100755");
         if blob && wanted_file(name) && !path.split('/').any(|c| c == ".terraform") {
-            files.push((meta[2].to_string(), path.to_string()));
+            files.push((meta[2].to_string(), path.to_string(), false));
+        }
+        // Symbolic links too (a module source may go through one); their blob is the target.
+        if meta.first() == Some(&"120000") {
+            files.push((meta[2].to_string(), path.to_string(), true));
         }
     }
     let mut child = Command::new("git")
@@ -298,14 +302,14 @@ fn extract(git_dir: &Path, dir: &Path) -> Result<String> {
         .stdout(Stdio::piped())
         .spawn()?;
     let mut stdin = child.stdin.take().expect("stdin");
-    let oids: String = files.iter().map(|(oid, _)| format!("{oid}\n")).collect();
+    let oids: String = files.iter().map(|(oid, ..)| format!("{oid}\n")).collect();
     let writer = std::thread::spawn(move || stdin.write_all(oids.as_bytes()));
     let mut out = Vec::new();
     child.stdout.take().expect("stdout").read_to_end(&mut out)?;
     child.wait()?;
     writer.join().expect("writer")?;
     let mut rest = &out[..];
-    for (_, path) in &files {
+    for (_, path, link) in &files {
         let header_end = rest.iter().position(|b| *b == b'\n').context("cat-file")?;
         let header = String::from_utf8_lossy(&rest[..header_end]).into_owned();
         rest = &rest[header_end + 1..];
@@ -316,7 +320,12 @@ fn extract(git_dir: &Path, dir: &Path) -> Result<String> {
         let size: usize = header.rsplit(' ').next().unwrap_or("").parse()?;
         let target = dir.join(path);
         std::fs::create_dir_all(target.parent().expect("a parent"))?;
-        std::fs::write(&target, &rest[..size])?;
+        if *link {
+            let to = String::from_utf8_lossy(&rest[..size]).into_owned();
+            std::os::unix::fs::symlink(to, &target)?;
+        } else {
+            std::fs::write(&target, &rest[..size])?;
+        }
         rest = &rest[size + 1..];
     }
     Ok(commit)
@@ -337,7 +346,13 @@ fn walk(root: &Path, dir: &Path, dirs: &mut BTreeSet<String>, locks: &mut Vec<St
             r.parent()
                 .map_or(String::new(), |p| p.display().to_string())
         };
-        if path.is_dir() {
+        let Ok(file_type) = e.file_type() else {
+            continue;
+        };
+        if file_type.is_symlink() {
+            continue; // reached, if at all, through the module calls that name it
+        }
+        if file_type.is_dir() {
             walk(root, &path, dirs, locks);
         } else if name == ".terraform.lock.hcl" {
             locks.push(path.strip_prefix(root).expect("root").display().to_string());
@@ -352,7 +367,10 @@ fn walk(root: &Path, dir: &Path, dirs: &mut BTreeSet<String>, locks: &mut Vec<St
 fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
     for e in std::fs::read_dir(from)?.flatten() {
         let (path, target) = (e.path(), to.join(e.file_name()));
-        if path.is_dir() {
+        if e.file_type()?.is_symlink() {
+            std::fs::create_dir_all(to)?;
+            std::os::unix::fs::symlink(std::fs::read_link(&path)?, &target)?;
+        } else if path.is_dir() {
             copy_configuration(&path, &target)?;
         } else if e.file_name() != ".terraform.lock.hcl" {
             std::fs::create_dir_all(to)?;
