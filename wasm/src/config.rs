@@ -4,9 +4,7 @@ use crate::convert::{array, bytes, camel_value, entries, flavor, get, opt_string
 use crate::error::{invalid_argument, JsResult};
 use serde::Serialize;
 use tflock_core::collections::SortedMap;
-use tflock_core::config::{
-    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
-};
+use tflock_core::config::{load_tree, provenance, render_merged, tree_requirements, LoadOptions};
 use tflock_core::{Diagnostic, Diagnostics, Range, Severity};
 use wasm_bindgen::prelude::*;
 
@@ -84,14 +82,6 @@ struct RequirementsJs {
     diagnostics: Vec<DiagnosticJs>,
 }
 
-/// Diagnostics of the whole tree, the root's first (as the CLI reports them).
-fn tree_diagnostics(tree: &ModuleTree, out: &mut Diagnostics) {
-    out.extend(tree.loaded.diagnostics.iter().cloned());
-    for c in &tree.children {
-        tree_diagnostics(c, out);
-    }
-}
-
 /// `loadModule(files, { flavor?, modules? })`: one directory's configuration with its
 /// override files merged: the merged HCL text, where each part came from, Terraform's
 /// diagnostics and the provider requirements with their origins. `modules` maps the
@@ -117,7 +107,7 @@ pub fn load_module(
     let loaded = &tree.loaded;
     let reqs = tree_requirements(&tree, flavor);
     let mut req_diags = Diagnostics::new();
-    tree_diagnostics(&tree, &mut req_diags);
+    req_diags.extend(tree.diagnostics());
     req_diags.extend(reqs.diagnostics.iter().cloned());
     let list: Vec<_> = reqs.providers.values().collect();
     let out = LoadedJs {

@@ -119,11 +119,7 @@ fn unreadable_dir(path: &Path, read_error: &std::io::Error) -> UnreadableDir {
 
 /// Every diagnostic of every module in the tree.
 pub fn tree_diagnostics(tree: &ModuleTree) -> Diagnostics {
-    let mut d = tree.loaded.diagnostics.clone();
-    for c in &tree.children {
-        d.extend(tree_diagnostics(c));
-    }
-    d
+    tree.diagnostics()
 }
 
 /// The requirements of the whole tree, and in the planner's shape.

@@ -56,18 +56,38 @@ impl TestFile {
         format!("test.{}", stem.replace('/', "."))
     }
 
-    /// The module manifest key of `run`'s module (`test.tests.main.setup`): the file's
-    /// directory parts, its base name without `.tftest.hcl`, and the run's name.
-    pub fn manifest_key(&self, run: &str) -> String {
+    /// The module path Terraform gives `run`'s module: `test`, the file's directory parts,
+    /// its base name without `.tftest.hcl`, and the run's name.
+    fn run_path(&self, run: &str) -> Vec<String> {
         let (dir, base) = match self.name.rsplit_once('/') {
             Some((d, b)) => (Some(d), b),
             None => (None, self.name.as_str()),
         };
-        let mut parts = vec!["test"];
-        parts.extend(dir.into_iter().flat_map(|d| d.split('/')));
-        parts.push(base.strip_suffix(".tftest.hcl").unwrap_or(base));
-        parts.push(run);
-        parts.join(".")
+        let mut parts = vec!["test".to_string()];
+        parts.extend(
+            dir.into_iter()
+                .flat_map(|d| d.split('/'))
+                .map(str::to_string),
+        );
+        parts.push(base.strip_suffix(".tftest.hcl").unwrap_or(base).to_string());
+        parts.push(run.to_string());
+        parts
+    }
+
+    /// The module manifest key of `run`'s module (`test.tests.main.setup`).
+    pub fn manifest_key(&self, run: &str) -> String {
+        self.run_path(run).join(".")
+    }
+
+    /// The module address of `run`'s module as Terraform prints it in messages
+    /// (`module.test.module.tests.module.main.module.setup`): it is loaded as a child of
+    /// the root, so child-only rules (no `import` blocks) apply to it.
+    pub fn module_address(&self, run: &str) -> String {
+        self.run_path(run)
+            .iter()
+            .map(|p| format!("module.{p}"))
+            .collect::<Vec<_>>()
+            .join(".")
     }
 }
 
@@ -192,6 +212,10 @@ mod tests {
         assert_eq!(f.runs[1].module, None);
         assert_eq!(f.tree_name(), "test.tests.main");
         assert_eq!(f.manifest_key("setup"), "test.tests.main.setup");
+        assert_eq!(
+            f.module_address("setup"),
+            "module.test.module.tests.module.main.module.setup"
+        );
 
         let json = r#"{"run": {"j": {"module": {"source": "./helper"}}, "k": {}}}"#;
         let f = parse_test_file("c.tftest.json", json.as_bytes(), &mut d).unwrap();

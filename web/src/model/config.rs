@@ -6,8 +6,7 @@ use tflock_core::collections::SortedMap;
 use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
 use tflock_core::config::{
     load_module_with_changes, load_tree_with_root, provenance_with_lines, render_merged,
-    tree_requirements, ChangeKind, LoadOptions, ModuleTree, OverrideChanges, Provenance,
-    ProviderRequirements,
+    tree_requirements, ChangeKind, LoadOptions, OverrideChanges, Provenance, ProviderRequirements,
 };
 use tflock_core::{Diagnostics, Flavor};
 
@@ -152,7 +151,7 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
     let tree = load_tree_with_root(&dirs, "", root, &opts);
     let reqs = tree_requirements(&tree, flavor);
     let mut diags = Diagnostics::new();
-    tree_diagnostics(&tree, &mut diags);
+    diags.extend(tree.diagnostics());
     diags.extend(reqs.diagnostics.iter().cloned());
     let loaded = &tree.loaded;
     let merged = render_merged(loaded);
@@ -167,13 +166,6 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
         diagnostics: rows(diags.iter()),
         tree: render_tree(&tree, flavor),
         requirements: reqs,
-    }
-}
-
-fn tree_diagnostics(tree: &ModuleTree, out: &mut Diagnostics) {
-    out.extend(tree.loaded.diagnostics.iter().cloned());
-    for c in &tree.children {
-        tree_diagnostics(c, out);
     }
 }
 

@@ -3,6 +3,7 @@
 //! mention came from, following Terraform's `addProviderRequirements`.
 
 mod decode;
+mod module_source;
 pub mod reference;
 mod render;
 mod tree;

@@ -1,6 +1,7 @@
 //! A root module and the local child modules it calls (`source = "./..."`), loaded from the
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
+use super::module_source::module_source;
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::modules_manifest::{
@@ -29,8 +30,24 @@ pub struct ModuleTree {
     pub tests: Vec<TestTree>,
 }
 
+impl ModuleTree {
+    /// Every diagnostic of every module in the tree (test runs' modules included), in
+    /// loading order.
+    pub fn diagnostics(&self) -> crate::diag::Diagnostics {
+        let mut d = self.loaded.diagnostics.clone();
+        let runs = self
+            .tests
+            .iter()
+            .flat_map(|t| t.runs.iter().map(|(_, r)| r));
+        for c in self.children.iter().chain(runs) {
+            d.extend(c.diagnostics());
+        }
+        d
+    }
+}
+
 /// One test file and, for each `run` whose module could be loaded, that module's tree
-/// (rebased as a root: its path is empty, its manifest key `test.<file>.<run>`).
+/// (path `module.test.module.<file>.module.<run>`, manifest key `test.<file>.<run>`).
 #[derive(Debug, Clone)]
 pub struct TestTree {
     /// The test file.
@@ -152,7 +169,7 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
             manifest.get(&key).map(|r| r.dir.clone())
         }
     };
-    for (name, source, _) in module_calls(&tree.loaded) {
+    for (name, source, _) in module_calls(&tree.loaded, None) {
         if let Some(dir) = called(child_key(&tree.key, &name), &source, &tree.dir) {
             want(dir);
         }
@@ -177,7 +194,7 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
     }
 }
 
-/// The root of a whole configuration (not a run's module, which is rebased as a root too).
+/// The root of a whole configuration.
 fn is_root(tree: &ModuleTree) -> bool {
     tree.path.is_empty() && tree.key.is_empty()
 }
@@ -190,17 +207,28 @@ fn child_key(parent: &str, name: &str) -> String {
     }
 }
 
-/// `(name, literal source, declaration range)` of every module call with a literal source.
-fn module_calls(loaded: &LoadedModule) -> Vec<(String, String, crate::diag::Range)> {
-    loaded
-        .module
-        .blocks_of("module")
-        .filter_map(|b| {
-            let name = b.labels.first()?.clone();
-            let source = b.body.attribute("source")?.literal_str()?;
-            Some((name, source, b.origin.decl.clone()))
-        })
-        .collect()
+/// `(name, source, declaration range)` of every module call whose source `init` can
+/// evaluate; the others' "Unknown module source" errors go to `diags`.
+fn module_calls(
+    loaded: &LoadedModule,
+    mut diags: Option<&mut crate::diag::Diagnostics>,
+) -> Vec<(String, String, crate::diag::Range)> {
+    let mut calls = Vec::new();
+    for b in loaded.module.blocks_of("module") {
+        let Some(name) = b.labels.first() else {
+            continue;
+        };
+        match module_source(b, &loaded.module) {
+            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone())),
+            Ok(None) => {}
+            Err(d) => {
+                if let Some(diags) = diags.as_deref_mut() {
+                    diags.push(d);
+                }
+            }
+        }
+    }
+    calls
 }
 
 fn child_path(parent: &str, name: &str) -> String {
@@ -221,8 +249,27 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     let empty: Vec<(N, B)> = Vec::new();
     let files = inputs.dirs.get(dir).unwrap_or(&empty);
     let mut loaded = preloaded.unwrap_or_else(|| load_module(files, inputs.opts));
+    // Terraform 1.15 refuses imports in the modules test runs call (and below them), not
+    // in other child modules.
+    if at.under_test {
+        for import in loaded.module.blocks_of("import") {
+            loaded.diagnostics.push(
+                Diagnostic::error(
+                    "Invalid import configuration",
+                    format!(
+                        "An import block was detected in {:?}. Import blocks are only allowed in the root module.",
+                        at.path
+                    ),
+                )
+                .with_range(import.origin.decl.clone()),
+            );
+        }
+    }
     let mut children = Vec::new();
-    for (name, source, range) in module_calls(&loaded) {
+    let mut unknown = crate::diag::Diagnostics::default();
+    let calls = module_calls(&loaded, Some(&mut unknown));
+    loaded.diagnostics.extend(unknown);
+    for (name, source, range) in calls {
         let call = Call {
             name: &name,
             source: &source,
@@ -231,6 +278,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             at: Place {
                 path: child_path(&at.path, &name),
                 key: child_key(&at.key, &name),
+                under_test: at.under_test,
             },
         };
         if let Some(child) = follow(inputs, call, depth, &mut loaded.diagnostics) {
@@ -252,10 +300,12 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     }
 }
 
-/// Where a module sits in the configuration: its path and its manifest key.
+/// Where a module sits in the configuration: its path, its manifest key, and whether a
+/// test run calls it or one of its ancestors.
 struct Place {
     path: String,
     key: String,
+    under_test: bool,
 }
 
 impl Place {
@@ -263,6 +313,7 @@ impl Place {
         Place {
             path: String::new(),
             key: String::new(),
+            under_test: false,
         }
     }
 }
@@ -323,11 +374,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
             &child_dir, call.name, &place, why,
         ));
     } else {
-        let shown = if call.at.path.is_empty() {
-            &call.at.key
-        } else {
-            &call.at.path
-        };
+        let shown = &call.at.path;
         diags.push(
             Diagnostic::warning(
                 "Module directory not provided",
@@ -377,8 +424,9 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                         range: m.range.clone(),
                         from: root,
                         at: Place {
-                            path: String::new(),
+                            path: file.module_address(&run.name),
                             key: file.manifest_key(&run.name),
+                            under_test: true,
                         },
                     };
                     let tree = follow(inputs, call, depth, diags)?;

@@ -232,7 +232,13 @@ fn write_case(rng: &mut StdRng, base: &Path) -> std::path::PathBuf {
                         None => format!("\"{name}\": {{}}"),
                     })
                     .collect();
-                format!("{{\"run\": {{{}}}}}\n", runs.join(", "))
+                // `{"run": {}}` is an error in Terraform (a block needs its label); tflock
+                // does not check a test file's schema.
+                if runs.is_empty() {
+                    "{}\n".to_string()
+                } else {
+                    format!("{{\"run\": {{{}}}}}\n", runs.join(", "))
+                }
             } else {
                 let mut t = String::from("provider \"google\" {}\n\n");
                 for (name, source) in &runs {
