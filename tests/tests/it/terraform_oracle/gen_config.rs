@@ -504,12 +504,18 @@ struct Var {
     kind: Kind,
 }
 
-fn var_type(rng: &mut StdRng, kind: Kind) -> Option<&'static str> {
+/// A variable's type for a primary file (`in_override` false) or an override file. An
+/// override's `type = any` over a collection default the base typed is left out: Terraform
+/// keeps that default converted to the base type (an empty `map(string)` stays a map), which
+/// no merged text can write (README "Known differences").
+fn var_type(rng: &mut StdRng, kind: Kind, in_override: bool) -> Option<&'static str> {
     let options: &[Option<&str>] = match kind {
         Kind::Str => &[None, Some("string"), Some("any")],
         Kind::Num => &[None, Some("number"), Some("string"), Some("any")],
         Kind::Bool => &[None, Some("bool"), Some("string")],
+        Kind::StrList if in_override => &[None, Some("list(string)"), Some("set(string)")],
         Kind::StrList => &[None, Some("list(string)"), Some("set(string)"), Some("any")],
+        Kind::StrMap if in_override => &[None, Some("map(string)")],
         Kind::StrMap => &[None, Some("map(string)"), Some("any")],
     };
     *options.choose(rng).expect("types")
@@ -527,7 +533,7 @@ fn var_block(rng: &mut StdRng, v: &Var, full: bool) -> Block {
     if full || rng.gen_bool(0.6) {
         attrs.push(("default".to_string(), Attr::Expr(literal(rng, v.kind))));
     }
-    if let Some(t) = var_type(rng, v.kind) {
+    if let Some(t) = var_type(rng, v.kind, !full) {
         attrs.push(("type".to_string(), type_attr(t)));
     }
     if rng.gen_bool(0.3) {
