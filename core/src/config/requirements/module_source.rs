@@ -10,7 +10,7 @@ use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};
 
 /// The call's source, `Ok(None)` when it has none (the loader reports that elsewhere).
-pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Diagnostic> {
+pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Box<Diagnostic>> {
     let Some(attr) = call.body.attribute("source") else {
         return Ok(None);
     };
@@ -25,11 +25,13 @@ pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Di
             .and_then(|t| template(&t, module)),
     };
     evaluated.map(Some).ok_or_else(|| {
-        Diagnostic::error(
-            "Unknown module source",
-            "Only literal values and const variables can be evaluated during init.",
+        Box::new(
+            Diagnostic::error(
+                "Unknown module source",
+                "Only literal values and const variables can be evaluated during init.",
+            )
+            .with_range(attr.expr_range.clone()),
         )
-        .with_range(attr.expr_range.clone())
     })
 }
 

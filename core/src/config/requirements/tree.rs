@@ -223,7 +223,7 @@ fn module_calls(
             Ok(None) => {}
             Err(d) => {
                 if let Some(diags) = diags.as_deref_mut() {
-                    diags.push(d);
+                    diags.push(*d);
                 }
             }
         }
