@@ -85,7 +85,7 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
         let wanted = unread_dirs(&tree, &dirs, &unreadable, &manifest);
         if wanted.is_empty() {
             if let Some(d) = &manifest_error {
-                tree.loaded.diagnostics.push(d.clone());
+                tree.calls.push(d.clone());
             }
             return Ok(tree);
         }

@@ -104,7 +104,7 @@ fn installed_remote_modules_and_their_local_children_join_the_tree() {
         ]
     );
     fn all_diags(t: &ModuleTree) -> usize {
-        t.loaded.diagnostics.iter().count() + t.children.iter().map(all_diags).sum::<usize>()
+        t.diagnostics().iter().count() + t.children.iter().map(all_diags).sum::<usize>()
     }
     assert_eq!(all_diags(&tree), 0);
 }
@@ -127,7 +127,7 @@ fn a_remote_call_missing_from_the_manifest_is_module_not_installed_at_the_call()
             &without_vpc,
             &LoadOptions { flavor },
         );
-        let d: Vec<_> = tree.loaded.diagnostics.iter().collect();
+        let d: Vec<_> = tree.calls.iter().collect();
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].summary, "Module not installed");
         assert_eq!(
@@ -159,7 +159,7 @@ fn a_recorded_directory_that_was_deleted_is_reported() {
         .iter()
         .find(|c| c.path == "module.local")
         .expect("local module");
-    let d: Vec<_> = local.loaded.diagnostics.iter().collect();
+    let d: Vec<_> = local.calls.iter().collect();
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].summary, "Failed to read module directory");
     assert_eq!(

@@ -21,6 +21,10 @@ pub struct ModuleTree {
     pub dir: String,
     /// The loaded, merged module.
     pub loaded: LoadedModule,
+    /// What following this module's calls and test runs found (a call `init` cannot
+    /// follow, an unreadable directory, a test file's syntax); the module's own loading
+    /// diagnostics stay in `loaded`, which is what merging its files reports.
+    pub calls: crate::diag::Diagnostics,
     /// The module manifest key `init` records it under (`""`, `a.b`, `test.main.setup.a`).
     pub key: String,
     /// Local child modules in call order.
@@ -35,6 +39,7 @@ impl ModuleTree {
     /// loading order.
     pub fn diagnostics(&self) -> crate::diag::Diagnostics {
         let mut d = self.loaded.diagnostics.clone();
+        d.extend(self.calls.iter().cloned());
         let runs = self
             .tests
             .iter()
@@ -248,12 +253,13 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
 ) -> ModuleTree {
     let empty: Vec<(N, B)> = Vec::new();
     let files = inputs.dirs.get(dir).unwrap_or(&empty);
-    let mut loaded = preloaded.unwrap_or_else(|| load_module(files, inputs.opts));
+    let loaded = preloaded.unwrap_or_else(|| load_module(files, inputs.opts));
+    let mut calls = crate::diag::Diagnostics::default();
     // Terraform 1.15 refuses imports in the modules test runs call (and below them), not
     // in other child modules.
     if at.under_test {
         for import in loaded.module.blocks_of("import") {
-            loaded.diagnostics.push(
+            calls.push(
                 Diagnostic::error(
                     "Invalid import configuration",
                     format!(
@@ -266,10 +272,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         }
     }
     let mut children = Vec::new();
-    let mut unknown = crate::diag::Diagnostics::default();
-    let calls = module_calls(&loaded, Some(&mut unknown));
-    loaded.diagnostics.extend(unknown);
-    for (name, source, range) in calls {
+    for (name, source, range) in module_calls(&loaded, Some(&mut calls)) {
         let call = Call {
             name: &name,
             source: &source,
@@ -281,12 +284,12 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                 under_test: at.under_test,
             },
         };
-        if let Some(child) = follow(inputs, call, depth, &mut loaded.diagnostics) {
+        if let Some(child) = follow(inputs, call, depth, &mut calls) {
             children.push(child);
         }
     }
     let tests = if at.path.is_empty() && at.key.is_empty() {
-        load_tests(inputs, dir, depth, &mut loaded.diagnostics)
+        load_tests(inputs, dir, depth, &mut calls)
     } else {
         Vec::new()
     };
@@ -294,6 +297,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         path: at.path,
         dir: dir.to_string(),
         loaded,
+        calls,
         key: at.key,
         children,
         tests,
