@@ -4,10 +4,9 @@
 //! `test.<file>` / `run.<name>`. Nothing else in a test file adds a requirement: a test
 //! file's own `provider` blocks do not.
 
-use crate::config::load::{decode, json, native};
-use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::config::load::{json, parse_syntax, Syntax};
+use crate::diag::{Diagnostics, Range};
 use crate::flavor::Flavor;
-use crate::hcl_syntax;
 
 /// The directory Terraform reads test files from besides the module's own (`-test-directory`
 /// changes it; tflock reads the default).
@@ -94,54 +93,21 @@ impl TestFile {
 /// Reads the `run` blocks of test file `name` (relative to the module directory). Syntax
 /// errors are hclsyntax's (or HCL's JSON parser's), as `terraform init` reports them.
 pub fn parse_test_file(name: &str, bytes: &[u8], diags: &mut Diagnostics) -> Option<TestFile> {
-    let json = name.ends_with(".json");
-    let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
-    if !json {
-        let syntax;
-        (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
-        if syntax.iter().any(Diagnostic::is_error) {
-            diags.extend(syntax);
-            return None;
-        }
-    }
-    let src = match decode(name, bytes, json) {
-        Ok(s) => s,
-        Err(d) => {
-            diags.push(*d);
-            return None;
-        }
-    };
-    let runs = if json {
-        match json::parse(&src) {
-            Ok(root) => json_runs(name, &src, &root),
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error(e.summary, e.detail)
-                        .with_range(Range::from_span(name, &src, e.span)),
-                );
-                return None;
-            }
-        }
-    } else {
-        match native::parse(name, &src, &for_hcl_edit) {
-            Ok(body) => body
-                .blocks_of("run")
-                .filter_map(|run| {
-                    let name = run.labels.first()?.clone();
-                    let module = run.body.blocks_of("module").next().and_then(|m| {
-                        Some(TestModule {
-                            source: m.body.attribute("source")?.literal_str()?,
-                            range: m.origin.decl.clone(),
-                        })
-                    });
-                    Some(TestRun { name, module })
-                })
-                .collect(),
-            Err(d) => {
-                diags.push(*d);
-                return None;
-            }
-        }
+    let runs = match parse_syntax(name, bytes, diags)? {
+        (src, Syntax::Json(root)) => json_runs(name, &src, &root),
+        (_, Syntax::Native(body)) => body
+            .blocks_of("run")
+            .filter_map(|run| {
+                let name = run.labels.first()?.clone();
+                let module = run.body.blocks_of("module").next().and_then(|m| {
+                    Some(TestModule {
+                        source: m.body.attribute("source")?.literal_str()?,
+                        range: m.origin.decl.clone(),
+                    })
+                });
+                Some(TestRun { name, module })
+            })
+            .collect(),
     };
     Some(TestFile {
         name: name.to_string(),

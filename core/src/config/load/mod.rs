@@ -4,7 +4,7 @@
 pub mod json;
 mod json_body;
 mod names;
-pub(crate) mod native;
+mod native;
 mod overrides;
 mod text;
 
@@ -27,21 +27,27 @@ pub struct ParsedFile {
     pub body: Body,
 }
 
-/// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
-/// `override_file` applies the rules Terraform's decoders have for override files.
-/// Returns `None` when the file could not be parsed at all; problems go to `diags`.
-pub fn parse_file(
+/// One file's parsed syntax, before any schema is applied.
+pub(crate) enum Syntax {
+    /// A `.json` file's document.
+    Json(json::Node),
+    /// A native file's top-level body.
+    Native(Body),
+}
+
+/// Parses `bytes` as file `name` (JSON if the name ends in `.json`) into its decoded text and
+/// syntax: hclsyntax's verdict and words first for native files (hcl-edit accepts some files
+/// hclsyntax refuses, and words its errors differently), then the encoding check, then the
+/// parser. `None` when it could not be parsed; problems go to `diags`. Configuration and
+/// test files share it.
+pub(crate) fn parse_syntax(
     name: &str,
     bytes: &[u8],
-    flavor: Flavor,
-    override_file: bool,
     diags: &mut Diagnostics,
-) -> Option<ParsedFile> {
+) -> Option<(String, Syntax)> {
     let json = name.ends_with(".json");
     let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
     if !json {
-        // hclsyntax's verdict and words, before hcl-edit (which accepts some files
-        // hclsyntax refuses, and words its errors differently) or the UTF-8 check.
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         if syntax.iter().any(Diagnostic::is_error) {
@@ -56,9 +62,9 @@ pub fn parse_file(
             return None;
         }
     };
-    let mut body = if json {
+    let syntax = if json {
         match json::parse(&src) {
-            Ok(root) => json_body::convert_file(name, &src, root, flavor, diags),
+            Ok(root) => Syntax::Json(root),
             Err(e) => {
                 diags.push(
                     Diagnostic::error(e.summary, e.detail)
@@ -69,12 +75,31 @@ pub fn parse_file(
         }
     } else {
         match native::parse(name, &src, &for_hcl_edit) {
-            Ok(body) => body,
+            Ok(body) => Syntax::Native(body),
             Err(d) => {
                 diags.push(*d);
                 return None;
             }
         }
+    };
+    Some((src, syntax))
+}
+
+/// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
+/// `override_file` applies the rules Terraform's decoders have for override files.
+/// Returns `None` when the file could not be parsed at all; problems go to `diags`.
+pub fn parse_file(
+    name: &str,
+    bytes: &[u8],
+    flavor: Flavor,
+    override_file: bool,
+    diags: &mut Diagnostics,
+) -> Option<ParsedFile> {
+    let json = name.ends_with(".json");
+    let (src, syntax) = parse_syntax(name, bytes, diags)?;
+    let mut body = match syntax {
+        Syntax::Json(root) => json_body::convert_file(name, &src, root, flavor, diags),
+        Syntax::Native(body) => body,
     };
     if !json {
         check_top_level(&mut body, flavor, diags);
