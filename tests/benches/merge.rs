@@ -100,9 +100,7 @@ fn main() {
     assert_eq!(go_files, files.len());
     let go = Duration::from_nanos(go_ns);
 
-    let opts = LoadOptions {
-        flavor: Flavor::Terraform,
-    };
+    let opts = LoadOptions::new(Flavor::Terraform);
     let mut check = 0;
     let ours = best(|| {
         let loaded = load_module(&files, &opts);

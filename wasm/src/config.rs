@@ -103,7 +103,7 @@ pub fn load_module(
             dirs.insert(dir.trim_matches('/').to_string(), files_arg(&files)?);
         }
     }
-    let tree = load_tree(&dirs, "", &LoadOptions { flavor });
+    let tree = load_tree(&dirs, "", &LoadOptions::new(flavor));
     let loaded = &tree.loaded;
     let reqs = tree_requirements(&tree, flavor);
     let mut req_diags = Diagnostics::new();

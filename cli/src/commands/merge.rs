@@ -88,7 +88,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let (loaded, changes) = load_module_with_changes(&files, &LoadOptions { flavor });
+    let (loaded, changes) = load_module_with_changes(&files, &LoadOptions::new(flavor));
     let failed = loaded.diagnostics.has_errors();
     output::print_diagnostics(&loaded.diagnostics);
     if args.json {

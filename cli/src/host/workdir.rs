@@ -14,6 +14,7 @@ use tflock_core::lockfile::messages;
 use tflock_core::lockfile::{
     load_locks_bytes, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
 };
+use tflock_core::version::CoreVersion;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Files of one directory, as the core wants them.
@@ -61,11 +62,29 @@ pub fn read_module_manifest(root: &Path) -> Result<ModuleManifest, Box<tflock_co
     }
 }
 
+/// The release `required_version` is checked against: `TFLOCK_TERRAFORM_VERSION` (a
+/// version such as `1.5.7`, for teams still running an older Terraform, or `none` to skip the
+/// check), else the Terraform release tflock follows.
+fn core_version_setting(flavor: Flavor) -> anyhow::Result<Option<CoreVersion>> {
+    match std::env::var("TFLOCK_TERRAFORM_VERSION") {
+        Err(_) => Ok(LoadOptions::new(flavor).core_version),
+        Ok(v) if v == "none" => Ok(None),
+        Ok(v) => CoreVersion::parse(&v).map(Some).ok_or_else(|| {
+            anyhow::anyhow!(
+                "TFLOCK_TERRAFORM_VERSION={v:?} is not a release version such as 1.15.5 (or none)"
+            )
+        }),
+    }
+}
+
 /// The root module at `root` and every module it calls: local paths relative to the caller
 /// (also above `root`: `../modules/x`), other sources where the module manifest says `init`
 /// installed them. Core says which directories to read next; this only reads them.
 pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
-    let opts = LoadOptions { flavor };
+    let opts = LoadOptions {
+        core_version: core_version_setting(flavor)?,
+        ..LoadOptions::new(flavor)
+    };
     let (manifest, manifest_error) = match read_module_manifest(root) {
         Ok(m) => (m, None),
         Err(d) => (ModuleManifest::default(), Some(*d)),

@@ -14,8 +14,14 @@ pub struct FileSet {
     pub shadowed: Vec<String>,
 }
 
+/// The file name without the directory a tree load joins onto it (`modules/vpc/main.tf`).
+fn base_name(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
 /// True for names Terraform skips: dot files, editor backups (`~`) and `#autosave#` files.
 pub fn is_ignored(name: &str) -> bool {
+    let name = base_name(name);
     name.starts_with('.') || name.ends_with('~') || (name.starts_with('#') && name.ends_with('#'))
 }
 
@@ -41,6 +47,7 @@ pub fn config_ext(name: &str, flavor: Flavor) -> Option<&'static str> {
 
 /// True if `name` (with extension `ext`) is an override file: `override` or `*_override`.
 pub fn is_override(name: &str, ext: &str) -> bool {
+    let name = base_name(name);
     let base = &name[..name.len() - ext.len()];
     base == "override" || base.ends_with("_override")
 }
@@ -53,13 +60,13 @@ pub fn is_json(name: &str) -> bool {
 /// Why Terraform's loader leaves `name` out of the module, in words for a file list; `None`
 /// for a file it loads. `names` are the directory's other files (OpenTofu's `.tofu` twins).
 pub fn ignore_reason(name: &str, names: &[&str], flavor: Flavor) -> Option<String> {
-    if name.starts_with('.') {
+    if base_name(name).starts_with('.') {
         return Some("hidden file (the name starts with \".\"): Terraform skips it".into());
     }
     if name.ends_with('~') {
         return Some("editor backup (the name ends with \"~\"): Terraform skips it".into());
     }
-    if name.starts_with('#') && name.ends_with('#') {
+    if base_name(name).starts_with('#') && name.ends_with('#') {
         return Some("editor autosave file (#name#): Terraform skips it".into());
     }
     let Some(ext) = config_ext(name, flavor) else {

@@ -35,10 +35,34 @@ use crate::diag::Diagnostics;
 use crate::flavor::Flavor;
 
 /// Settings for loading a module.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoadOptions {
     /// Whose rules and messages to follow.
     pub flavor: Flavor,
+    /// The release every module's `required_version` is checked against when a tree is
+    /// loaded; `None` skips the check (OpenTofu's rules for it are not followed yet).
+    pub core_version: Option<crate::version::CoreVersion>,
+}
+
+impl LoadOptions {
+    /// The flavour's rules, `required_version` checked against the Terraform release
+    /// tflock follows (Terraform flavour only).
+    pub fn new(flavor: Flavor) -> LoadOptions {
+        let core_version = match flavor {
+            Flavor::Terraform => Some(crate::version::CoreVersion::TERRAFORM),
+            Flavor::OpenTofu => None,
+        };
+        LoadOptions {
+            flavor,
+            core_version,
+        }
+    }
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions::new(Flavor::default())
+    }
 }
 
 /// The outcome of loading one module directory.

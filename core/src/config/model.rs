@@ -179,6 +179,14 @@ impl Attribute {
         }
     }
 
+    /// True when the value is a tuple or object literal (`[...]`, `{...}`).
+    pub fn is_collection(&self) -> bool {
+        match &self.value {
+            Value::Native { expr, .. } => expr.is_array() || expr.is_object(),
+            Value::Json(node) => node.as_array().is_some() || node.as_object().is_some(),
+        }
+    }
+
     /// True when the value is an empty object/map literal (`{}`).
     pub fn is_empty_object(&self) -> bool {
         match &self.value {

@@ -4,6 +4,7 @@
 
 mod canonical;
 mod constraint;
+mod core_check;
 mod error;
 mod exact;
 mod extra;
@@ -13,6 +14,7 @@ mod select;
 mod stage1;
 
 pub use constraint::{Boundary, Constraints, Operator, Selection};
+pub use core_check::{check_core_version, CoreCheck, CoreVersion};
 pub use error::{ConstraintError, VersionError};
 pub use exact::Version;
 pub use extra::cmp_extra;

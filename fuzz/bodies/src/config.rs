@@ -9,7 +9,7 @@ use tflock_core::config::{
 use tflock_core::Flavor;
 
 fn load(files: &[(String, Vec<u8>)], flavor: Flavor) -> LoadedModule {
-    let loaded = load_module(files, &LoadOptions { flavor });
+    let loaded = load_module(files, &LoadOptions::new(flavor));
     for d in loaded.diagnostics.iter() {
         let _ = d.to_string();
     }
@@ -110,7 +110,7 @@ fn change_lines_fit(
     text: &str,
 ) {
     let (_, changes) =
-        tflock_core::config::load_module_with_changes(files, &LoadOptions { flavor });
+        tflock_core::config::load_module_with_changes(files, &LoadOptions::new(flavor));
     let records = tflock_core::config::provenance_with_lines(&loaded.module);
     for ch in changes.iter().flat_map(|c| &c.changes) {
         let (Some(lines), Some(range)) = (ch.merged_lines, &ch.range) else {

@@ -46,7 +46,7 @@ fn read_seeds() -> Vec<Vec<u8>> {
 }
 
 fn check(files: &[(String, Vec<u8>)], flavor: Flavor) {
-    let loaded = load_module(files, &LoadOptions { flavor });
+    let loaded = load_module(files, &LoadOptions::new(flavor));
     let text = render_merged(&loaded);
     let _ = provenance(&loaded.module);
     if !loaded.diagnostics.has_errors() {
@@ -56,7 +56,7 @@ fn check(files: &[(String, Vec<u8>)], flavor: Flavor) {
     }
     let mut dirs = tflock_core::collections::SortedMap::new();
     dirs.insert(String::new(), files.to_vec());
-    let _ = tree_requirements(&load_tree(&dirs, "", &LoadOptions { flavor }), flavor);
+    let _ = tree_requirements(&load_tree(&dirs, "", &LoadOptions::new(flavor)), flavor);
 }
 
 fn flavor() -> impl Strategy<Value = Flavor> {

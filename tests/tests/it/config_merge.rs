@@ -106,8 +106,8 @@ fn lines_lack_name(
 
 fn check_changes(files: &[(String, Vec<u8>)], flavor: Flavor, case: &Path) -> Vec<String> {
     let mut problems = Vec::new();
-    let plain = load_module(files, &LoadOptions { flavor });
-    let (loaded, changes) = load_module_with_changes(files, &LoadOptions { flavor });
+    let plain = load_module(files, &LoadOptions::new(flavor));
+    let (loaded, changes) = load_module_with_changes(files, &LoadOptions::new(flavor));
     if loaded.module != plain.module || loaded.diagnostics != plain.diagnostics {
         problems.push("recording changes altered the merge".to_string());
     }
@@ -195,7 +195,7 @@ fn run_case(case: &Path) -> Vec<String> {
         .and_then(|s| Flavor::parse(s.trim()))
         .unwrap_or_default();
     let files = read_input(&case.join("input"));
-    let loaded = load_module(&files, &LoadOptions { flavor });
+    let loaded = load_module(&files, &LoadOptions::new(flavor));
     problems.extend(check_changes(&files, flavor, case));
     let got_diags = format_diags(&loaded.diagnostics);
     let want_diags = std::fs::read_to_string(case.join("diagnostics.txt")).unwrap_or_default();
@@ -262,7 +262,7 @@ fn every_config_fixture_case_matches_its_expected_outcome() {
 /// Loads in-memory files with the given flavour.
 fn load(files: &[(&str, &str)], flavor: Flavor) -> tflock_core::config::LoadedModule {
     let files: Vec<(&str, &[u8])> = files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();
-    load_module(&files, &LoadOptions { flavor })
+    load_module(&files, &LoadOptions::new(flavor))
 }
 
 #[test]
@@ -332,7 +332,7 @@ fn rendered_merge_of_every_fixture_reparses_to_the_same_merge() {
             .unwrap_or_default();
         let first = render_merged(&load_module(
             &read_input(&case.join("input")),
-            &LoadOptions { flavor },
+            &LoadOptions::new(flavor),
         ));
         let again = render_merged(&load(&[("merged.tf", &first)], flavor));
         assert_eq!(first, again, "{}", case.display());

@@ -63,9 +63,7 @@ fn paths(t: &ModuleTree, out: &mut Vec<(String, String)>) {
 #[test]
 fn installed_remote_modules_and_their_local_children_join_the_tree() {
     let (dirs, manifest) = fixture();
-    let opts = LoadOptions {
-        flavor: Flavor::Terraform,
-    };
+    let opts = LoadOptions::new(Flavor::Terraform);
     let tree = load_tree_with_manifest(&dirs, &SortedMap::new(), "", &manifest, &opts);
     let mut got = Vec::new();
     paths(&tree, &mut got);
@@ -125,7 +123,7 @@ fn a_remote_call_missing_from_the_manifest_is_module_not_installed_at_the_call()
             &SortedMap::new(),
             "",
             &without_vpc,
-            &LoadOptions { flavor },
+            &LoadOptions::new(flavor),
         );
         let d: Vec<_> = tree.calls.iter().collect();
         assert_eq!(d.len(), 1, "{d:?}");
@@ -150,9 +148,7 @@ fn a_recorded_directory_that_was_deleted_is_reported() {
         &SortedMap::new(),
         "",
         &manifest,
-        &LoadOptions {
-            flavor: Flavor::Terraform,
-        },
+        &LoadOptions::new(Flavor::Terraform),
     );
     let local = tree
         .children
@@ -168,6 +164,6 @@ fn a_recorded_directory_that_was_deleted_is_reported() {
     );
     assert_eq!(
         d[0].range.as_ref().map(|r| r.filename.as_str()),
-        Some("main.tf")
+        Some("modules/local/main.tf")
     );
 }

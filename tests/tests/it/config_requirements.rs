@@ -21,7 +21,7 @@ fn dirs(files: &[(&str, &str)]) -> Dirs {
 }
 
 fn reqs(files: &[(&str, &str)], flavor: Flavor) -> ProviderRequirements {
-    let tree = load_tree(&dirs(files), "", &LoadOptions { flavor });
+    let tree = load_tree(&dirs(files), "", &LoadOptions::new(flavor));
     tree_requirements(&tree, flavor)
 }
 
@@ -156,10 +156,16 @@ fn each_constraint_remembers_module_file_and_line() {
                 "module.net",
                 OriginKind::RequiredProviders,
                 Some(">= 5.1"),
-                "main.tf",
+                "modules/net/main.tf",
                 3
             ),
-            ("module.net", OriginKind::Resource, None, "main.tf", 10),
+            (
+                "module.net",
+                OriginKind::Resource,
+                None,
+                "modules/net/main.tf",
+                10
+            ),
         ]
     );
     let google = r

@@ -146,7 +146,7 @@ pub fn analyze(files: &[(String, String)], flavor: Flavor) -> ConfigReport {
             .push((file, content.as_bytes().to_vec()));
     }
     // The root once, with its change records; the tree reuses it.
-    let opts = LoadOptions { flavor };
+    let opts = LoadOptions::new(flavor);
     let (root, changes) = load_module_with_changes(dirs.get("").map_or(&[][..], |v| v), &opts);
     let tree = load_tree_with_root(&dirs, "", root, &opts);
     let reqs = tree_requirements(&tree, flavor);

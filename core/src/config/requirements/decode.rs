@@ -197,7 +197,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
 
 /// `Some(Some(s))` for a string literal, `Some(None)` for another primitive, `None` for
 /// anything that is not a primitive (the object form).
-fn legacy_string(a: &Attribute) -> Option<Option<String>> {
+pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
     match &a.value {
         Value::Native { expr, .. } => {
             if expr.is_object() || expr.is_array() {

@@ -2,12 +2,14 @@
 //! configuration needs, the version constraints on each, and where every constraint and
 //! mention came from, following Terraform's `addProviderRequirements`.
 
+mod core_version;
 mod decode;
 mod module_source;
 pub mod reference;
 mod render;
 mod tree;
 
+pub use core_version::{check_required_version, CoreVersionCheck};
 pub use decode::{local_providers, LocalProvider};
 pub use render::render_tree;
 pub use tree::{

@@ -1,6 +1,7 @@
 //! A root module and the local child modules it calls (`source = "./..."`), loaded from the
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
+use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::module_source;
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
@@ -27,6 +28,10 @@ pub struct ModuleTree {
     pub calls: crate::diag::Diagnostics,
     /// The module manifest key `init` records it under (`""`, `a.b`, `test.main.setup.a`).
     pub key: String,
+    /// The `source` of the call that loaded it, as written (`""` for the root).
+    pub source: String,
+    /// Its `required_version` arguments checked against the options' core version.
+    pub required_version: CoreVersionCheck,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
     /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
@@ -36,18 +41,51 @@ pub struct ModuleTree {
 
 impl ModuleTree {
     /// Every diagnostic of every module in the tree (test runs' modules included), in
-    /// loading order.
+    /// loading order, as `terraform init` reports them: a module whose `required_version`
+    /// refuses the core version reports only that, and when nothing else in the tree is an
+    /// error, those refusals are all that is reported.
     pub fn diagnostics(&self) -> crate::diag::Diagnostics {
+        let mut refused = crate::diag::Diagnostics::new();
+        let mut others_fail = false;
+        let mut all = crate::diag::Diagnostics::new();
+        self.visit(&mut |m| {
+            if m.required_version.refused.is_empty() {
+                let own = m.own_diagnostics();
+                others_fail |= own
+                    .iter()
+                    .any(|d| d.severity == crate::diag::Severity::Error);
+                all.extend(own);
+            } else {
+                refused.extend(m.required_version.refused.iter().cloned());
+                all.extend(m.required_version.refused.iter().cloned());
+            }
+        });
+        if refused.is_empty() || others_fail {
+            all
+        } else {
+            refused
+        }
+    }
+
+    /// This module's diagnostics alone: loading, `required_version` syntax, its calls.
+    fn own_diagnostics(&self) -> crate::diag::Diagnostics {
         let mut d = self.loaded.diagnostics.clone();
+        d.extend(self.required_version.invalid.iter().cloned());
         d.extend(self.calls.iter().cloned());
+        d
+    }
+
+    /// Calls `f` on this module and every module below it (test runs' included), in
+    /// loading order.
+    fn visit<'a>(&'a self, f: &mut impl FnMut(&'a ModuleTree)) {
+        f(self);
         let runs = self
             .tests
             .iter()
             .flat_map(|t| t.runs.iter().map(|(_, r)| r));
         for c in self.children.iter().chain(runs) {
-            d.extend(c.diagnostics());
+            c.visit(f);
         }
-        d
     }
 }
 
@@ -251,9 +289,19 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     depth: usize,
     preloaded: Option<LoadedModule>,
 ) -> ModuleTree {
-    let empty: Vec<(N, B)> = Vec::new();
-    let files = inputs.dirs.get(dir).unwrap_or(&empty);
-    let loaded = preloaded.unwrap_or_else(|| load_module(files, inputs.opts));
+    let loaded = preloaded.unwrap_or_else(|| {
+        // Named as Terraform names them in its messages: joined onto the module's
+        // directory (`modules/vpc/main.tf`, `../mod/main.tf`).
+        let files: Vec<(String, &[u8])> = inputs
+            .dirs
+            .get(dir)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|(n, b)| (in_dir(dir, n.as_ref()), b.as_ref()))
+            .collect();
+        load_module(&files, inputs.opts)
+    });
     let mut calls = crate::diag::Diagnostics::default();
     // Terraform 1.15 refuses imports in the modules test runs call (and below them), not
     // in other child modules.
@@ -281,6 +329,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             at: Place {
                 path: child_path(&at.path, &name),
                 key: child_key(&at.key, &name),
+                source: source.clone(),
                 under_test: at.under_test,
             },
         };
@@ -293,12 +342,21 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     } else {
         Vec::new()
     };
+    // Terraform checks the modules of the configuration, not those test runs call.
+    let required_version = match inputs.opts.core_version {
+        Some(core) if !at.under_test => {
+            check_required_version(&loaded.module, &at.path, &at.source, core)
+        }
+        _ => CoreVersionCheck::default(),
+    };
     ModuleTree {
         path: at.path,
         dir: dir.to_string(),
         loaded,
         calls,
         key: at.key,
+        source: at.source,
+        required_version,
         children,
         tests,
     }
@@ -309,6 +367,8 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
 struct Place {
     path: String,
     key: String,
+    /// The call's `source` (`""` for the root).
+    source: String,
     under_test: bool,
 }
 
@@ -317,6 +377,7 @@ impl Place {
         Place {
             path: String::new(),
             key: String::new(),
+            source: String::new(),
             under_test: false,
         }
     }
@@ -430,6 +491,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                         at: Place {
                             path: file.module_address(&run.name),
                             key: file.manifest_key(&run.name),
+                            source: m.source.clone(),
                             under_test: true,
                         },
                     };

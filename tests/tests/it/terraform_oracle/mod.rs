@@ -12,4 +12,5 @@ mod lock;
 mod lockfile_diags;
 mod merge;
 mod providers;
+mod required_version;
 mod syntax;
