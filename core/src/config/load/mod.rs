@@ -3,6 +3,7 @@
 
 pub mod json;
 mod json_body;
+mod legacy;
 mod names;
 mod native;
 mod overrides;
@@ -112,6 +113,7 @@ pub fn parse_file(
             continue;
         }
         names::check_names(name, &src, b, flavor, diags);
+        legacy::check_block(b, flavor, diags);
         if b.kind == "terraform" {
             refuse_state_store(b, diags);
         }

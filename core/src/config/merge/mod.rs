@@ -201,9 +201,23 @@ fn first_element_range(a: &Attribute) -> Option<crate::diag::Range> {
             Some(arr) if arr.is_empty() => None,
             Some(arr) => {
                 use hcl_edit::Span;
-                let span = arr.iter().next().and_then(|e| e.span());
+                let first = arr.iter().next();
+                let span = first.and_then(|e| e.span());
                 // Expression spans are relative to the file; map them onto the stored range.
-                Some(span.map_or(a.expr_range.clone(), |s| shift(&a.expr_range, &a.value, s)))
+                let mut r =
+                    span.map_or(a.expr_range.clone(), |s| shift(&a.expr_range, &a.value, s));
+                // A quoted reference is read as the traversal inside the quotes, and
+                // Terraform points there.
+                if first
+                    .and_then(crate::config::requirements::reference::quoted_traversal)
+                    .is_some()
+                {
+                    r.start.column += 1;
+                    r.start.byte += 1;
+                    r.end.column = r.end.column.saturating_sub(1);
+                    r.end.byte = r.end.byte.saturating_sub(1);
+                }
+                Some(r)
             }
             None => Some(a.expr_range.clone()),
         },

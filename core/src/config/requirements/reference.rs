@@ -6,6 +6,7 @@
 use crate::addrs::parse_provider_part;
 use crate::config::model::{Attribute, Value};
 use crate::diag::{Diagnostic, Diagnostics, Pos, Range};
+use crate::flavor::Flavor;
 use crate::hcl_syntax::valid_identifier;
 
 /// A decoded reference: the provider's local name and the configuration's alias.
@@ -64,11 +65,82 @@ impl Place<'_> {
 
 /// Terraform's warning for a reference written as a string.
 fn quoted_warning(range: Range) -> Diagnostic {
+    quoted_deprecation(Flavor::Terraform, false, range)
+}
+
+/// The warning Terraform (or OpenTofu) gives for a reference, or with `keyword` a keyword,
+/// written in quotes as 0.11 required (`compat_shim.go`).
+pub fn quoted_deprecation(flavor: Flavor, keyword: bool, range: Range) -> Diagnostic {
+    let product = match flavor {
+        Flavor::Terraform => "Terraform",
+        Flavor::OpenTofu => "OpenTofu",
+    };
+    let (what, whats) = if keyword {
+        ("keyword", "keywords")
+    } else {
+        ("reference", "references")
+    };
+    let title = if keyword {
+        "Quoted keywords"
+    } else {
+        "Quoted references"
+    };
     Diagnostic::warning(
-        "Quoted references are deprecated",
-        "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
+        format!("{title} are deprecated"),
+        format!("In this context, {whats} are expected literally rather than in quotes. {product} 0.11 and earlier required quotes, but quoted {whats} are now deprecated and will be removed in a future version of {product}. Remove the quotes surrounding this {what} to silence this warning."),
     )
     .with_range(range)
+}
+
+/// The deprecation warning for each element of list attribute `a` (`depends_on`,
+/// `ignore_changes`) written as a quoted traversal in native syntax; `skip` says which
+/// quoted texts the caller handles itself (`ignore_changes`' `"*"`). JSON strings are
+/// the required form there and get none.
+pub fn quoted_list_elements(
+    a: &Attribute,
+    flavor: Flavor,
+    skip: impl Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) {
+    let Value::Native { src, expr } = &a.value else {
+        return;
+    };
+    let Some(items) = expr.as_array() else { return };
+    let base = a.expr_range.start.byte;
+    for item in items.iter() {
+        use hcl_edit::Span;
+        let Some(text) = native_quoted(item) else {
+            continue;
+        };
+        if skip(&text) || parse_traversal(&text).is_none() {
+            continue;
+        }
+        let span = item.span().unwrap_or(base..base);
+        let rel = span.start.saturating_sub(base)..span.end.saturating_sub(base);
+        let range = Place {
+            range: &a.expr_range,
+            text: Some(src),
+        }
+        .sub(rel);
+        diags.push(quoted_deprecation(flavor, false, range));
+    }
+}
+
+/// The text of a native quoted string that Terraform's shim reads as a traversal
+/// (`"aws_instance.x"`), if `expr` is one.
+pub fn quoted_traversal(expr: &hcl_edit::expr::Expression) -> Option<String> {
+    native_quoted(expr).filter(|t| parse_traversal(t).is_some())
+}
+
+/// The deprecation warning for keyword attribute `a` (a provisioner's `when`, `on_failure`)
+/// written as a quoted name in native syntax.
+pub fn quoted_keyword(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) {
+    let Value::Native { expr, .. } = &a.value else {
+        return;
+    };
+    if native_quoted(expr).is_some_and(|t| parse_traversal(&t).is_some()) {
+        diags.push(quoted_deprecation(flavor, true, a.expr_range.clone()));
+    }
 }
 
 fn invalid_ref(detail: impl Into<String>, range: Range) -> Diagnostic {
