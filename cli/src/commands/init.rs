@@ -153,6 +153,9 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let mut planner = Planner::new(planner_reqs, previous, options);
     let kept = drive(&mut planner, &host);
     let mut outcome = planner.finish();
+    // The configuration's warnings (its deprecations, proxy provider blocks) come first, as
+    // Terraform reports them before its own.
+    outcome.diagnostics.0.splice(0..0, diags.0);
     // Like Terraform, packages accepted before another provider failed stay installed.
     if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
         outcome.diagnostics.push(*d);

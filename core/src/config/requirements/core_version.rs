@@ -100,7 +100,7 @@ fn constraint_of(attr: &Attribute, invalid: &mut Diagnostics) -> Option<String> 
 
 /// A module source as Terraform prints it (`addrs.ModuleSource.String()`): local paths
 /// cleaned with `./` kept in front, registry addresses with their host.
-fn shown_source(source: &str) -> String {
+pub(super) fn shown_source(source: &str) -> String {
     if super::super::modules_manifest::is_local_source(source) {
         let clean = join("", source);
         let clean = if clean.is_empty() { "." } else { &clean };

@@ -22,7 +22,7 @@ pub struct LocalProvider {
     pub version: Option<(String, Range)>,
     /// `configuration_aliases`, as `name.alias` strings (`name` alone for the default).
     pub aliases: Vec<String>,
-    /// Where the entry was written.
+    /// The entry's value (Terraform's `DeclRange` for a required provider).
     pub range: Range,
 }
 
@@ -89,7 +89,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
             source: None,
             version,
             aliases: Vec::new(),
-            range: a.origin.decl.clone(),
+            range: a.expr_range.clone(),
         });
     }
     match parse_provider_part(&name) {
@@ -122,7 +122,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
         source: None,
         version: None,
         aliases: Vec::new(),
-        range: a.origin.decl.clone(),
+        range: a.expr_range.clone(),
     };
     let mut have_source = false;
     for (key, val, list, range) in props {

@@ -5,12 +5,14 @@
 mod core_version;
 mod decode;
 mod module_source;
+mod provider_validation;
 pub mod reference;
 mod render;
 mod tree;
 
 pub use core_version::{check_required_version, CoreVersionCheck};
 pub use decode::{local_providers, LocalProvider};
+pub use provider_validation::validate_provider_configs;
 pub use render::render_tree;
 pub use tree::{
     join as tree_join, load_tree, load_tree_with_manifest, load_tree_with_root, tree_requirements,

@@ -16,6 +16,8 @@ pub struct ProviderRef {
     pub name: String,
     /// The alias after the dot (`west`), if any.
     pub alias: Option<String>,
+    /// Where the local name was written (Terraform's `NameRange`).
+    pub name_range: Range,
 }
 
 /// One step of a parsed traversal, with its byte span in the text it was read from.
@@ -289,7 +291,7 @@ fn decode(
                     "Invalid provider local name",
                     format!("{name} is an invalid provider local name: {e}"),
                 )
-                .with_range(name_range),
+                .with_range(name_range.clone()),
             );
             return None;
         }
@@ -299,7 +301,7 @@ fn decode(
                     "Invalid provider local name",
                     format!("Provider names must be normalized. Replace {name:?} with {n:?} to fix this error."),
                 )
-                .with_range(name_range),
+                .with_range(name_range.clone()),
             );
             return None;
         }
@@ -308,6 +310,7 @@ fn decode(
     let mut r = ProviderRef {
         name: name.clone(),
         alias: None,
+        name_range,
     };
     match steps.get(1) {
         Some(Step::Attr(alias, _)) => r.alias = Some(alias.clone()),
@@ -353,14 +356,19 @@ pub fn attribute_ref(a: &Attribute, diags: &mut Diagnostics) -> Option<ProviderR
     }
 }
 
-/// Decodes every key and value of a module call's `providers` map (attribute `a`), for the
+/// One entry of a module call's `providers` map: the child's name for the configuration
+/// (the key) and the caller's configuration (the value); `None` where it does not decode.
+pub type PassedProvider = (Option<ProviderRef>, Option<ProviderRef>);
+
+/// Decodes every key and value of a module call's `providers` map (attribute `a`), with the
 /// warnings and errors Terraform reports about them.
-pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) {
+pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) -> Vec<PassedProvider> {
+    let mut out = Vec::new();
     match &a.value {
         Value::Native { src, expr } => {
             let Some(obj) = expr.as_object() else {
                 // Not a map: Terraform's own error for that is outside requirements.
-                return;
+                return out;
             };
             let base = a.expr_range.start.byte;
             for (k, v) in obj.iter() {
@@ -379,6 +387,7 @@ pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) {
                         native_form(text, e)
                     }
                 };
+                let mut pair = Vec::with_capacity(2);
                 for (form, span) in [
                     (key_form, k.span()),
                     (
@@ -403,12 +412,16 @@ pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) {
                         range: &whole,
                         text: src.get(rel),
                     };
-                    decode(form, &place, "providers", diags);
+                    pair.push(decode(form, &place, "providers", diags));
                 }
+                let value = pair.pop().flatten();
+                out.push((pair.pop().flatten(), value));
             }
         }
         Value::Json(n) => {
-            let Some(props) = n.as_object() else { return };
+            let Some(props) = n.as_object() else {
+                return out;
+            };
             let place = Place {
                 range: &a.expr_range,
                 text: None,
@@ -427,11 +440,12 @@ pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) {
                     },
                     None => Form::Other,
                 };
-                decode(key, &place, "providers", diags);
-                decode(value, &place, "providers", diags);
+                let key = decode(key, &place, "providers", diags);
+                out.push((key, decode(value, &place, "providers", diags)));
             }
         }
     }
+    out
 }
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ pub struct ModuleTree {
     pub source: String,
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
+    /// Terraform's checks of the provider configurations across the whole tree (passed
+    /// configurations, proxy blocks, aliases): held by the root, empty below it.
+    pub provider_checks: crate::diag::Diagnostics,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
     /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
@@ -68,10 +71,16 @@ impl ModuleTree {
     }
 
     /// This module's diagnostics alone: loading, `required_version` syntax, its calls.
+    /// `terraform init`, `get` and `providers` report the warnings of the root module's
+    /// files only; a called module's files count for their errors.
     fn own_diagnostics(&self) -> crate::diag::Diagnostics {
         let mut d = self.loaded.diagnostics.clone();
+        if !is_root(self) {
+            d.0.retain(|x| x.is_error());
+        }
         d.extend(self.required_version.invalid.iter().cloned());
         d.extend(self.calls.iter().cloned());
+        d.extend(self.provider_checks.iter().cloned());
         d
     }
 
@@ -136,7 +145,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    load_at(&inputs, root, Place::root(), 0, None)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -154,7 +163,7 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    load_at(&inputs, root, Place::root(), 0, Some(loaded))
+    whole_tree(load_at(&inputs, root, Place::root(), 0, Some(loaded)), opts)
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -176,7 +185,13 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: Some(manifest),
         opts,
     };
-    load_at(&inputs, root, Place::root(), 0, None)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+}
+
+/// The checks Terraform makes once the whole tree is loaded.
+fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
+    tree.provider_checks = super::validate_provider_configs(&tree, opts.flavor);
+    tree
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
@@ -357,6 +372,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         key: at.key,
         source: at.source,
         required_version,
+        provider_checks: crate::diag::Diagnostics::new(),
         children,
         tests,
     }
