@@ -34,6 +34,8 @@ struct Facts {
     /// Local name → provider, as Terraform resolves a module's names (`resolveProviderTypes`):
     /// required providers, then provider blocks' names as `hashicorp/<name>`.
     types: SortedMap<String, Provider>,
+    /// The types the calling module's other children give local names (see `check`).
+    sibling_types: SortedMap<String, Provider>,
     /// Managed and data resources without a `provider` argument: (type, address, header).
     implied: Vec<(String, String, Range)>,
     /// Module calls: name → (header range, what forbids configurations below it, providers).
@@ -97,6 +99,7 @@ impl Facts {
             configs,
             required,
             types,
+            sibling_types: SortedMap::new(),
             implied,
             calls,
         }
@@ -217,20 +220,33 @@ fn check(
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) {
+    let mut kids: Vec<(&ModuleTree, &CallFacts, Facts)> = Vec::new();
     for child in &tree.children {
-        let Some(call) = child
-            .path
-            .rsplit("module.")
-            .next()
-            .and_then(|name| facts.calls.iter().find(|c| c.name == name))
-        else {
-            continue;
-        };
-        let child_facts = Facts::of(&child.loaded.module, flavor);
+        let name = child.path.rsplit("module.").next().unwrap_or_default();
+        if let Some(call) = facts.calls.iter().find(|c| c.name == name) {
+            kids.push((child, call, Facts::of(&child.loaded.module, flavor)));
+        }
+    }
+    // Terraform types the names a call passes into (`InChild`) from every child of this
+    // module in turn, so a name the target leaves undeclared takes a sibling's type.
+    for i in 0..kids.len() {
+        let mut from_siblings = SortedMap::new();
+        for (j, kid) in kids.iter().enumerate() {
+            if j != i {
+                for (name, p) in kid.2.types.iter() {
+                    from_siblings
+                        .entry(name.clone())
+                        .or_insert_with(|| p.clone());
+                }
+            }
+        }
+        kids[i].2.sibling_types = from_siblings;
+    }
+    for (child, call, child_facts) in &kids {
         let below = call.no_config.as_ref().or(no_config);
         check(
             child,
-            &child_facts,
+            child_facts,
             Some((call, facts)),
             below,
             flavor,
@@ -479,6 +495,7 @@ impl Passing<'_> {
             .facts
             .types
             .get(&self.child.name)
+            .or_else(|| self.facts.sibling_types.get(&self.child.name))
             .cloned()
             .unwrap_or_else(|| Provider::default_for(&self.child.name, flavor));
         let local = self.local_names.get(self.name);

@@ -11,6 +11,7 @@ mod harness;
 mod lock;
 mod lockfile_diags;
 mod merge;
+mod provider_configs;
 mod providers;
 mod required_version;
 mod syntax;
