@@ -2,6 +2,7 @@
 //! configuration needs, the version constraints on each, and where every constraint and
 //! mention came from, following Terraform's `addProviderRequirements`.
 
+mod call_arguments;
 mod core_version;
 mod decode;
 mod module_source;

@@ -17,12 +17,25 @@ use crate::config::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 
-/// Every diagnostic of Terraform's provider configuration checks over `root`'s tree.
-pub fn validate_provider_configs(root: &ModuleTree, flavor: Flavor) -> Diagnostics {
+/// Every diagnostic of Terraform's provider configuration checks over `root`'s tree;
+/// the modules below those in `stopped` (whose calls' arguments failed) are not part of
+/// the configuration Terraform builds.
+pub fn validate_provider_configs(
+    root: &ModuleTree,
+    stopped: &[String],
+    flavor: Flavor,
+) -> Diagnostics {
     let mut diags = Diagnostics::new();
     let facts = Facts::of(&root.loaded.module, flavor);
-    check(root, &facts, None, None, flavor, &mut diags);
+    let walk = Walk { stopped, flavor };
+    walk.check(root, &facts, None, None, &mut diags);
     diags
+}
+
+/// What stays the same through the recursion.
+struct Walk<'a> {
+    stopped: &'a [String],
+    flavor: Flavor,
 }
 
 /// What the checks need to know about one module.
@@ -209,10 +222,56 @@ fn parent_text(path: &str) -> String {
     }
 }
 
-/// One module's checks, after its children's. `parent` is its call and the calling
-/// module's facts; `no_config` the range of a `count`, `for_each` or `depends_on` on its
-/// call or an ancestor's.
-fn check(
+impl Walk<'_> {
+    /// One module's checks, after its children's. `parent` is its call and the calling
+    /// module's facts; `no_config` the range of a `count`, `for_each` or `depends_on` on
+    /// its call or an ancestor's.
+    fn check(
+        &self,
+        tree: &ModuleTree,
+        facts: &Facts,
+        parent: Option<(&CallFacts, &Facts)>,
+        no_config: Option<&Range>,
+        diags: &mut Diagnostics,
+    ) {
+        let flavor = self.flavor;
+        let mut kids: Vec<(&ModuleTree, &CallFacts, Facts)> = Vec::new();
+        let children = if self.stopped.contains(&tree.path) {
+            &[][..]
+        } else {
+            &tree.children[..]
+        };
+        for child in children {
+            let name = child.path.rsplit("module.").next().unwrap_or_default();
+            if let Some(call) = facts.calls.iter().find(|c| c.name == name) {
+                kids.push((child, call, Facts::of(&child.loaded.module, flavor)));
+            }
+        }
+        // Terraform types the names a call passes into (`InChild`) from every child of
+        // this module in turn, so a name the target leaves undeclared takes a sibling's.
+        for i in 0..kids.len() {
+            let mut from_siblings = SortedMap::new();
+            for (j, kid) in kids.iter().enumerate() {
+                if j != i {
+                    for (name, p) in kid.2.types.iter() {
+                        from_siblings
+                            .entry(name.clone())
+                            .or_insert_with(|| p.clone());
+                    }
+                }
+            }
+            kids[i].2.sibling_types = from_siblings;
+        }
+        for (child, call, child_facts) in &kids {
+            let below = call.no_config.as_ref().or(no_config);
+            self.check(child, child_facts, Some((call, facts)), below, diags);
+        }
+        module_checks(tree, facts, parent, no_config, flavor, diags);
+    }
+}
+
+/// The checks of one module (its children's are done).
+fn module_checks(
     tree: &ModuleTree,
     facts: &Facts,
     parent: Option<(&CallFacts, &Facts)>,
@@ -220,40 +279,6 @@ fn check(
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) {
-    let mut kids: Vec<(&ModuleTree, &CallFacts, Facts)> = Vec::new();
-    for child in &tree.children {
-        let name = child.path.rsplit("module.").next().unwrap_or_default();
-        if let Some(call) = facts.calls.iter().find(|c| c.name == name) {
-            kids.push((child, call, Facts::of(&child.loaded.module, flavor)));
-        }
-    }
-    // Terraform types the names a call passes into (`InChild`) from every child of this
-    // module in turn, so a name the target leaves undeclared takes a sibling's type.
-    for i in 0..kids.len() {
-        let mut from_siblings = SortedMap::new();
-        for (j, kid) in kids.iter().enumerate() {
-            if j != i {
-                for (name, p) in kid.2.types.iter() {
-                    from_siblings
-                        .entry(name.clone())
-                        .or_insert_with(|| p.clone());
-                }
-            }
-        }
-        kids[i].2.sibling_types = from_siblings;
-    }
-    for (child, call, child_facts) in &kids {
-        let below = call.no_config.as_ref().or(no_config);
-        check(
-            child,
-            child_facts,
-            Some((call, facts)),
-            below,
-            flavor,
-            diags,
-        );
-    }
-
     let path = tree.path.as_str();
     let configured: SortedMap<&str, &Range> = facts
         .configs

@@ -32,8 +32,9 @@ pub struct ModuleTree {
     pub source: String,
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
-    /// Terraform's checks of the provider configurations across the whole tree (passed
-    /// configurations, proxy blocks, aliases): held by the root, empty below it.
+    /// Terraform's checks across the whole tree (module call arguments against the
+    /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
+    /// the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
@@ -190,7 +191,13 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
 
 /// The checks Terraform makes once the whole tree is loaded.
 fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
-    tree.provider_checks = super::validate_provider_configs(&tree, opts.flavor);
+    let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree);
+    checks.extend(super::validate_provider_configs(
+        &tree,
+        &stopped,
+        opts.flavor,
+    ));
+    tree.provider_checks = checks;
     tree
 }
 

@@ -1,7 +1,8 @@
 //! Provider configurations across a module tree against `terraform init`: generated trees
 //! of modules with `required_providers` (some `configuration_aliases`), empty and configured
 //! provider blocks (some aliased), resources that imply providers, and module calls passing
-//! configurations through `providers` maps, some with `count`, `for_each` or `depends_on`.
+//! configurations through `providers` maps, some with `count`, `for_each` or `depends_on`,
+//! and arguments for the variables the modules declare (some missing, misspelt or unknown).
 //! Every diagnostic Terraform gives about the configuration (those with a source range:
 //! installing providers needs the network and is left out) must be tflock's, text for text.
 
@@ -32,6 +33,7 @@ const TYPES: &[&str] = &[
     "google_bucket",
 ];
 const ALIASES: &[&str] = &["a1", "a2"];
+const VARIABLES: &[&str] = &["region", "name", "settings"];
 
 /// A configuration reference: a local name, sometimes with an alias.
 fn reference(rng: &mut StdRng) -> String {
@@ -44,8 +46,32 @@ fn reference(rng: &mut StdRng) -> String {
 }
 
 /// Writes module `dir` (and, below depth 2, the modules it calls) into `files`.
-fn module(rng: &mut StdRng, dir: &str, depth: usize, files: &mut Vec<(String, String)>) {
+/// Writes module `dir` and the modules it calls; returns its variables (name, required).
+fn module(
+    rng: &mut StdRng,
+    dir: &str,
+    depth: usize,
+    files: &mut Vec<(String, String)>,
+) -> Vec<(&'static str, bool)> {
     let mut text = String::new();
+    let mut variables: Vec<(&'static str, bool)> = Vec::new();
+    for v in VARIABLES {
+        if depth > 0 && rng.gen_bool(0.4) {
+            variables.push((v, rng.gen_bool(0.5)));
+        }
+    }
+    for (name, required) in &variables {
+        if *required {
+            let _ = writeln!(text, "variable {name:?} {{}}");
+        } else {
+            let _ = writeln!(
+                text,
+                "variable {name:?} {{
+  default = null
+}}"
+            );
+        }
+    }
     let mut required: Vec<&(&str, &str)> = LOCALS.iter().filter(|_| rng.gen_bool(0.35)).collect();
     // Two names for one provider make Terraform warn about whichever its map order meets
     // second: not reproducible, so not generated.
@@ -98,7 +124,26 @@ fn module(rng: &mut StdRng, dir: &str, depth: usize, files: &mut Vec<(String, St
     if depth < 2 {
         for c in 0..rng.gen_range(0..=2) {
             let child = format!("m{c}");
+            let child_dir = if dir.is_empty() {
+                child.clone()
+            } else {
+                format!("{dir}/{child}")
+            };
+            let child_variables = module(rng, &child_dir, depth + 1, files);
             let _ = write!(text, "module {child:?} {{\n  source = \"./{child}\"\n");
+            // Usually what the module declares; sometimes one missing, a misspelt or
+            // unknown argument, or a block.
+            for (name, required) in &child_variables {
+                if rng.gen_bool(if *required { 0.9 } else { 0.5 }) {
+                    let _ = writeln!(text, "  {name} = \"v\"");
+                }
+            }
+            match rng.gen_range(0..12) {
+                0 => text.push_str("  regoin = \"v\"\n"),
+                1 => text.push_str("  extra = 1\n"),
+                2 => text.push_str("  settings {\n  }\n"),
+                _ => {}
+            }
             match rng.gen_range(0..6) {
                 0 => text.push_str("  count = 1\n"),
                 1 => text.push_str("  for_each = toset([\"a\"])\n"),
@@ -119,12 +164,6 @@ fn module(rng: &mut StdRng, dir: &str, depth: usize, files: &mut Vec<(String, St
                 text.push_str("  }\n");
             }
             text.push_str("}\n");
-            let child_dir = if dir.is_empty() {
-                child
-            } else {
-                format!("{dir}/{child}")
-            };
-            module(rng, &child_dir, depth + 1, files);
         }
     }
     let name = if dir.is_empty() {
@@ -133,6 +172,7 @@ fn module(rng: &mut StdRng, dir: &str, depth: usize, files: &mut Vec<(String, St
         format!("{dir}/main.tf")
     };
     files.push((name, text));
+    variables
 }
 
 /// `severity | summary | file:line:column | detail`, sorted.

@@ -1,0 +1,128 @@
+//! A module call's arguments against the variables its module declares, as `terraform init`
+//! decodes them (Terraform 1.15's init graph, `ModuleVariableTransformer`): a variable
+//! without a default must be given, and every other argument must name a variable.
+
+use super::tree::ModuleTree;
+use crate::config::model::{Block, Item};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::lockfile::levenshtein::name_suggestion;
+
+/// What the module block itself takes (hidden from the variables' schema).
+const META_ARGUMENTS: &[&str] = &[
+    "source",
+    "version",
+    "count",
+    "for_each",
+    "depends_on",
+    "providers",
+    "ignore_nested_deprecations",
+];
+/// Blocks the module block reserves (reported elsewhere, not as unsupported here).
+const META_BLOCKS: &[&str] = &["_", "lifecycle", "locals", "provider"];
+
+/// The argument errors of every module call in `tree` whose module was loaded, and the
+/// paths of the modules whose calls had errors: Terraform goes no deeper below those.
+pub fn check_call_arguments(tree: &ModuleTree) -> (Diagnostics, Vec<String>) {
+    let mut diags = Diagnostics::new();
+    let mut stopped = Vec::new();
+    walk(tree, &mut diags, &mut stopped);
+    (diags, stopped)
+}
+
+fn walk(tree: &ModuleTree, diags: &mut Diagnostics, stopped: &mut Vec<String>) {
+    for child in &tree.children {
+        let name = child.path.rsplit("module.").next().unwrap_or_default();
+        let call = tree
+            .loaded
+            .module
+            .blocks_of("module")
+            .find(|b| b.labels.first().map(String::as_str) == Some(name));
+        let mut found = Diagnostics::new();
+        if let Some(call) = call {
+            check_call(call, &child.loaded.module, &mut found);
+        }
+        let failed = found.has_errors();
+        diags.extend(found);
+        if failed {
+            stopped.push(child.path.clone());
+        } else {
+            walk(child, diags, stopped);
+        }
+    }
+}
+
+fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnostics) {
+    if call.origin.file.ends_with(".json") {
+        return; // JSON bodies decode differently; not checked
+    }
+    let variables: Vec<(&str, bool)> = child
+        .blocks_of("variable")
+        .filter_map(|v| {
+            let name = v.labels.first()?;
+            Some((name.as_str(), v.body.attribute("default").is_none()))
+        })
+        .collect();
+    let given = |n: &str| call.body.attribute(n).is_some();
+    for (name, required) in &variables {
+        if *required && !given(name) {
+            diags.push(
+                Diagnostic::error(
+                    "Missing required argument",
+                    format!("The argument {name:?} is required, but no definition was found."),
+                )
+                .with_range(call.open_brace.clone()),
+            );
+        }
+    }
+    let unset: Vec<&str> = variables
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !given(n))
+        .collect();
+    for item in &call.body.items {
+        match item {
+            Item::Attribute(a) => {
+                if META_ARGUMENTS.contains(&a.name.as_str())
+                    || variables.iter().any(|(n, _)| *n == a.name)
+                {
+                    continue;
+                }
+                let hint = name_suggestion(&a.name, &unset)
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default();
+                let mut range = a.origin.decl.clone();
+                range.end = range.start;
+                range.end.column += a.name.chars().count();
+                range.end.byte += a.name.len();
+                diags.push(
+                    Diagnostic::error(
+                        "Unsupported argument",
+                        format!("An argument named {:?} is not expected here.{hint}", a.name),
+                    )
+                    .with_range(range),
+                );
+            }
+            Item::Block(b) => {
+                if META_BLOCKS.contains(&b.kind.as_str()) {
+                    continue;
+                }
+                let hint = if variables.iter().any(|(n, _)| *n == b.kind) {
+                    format!(" Did you mean to define argument {:?}? If so, use the equals sign to assign it a value.", b.kind)
+                } else {
+                    String::new()
+                };
+                let mut range = b.origin.decl.clone();
+                range.end = range.start;
+                range.end.column += b.kind.chars().count();
+                range.end.byte += b.kind.len();
+                diags.push(
+                    Diagnostic::error(
+                        "Unsupported block type",
+                        format!("Blocks of type {:?} are not expected here.{hint}", b.kind),
+                    )
+                    .with_range(range),
+                );
+            }
+        }
+    }
+}
