@@ -35,9 +35,25 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
-    let (parse_diags, blanks) = parser::parse(&tokens, data, filename);
+    let (parse_diags, mut blanks) = parser::parse(&tokens, data, filename);
     diags.extend(parse_diags);
-    (diags, ForHclEdit { blanks })
+    // hcl-edit 0.10 loses its way after an empty heredoc (`<<EOT` and its marker on the
+    // next line) when a later heredoc with the same marker sits in parentheses or
+    // brackets; an empty heredoc is the empty string, so it reads `""` there instead.
+    let mut empty_strings = Vec::new();
+    for pair in tokens.windows(2) {
+        if pair[0].kind == token::Kind::OHeredoc && pair[1].kind == token::Kind::CHeredoc {
+            blanks.push((pair[0].from, pair[1].to));
+            empty_strings.push(pair[0].from);
+        }
+    }
+    (
+        diags,
+        ForHclEdit {
+            blanks,
+            empty_strings,
+        },
+    )
 }
 
 /// Byte ranges of a native-syntax text (after any byte-order mark) that hcl-edit must read as
@@ -48,6 +64,8 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ForHclEdit {
     blanks: Vec<(usize, usize)>,
+    /// Where `""` is written over blanks (empty heredocs).
+    empty_strings: Vec<usize>,
 }
 
 impl ForHclEdit {
@@ -60,6 +78,11 @@ impl ForHclEdit {
         for &(from, to) in &self.blanks {
             if let Some(range) = bytes.get_mut(from..to) {
                 range.fill(b' ');
+            }
+        }
+        for &at in &self.empty_strings {
+            if let Some(quotes) = bytes.get_mut(at..at + 2) {
+                quotes.fill(b'"');
             }
         }
         // Whole tokens are blanked, so the result stays UTF-8; if not, hcl-edit gets the
@@ -85,7 +108,11 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     if !diags.is_empty() || src.len() != data.len() {
         return std::borrow::Cow::Borrowed(src);
     }
-    ForHclEdit { blanks }.apply(src)
+    ForHclEdit {
+        blanks,
+        empty_strings: Vec::new(),
+    }
+    .apply(src)
 }
 
 /// The first error `hclsyntax.ParseConfig` reports for `src`, if it reports any.
