@@ -588,7 +588,16 @@ pub fn tree_requirements(tree: &ModuleTree, flavor: Flavor) -> ProviderRequireme
 }
 
 fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
+    let before = reqs.diagnostics.0.len();
     add_module(reqs, &t.loaded.module, &t.path, flavor);
+    if !is_root(t) {
+        // Decoding warnings of a called module's files (a quoted provider reference) are
+        // not reported by `terraform init`, `get` or `providers`; its errors are.
+        let added = reqs.diagnostics.0.split_off(before);
+        reqs.diagnostics
+            .0
+            .extend(added.into_iter().filter(|d| d.is_error()));
+    }
     let runs = t
         .tests
         .iter()
