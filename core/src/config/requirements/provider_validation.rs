@@ -198,6 +198,14 @@ fn first_dependency(a: &crate::config::model::Attribute) -> Option<Range> {
     }
 }
 
+/// The product named in the texts.
+fn product(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Terraform => "Terraform",
+        Flavor::OpenTofu => "OpenTofu",
+    }
+}
+
 fn key(r: &ProviderRef) -> String {
     match &r.alias {
         Some(a) => format!("{}.{a}", r.name),
@@ -321,10 +329,20 @@ fn module_checks(
         return;
     };
     if let (false, Some(range)) = (configured.is_empty(), no_config) {
+        let (summary, args) = match flavor {
+            Flavor::Terraform => (
+                "Module is incompatible with count, for_each, and depends_on",
+                "count, for_each, or depends_on",
+            ),
+            Flavor::OpenTofu => (
+                "Module is incompatible with count, for_each, enabled and depends_on",
+                "count, for_each, enabled or depends_on",
+            ),
+        };
         diags.push(
             Diagnostic::error(
-                "Module is incompatible with count, for_each, and depends_on",
-                format!("The module at {path} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, or depends_on arguments.\n\nIf you also control the module {:?}, consider updating this module to instead expect provider configurations to be passed by its caller.", shown_source(&tree.source)),
+                summary,
+                format!("The module at {path} is a legacy module which contains its own local provider configurations, and so calls to it may not use the {args} arguments.\n\nIf you also control the module {:?}, consider updating this module to instead expect provider configurations to be passed by its caller.", shown_source(&tree.source)),
             )
             .with_range(range.clone()),
         );
@@ -477,7 +495,7 @@ fn undefined_in_calls(
                 diags.push(
                     Diagnostic::warning(
                         "Reference to undefined provider",
-                        format!("There is no explicit declaration for local provider name {name:?} in {module_text}, so Terraform is assuming you mean to pass a configuration for provider {def:?}.\n\nTo clarify your intent and silence this warning, add to {} a required_providers entry named {name:?} with source = {def:?}, or a different source address if appropriate.", parent_text(path)),
+                        format!("There is no explicit declaration for local provider name {name:?} in {module_text}, so {} is assuming you mean to pass a configuration for provider {def:?}.\n\nTo clarify your intent and silence this warning, add to {} a required_providers entry named {name:?} with source = {def:?}, or a different source address if appropriate.", product(flavor), parent_text(path)),
                     )
                     .with_range(par.name_range.clone()),
                 );
@@ -541,7 +559,7 @@ impl Passing<'_> {
             let d = if default {
                 Diagnostic::warning(
                     "Reference to undefined provider",
-                    format!("There is no explicit declaration for local provider name {:?} in {module_text}, so Terraform is assuming you mean to pass a configuration for {shown:?}.\n\nIf you also control the child module, add a required_providers entry named {:?} with the source address {shown:?}.", self.name, self.name),
+                    format!("There is no explicit declaration for local provider name {:?} in {module_text}, so {} is assuming you mean to pass a configuration for {shown:?}.\n\nIf you also control the child module, add a required_providers entry named {:?} with the source address {shown:?}.", self.name, product(flavor), self.name),
                 )
             } else {
                 Diagnostic::error(
@@ -624,7 +642,7 @@ fn redundant_empty_blocks(
         entry.3.push(range);
     }
     for (name, source, mut configs, mut ranges, aliases) in by_name {
-        let mut text = format!("Earlier versions of Terraform used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {}:\n", module_text(path));
+        let mut text = format!("Earlier versions of {} used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {}:\n", product(flavor), module_text(path));
         text.push_str(&format!("    {name} = {{\n"));
         text.push_str(&format!(
             "      source = {:?}\n",
