@@ -91,7 +91,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
 
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
-    let tree = workdir::load_configuration(dir, flavor)?;
+    let tree = workdir::load_configuration_for_init(dir, flavor)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     diags.extend(reqs.diagnostics.clone());

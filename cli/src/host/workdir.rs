@@ -80,11 +80,28 @@ fn core_version_setting(flavor: Flavor) -> anyhow::Result<Option<CoreVersion>> {
 /// The root module at `root` and every module it calls: local paths relative to the caller
 /// (also above `root`: `../modules/x`), other sources where the module manifest says `init`
 /// installed them. Core says which directories to read next; this only reads them.
+/// `required_version` is not checked here: only `terraform init` checks it (see
+/// [`load_configuration_for_init`]).
 pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
+    let opts = LoadOptions {
+        core_version: None,
+        ..LoadOptions::new(flavor)
+    };
+    load_with(root, &opts)
+}
+
+/// [`load_configuration`] with every module's `required_version` checked, as `terraform
+/// init` checks them.
+pub fn load_configuration_for_init(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
     let opts = LoadOptions {
         core_version: core_version_setting(flavor)?,
         ..LoadOptions::new(flavor)
     };
+    load_with(root, &opts)
+}
+
+fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
+    let opts = *opts;
     let (manifest, manifest_error) = match read_module_manifest(root) {
         Ok(m) => (m, None),
         Err(d) => (ModuleManifest::default(), Some(*d)),

@@ -15,6 +15,7 @@ mod cli_e2e_modules;
 mod cli_e2e_network;
 mod cli_e2e_no_silent_failures;
 mod cli_module_tree;
+mod cli_required_version;
 mod cli_terraform_flags;
 mod collections_match_btree;
 mod config_cli;
