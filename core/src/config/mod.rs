@@ -122,17 +122,26 @@ pub fn load_module_with_changes<N: AsRef<str>, B: AsRef<[u8]>>(
 }
 
 /// The loader; `RECORD` is a constant so builds that never ask for change records (the npm
-/// package) do not carry the recording code.
+/// package) do not carry the recording code. Only this shim is generic over the hosts' file
+/// types: the loading itself exists once in the binary.
 fn load<N: AsRef<str>, B: AsRef<[u8]>, const RECORD: bool>(
     files: &[(N, B)],
     opts: &LoadOptions,
 ) -> (LoadedModule, Vec<OverrideChanges>) {
-    let flavor = opts.flavor;
-    let set = classify(files.iter().map(|(n, _)| n.as_ref()), flavor);
-    let by_name: crate::collections::SortedMap<&str, &[u8]> = files
+    let files: Vec<(&str, &[u8])> = files
         .iter()
         .map(|(n, b)| (n.as_ref(), b.as_ref()))
         .collect();
+    load_files::<RECORD>(&files, opts)
+}
+
+fn load_files<const RECORD: bool>(
+    files: &[(&str, &[u8])],
+    opts: &LoadOptions,
+) -> (LoadedModule, Vec<OverrideChanges>) {
+    let flavor = opts.flavor;
+    let set = classify(files.iter().map(|(n, _)| *n), flavor);
+    let by_name: crate::collections::SortedMap<&str, &[u8]> = files.iter().copied().collect();
     let bytes_of = |name: &str| by_name.get(name).copied();
     let mut diags = Diagnostics::new();
     let parse = |names: &[String], override_files: bool, diags: &mut Diagnostics| {

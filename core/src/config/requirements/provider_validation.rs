@@ -11,11 +11,48 @@ use super::reference::{check_providers_map, quoted_traversal, ProviderRef};
 use super::tree::ModuleTree;
 use super::{local_providers, LocalProvider};
 use crate::addrs::{parse_provider_part, Provider};
-use crate::collections::SortedMap;
 use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
+
+/// A small name → value table in insertion order: a module declares a handful of names, so
+/// a list is enough and keeps the wasm build small (no map code per value type).
+struct Names<K, V>(Vec<(K, V)>);
+
+impl<K: AsRef<str>, V> Names<K, V> {
+    fn new() -> Self {
+        Names(Vec::new())
+    }
+    fn get(&self, name: &str) -> Option<&V> {
+        self.0
+            .iter()
+            .find(|(k, _)| k.as_ref() == name)
+            .map(|(_, v)| v)
+    }
+    fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+    /// Sets `name`, replacing an earlier value.
+    fn insert(&mut self, name: K, value: V) {
+        match self.0.iter_mut().find(|(k, _)| k.as_ref() == name.as_ref()) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((name, value)),
+        }
+    }
+    /// Sets `name` unless it is set.
+    fn insert_new(&mut self, name: K, value: V) {
+        if !self.contains_key(name.as_ref()) {
+            self.0.push((name, value));
+        }
+    }
+    fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// Every diagnostic of Terraform's provider configuration checks over `root`'s tree;
 /// the modules below those in `stopped` (whose calls' arguments failed) are not part of
@@ -46,9 +83,9 @@ struct Facts {
     required: Vec<LocalProvider>,
     /// Local name → provider, as Terraform resolves a module's names (`resolveProviderTypes`):
     /// required providers, then provider blocks' names as `hashicorp/<name>`.
-    types: SortedMap<String, Provider>,
+    types: Names<String, Provider>,
     /// The types the calling module's other children give local names (see `check`).
-    sibling_types: SortedMap<String, Provider>,
+    sibling_types: Names<String, Provider>,
     /// Managed and data resources without a `provider` argument: (type, address, header).
     implied: Vec<(String, String, Range)>,
     /// Module calls: name → (header range, what forbids configurations below it, providers).
@@ -65,12 +102,14 @@ struct CallFacts {
 impl Facts {
     fn of(module: &Module, flavor: Flavor) -> Facts {
         let (locals, _) = local_providers(module, flavor);
-        let mut required: Vec<LocalProvider> = locals.values().cloned().collect();
-        required.sort_by_key(|lp| lp.range.start.byte);
-        let mut types: SortedMap<String, Provider> = required
-            .iter()
-            .map(|lp| (lp.name.clone(), lp.provider.clone()))
-            .collect();
+        // Terraform walks these in Go map order; by name is as good an order.
+        let required: Vec<LocalProvider> = locals.values().cloned().collect();
+        let mut types: Names<String, Provider> = Names(
+            required
+                .iter()
+                .map(|lp| (lp.name.clone(), lp.provider.clone()))
+                .collect(),
+        );
         let mut configs = Vec::new();
         for b in module.blocks_of("provider") {
             let Some(name) = b.labels.first() else {
@@ -79,9 +118,9 @@ impl Facts {
             if parse_provider_part(name).ok().as_deref() != Some(name.as_str()) {
                 continue; // Terraform drops a block whose name is not normalized
             }
-            types
-                .entry(name.clone())
-                .or_insert_with(|| Provider::default_for(name, flavor));
+            if !types.contains_key(name) {
+                types.insert(name.clone(), Provider::default_for(name, flavor));
+            }
             let key = match b.body.attribute("alias").and_then(|a| a.literal_str()) {
                 Some(alias) => format!("{name}.{alias}"),
                 None => name.clone(),
@@ -112,7 +151,7 @@ impl Facts {
             configs,
             required,
             types,
-            sibling_types: SortedMap::new(),
+            sibling_types: Names::new(),
             implied,
             calls,
         }
@@ -258,13 +297,11 @@ impl Walk<'_> {
         // Terraform types the names a call passes into (`InChild`) from every child of
         // this module in turn, so a name the target leaves undeclared takes a sibling's.
         for i in 0..kids.len() {
-            let mut from_siblings = SortedMap::new();
+            let mut from_siblings = Names::new();
             for (j, kid) in kids.iter().enumerate() {
                 if j != i {
                     for (name, p) in kid.2.types.iter() {
-                        from_siblings
-                            .entry(name.clone())
-                            .or_insert_with(|| p.clone());
+                        from_siblings.insert_new(name.clone(), p.clone());
                     }
                 }
             }
@@ -288,19 +325,21 @@ fn module_checks(
     diags: &mut Diagnostics,
 ) {
     let path = tree.path.as_str();
-    let configured: SortedMap<&str, &Range> = facts
-        .configs
-        .iter()
-        .filter(|c| c.2)
-        .map(|c| (c.0.as_str(), &c.1))
-        .collect();
+    let configured: Names<&str, &Range> = Names(
+        facts
+            .configs
+            .iter()
+            .filter(|c| c.2)
+            .map(|c| (c.0.as_str(), &c.1))
+            .collect(),
+    );
     let empty: Vec<(&str, &Range)> = facts
         .configs
         .iter()
         .filter(|c| !c.2)
         .map(|c| (c.0.as_str(), &c.1))
         .collect();
-    let mut local_names: SortedMap<&str, &Provider> = SortedMap::new();
+    let mut local_names: Names<&str, &Provider> = Names::new();
     let mut config_aliases: Vec<(String, &Provider)> = Vec::new();
     duplicate_requirements(facts, flavor, &mut local_names, &mut config_aliases, diags);
     implied_duplicates(facts, &local_names, flavor, diags);
@@ -393,7 +432,7 @@ fn module_checks(
 fn duplicate_requirements<'f>(
     facts: &'f Facts,
     flavor: Flavor,
-    local_names: &mut SortedMap<&'f str, &'f Provider>,
+    local_names: &mut Names<&'f str, &'f Provider>,
     config_aliases: &mut Vec<(String, &'f Provider)>,
     diags: &mut Diagnostics,
 ) {
@@ -444,7 +483,7 @@ fn duplicate_requirements<'f>(
 /// Resources whose implied provider is required under another local name.
 fn implied_duplicates(
     facts: &Facts,
-    local_names: &SortedMap<&str, &Provider>,
+    local_names: &Names<&str, &Provider>,
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) {
@@ -473,8 +512,8 @@ fn implied_duplicates(
 fn undefined_in_calls(
     facts: &Facts,
     path: &str,
-    configured: &SortedMap<&str, &Range>,
-    local_names: &SortedMap<&str, &Provider>,
+    configured: &Names<&str, &Range>,
+    local_names: &Names<&str, &Provider>,
     parent: Option<(&CallFacts, &Facts)>,
     flavor: Flavor,
     diags: &mut Diagnostics,
@@ -525,7 +564,7 @@ struct Passing<'a> {
     path: &'a str,
     facts: &'a Facts,
     parent_facts: &'a Facts,
-    local_names: &'a SortedMap<&'a str, &'a Provider>,
+    local_names: &'a Names<&'a str, &'a Provider>,
     config_aliases: &'a [(String, &'a Provider)],
     empty: &'a [(&'a str, &'a Range)],
     flavor: Flavor,
@@ -614,7 +653,7 @@ impl Passing<'_> {
 /// One `Redundant empty provider block` warning per provider name with empty blocks.
 fn redundant_empty_blocks(
     empty: &[(&str, &Range)],
-    local_names: &SortedMap<&str, &Provider>,
+    local_names: &Names<&str, &Provider>,
     path: &str,
     flavor: Flavor,
     diags: &mut Diagnostics,
@@ -625,7 +664,7 @@ fn redundant_empty_blocks(
     for (name, range) in empty {
         let local = name.split('.').next().unwrap_or(name);
         let source = local_names
-            .get(*name)
+            .get(name)
             .map_or_else(|| Provider::default_for(local, flavor), |p| (*p).clone());
         let at = match by_name.iter().position(|e| e.0 == local) {
             Some(i) => i,
@@ -641,7 +680,7 @@ fn redundant_empty_blocks(
         entry.2.push(name);
         entry.3.push(range);
     }
-    for (name, source, mut configs, mut ranges, aliases) in by_name {
+    for (name, source, mut configs, ranges, aliases) in by_name {
         let mut text = format!("Earlier versions of {} used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider {name:?} blocks and then adding or updating an entry like the following to the required_providers block of {}:\n", product(flavor), module_text(path));
         text.push_str(&format!("    {name} = {{\n"));
         text.push_str(&format!(
@@ -657,10 +696,12 @@ fn redundant_empty_blocks(
             text.push_str("      ]\n");
         }
         text.push_str("    }");
-        ranges.sort_by_key(|r| r.to_string());
-        diags.push(
-            Diagnostic::warning("Redundant empty provider block", text)
-                .with_range(ranges[0].clone()),
-        );
+        // The range that sorts first as text, as Terraform picks it.
+        let first = ranges.iter().min_by_key(|r| r.to_string());
+        let mut d = Diagnostic::warning("Redundant empty provider block", text);
+        if let Some(r) = first {
+            d = d.with_range((*r).clone());
+        }
+        diags.push(d);
     }
 }
