@@ -474,7 +474,10 @@ const startOurs = (origin, { queue }) =>
             queueConsumers: { "tflock-fill": { maxBatchSize: 10, maxBatchTimeout: 0 } },
           }
         : {}),
-      bindings: { TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n` },
+      bindings: {
+        TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n`,
+        TFLOCK_ALLOWED_HOSTS: new URL(origin.base).host,
+      },
     }),
   );
 

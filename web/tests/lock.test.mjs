@@ -34,7 +34,7 @@ const hostBlock = () => `host "${HOST}" {\n  services = {\n    "providers.v1" = 
 function startEdge(cliConfigPath) {
   const child = spawn(
     "node",
-    [root + "worker/dev.mjs", "--port", "0", "--https", "--cert", process.env.EDGE_CERT, "--key", process.env.EDGE_KEY, "--cli-config", cliConfigPath],
+    [root + "worker/dev.mjs", "--port", "0", "--https", "--cert", process.env.EDGE_CERT, "--key", process.env.EDGE_KEY, "--cli-config", cliConfigPath, "--var", `TFLOCK_ALLOWED_HOSTS=${new URL(origin.base).host}`],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";

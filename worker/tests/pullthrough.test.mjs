@@ -32,6 +32,8 @@ before(async () => {
       UPLOAD_TOKEN: TOKEN,
       TFLOCK_CLI_CONFIG: `host "${HOST}" {\n  services = {\n    "providers.v1" = "${origin.providersUrl}"\n  }\n}\n`,
       TF_TOKEN_registry_test: "registry-secret",
+      // The loopback origin is fetched only because it is listed (the default refuses it).
+      TFLOCK_ALLOWED_HOSTS: new URL(origin.base).host,
     },
   });
 });

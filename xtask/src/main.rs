@@ -40,6 +40,7 @@ fn main() -> Result<()> {
         Some("playground") => playground::run(&args[1..]),
         Some("playground-test") => playground::test(),
         Some("worker-test") => worker::test(),
+        Some("worker-build") => worker::build(),
         Some("fuzz") => fuzz::campaign(&args[1..]),
         Some("fuzz-seed") => fuzz::seed(),
         Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke()),
@@ -64,6 +65,7 @@ fn main() -> Result<()> {
             eprintln!(
                 "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
             );
+            eprintln!("  worker-build  only build worker/build/ (wrangler's [build] command)");
             eprintln!("  fuzz [TARGET] [--seconds N]  a cargo-fuzz campaign (nightly), every target or one");
             eprintln!("  fuzz-seed  write the fuzz seed corpora from tests/fixtures");
             eprintln!("  fuzz-smoke  every fuzz target for a few seconds (part of test)");

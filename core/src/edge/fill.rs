@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::config::EdgeConfig;
+use super::limits::Limits;
 use super::record::{OriginArchive, OriginRecord};
 use super::{EdgeError, EdgeErrorKind};
 use crate::addrs::{Platform, Provider};
@@ -73,6 +74,9 @@ pub struct Fill {
     set: SourceSet,
     roots: TrustRoots,
     log: Vec<(SourceRequest, SourceResponse)>,
+    limits: Limits,
+    /// Body bytes received so far, against [`Limits::fill_bytes`].
+    received: u64,
 }
 
 impl Fill {
@@ -92,6 +96,8 @@ impl Fill {
             set: config.source_set(),
             roots: TrustRoots::hashicorp(),
             log: Vec::new(),
+            limits: config.limits,
+            received: 0,
         }
     }
 
@@ -103,12 +109,31 @@ impl Fill {
 
     /// The requests still missing, or the result once none is.
     pub fn poll(&mut self) -> FillStep {
+        if self.received > self.limits.fill_bytes {
+            let what = match &self.goal {
+                Goal::Index(p) => format!("the versions of {p}"),
+                Goal::Version(p, v) => format!("{p} {v}"),
+            };
+            return FillStep::Done(Err(EdgeError::new(
+                EdgeErrorKind::OriginFailed,
+                format!(
+                    "the origin sent more than {} bytes for {what}, the mirror's limit for one fill",
+                    self.limits.fill_bytes
+                ),
+            )));
+        }
         let mut missing = Vec::new();
         let result = match self.goal.clone() {
             Goal::Index(p) => index(&mut self.set, &self.log, &p, &mut missing),
-            Goal::Version(p, v) => {
-                version(&mut self.set, &self.log, &self.roots, &p, &v, &mut missing)
-            }
+            Goal::Version(p, v) => version(
+                &mut self.set,
+                &self.log,
+                &self.roots,
+                &self.limits,
+                &p,
+                &v,
+                &mut missing,
+            ),
         };
         match result {
             Some(done) if missing.is_empty() => FillStep::Done(done),
@@ -122,6 +147,9 @@ impl Fill {
     /// Hands in the response to `request`, one [`Fill::poll`] asked for.
     pub fn receive(&mut self, request: SourceRequest, response: SourceResponse) {
         if !self.log.iter().any(|(r, _)| *r == request) {
+            if let SourceResponse::Http(Ok(r)) = &response {
+                self.received = self.received.saturating_add(r.body.len() as u64);
+            }
             self.log.push((request, response));
         }
     }
@@ -226,6 +254,7 @@ fn version(
     set: &mut SourceSet,
     log: &[(SourceRequest, SourceResponse)],
     roots: &TrustRoots,
+    limits: &Limits,
     p: &Provider,
     v: &Version,
     missing: &mut Vec<SourceRequest>,
@@ -245,6 +274,10 @@ fn version(
             EdgeErrorKind::NotFound,
             format!("the origin registry lists no platforms for {p} {v}"),
         )));
+    }
+    // Before asking for anything per platform: each costs requests and a queue job.
+    if let Err(e) = limits.check_platforms(&format!("{p} {v}"), entry.platforms.len()) {
+        return Some(Err(e));
     }
     // Every platform's download answer (and the documents it names) at once.
     let mut packages = Vec::new();

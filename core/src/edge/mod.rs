@@ -5,6 +5,8 @@
 //! `SHA256SUMS` signature rules `tflock providers lock` applies.
 //!
 //! - [`config`]: the Worker's settings (a CLI configuration text, `TF_TOKEN_*`, upload tokens).
+//! - [`allow`]: which registries are pulled through and which URLs may be fetched.
+//! - [`limits`]: sizes, deadlines, rates, caps and retries of origin reads.
 //! - [`fill`]: filling `index.json` and `<version>.json` from the origin, as a resumable
 //!   procedure that asks for every independent request at once.
 //! - [`record`]: what a filled version remembers about the origin (archive URLs, signed
@@ -12,15 +14,19 @@
 //! - [`hot`]: documents an isolate keeps in memory for a moment, bounded.
 //! - [`http`]: `Range`, `If-None-Match`, caching and CORS headers.
 //! - [`parts`]: cutting a stream into equal multipart-upload parts.
+//! - [`publish`]: claiming an archive's key so a published archive never changes.
 //! - [`keys`]: where each object lives in the bucket.
 //! - [`route`]: which object a request names, every name parsed before it is used.
 
+pub mod allow;
 pub mod config;
 pub mod fill;
 pub mod hot;
 pub mod http;
 pub mod keys;
+pub mod limits;
 pub mod parts;
+pub mod publish;
 pub mod record;
 pub mod route;
 
@@ -44,6 +50,11 @@ pub enum EdgeErrorKind {
     OriginFailed,
     /// The origin answered, but what it sent failed verification (502; nothing is kept).
     Refused,
+    /// The origin was too slow: a deadline or the minimum rate was missed (504; a stale
+    /// copy may be served).
+    TimedOut,
+    /// The mirror does not serve this host (403; nothing is fetched or stored).
+    NotAllowed,
 }
 
 impl EdgeError {
@@ -60,6 +71,8 @@ impl EdgeError {
         match self.kind {
             EdgeErrorKind::NotFound => 404,
             EdgeErrorKind::OriginFailed | EdgeErrorKind::Refused => 502,
+            EdgeErrorKind::TimedOut => 504,
+            EdgeErrorKind::NotAllowed => 403,
         }
     }
 }

@@ -107,6 +107,29 @@ pub fn add_hash_first(
     write(&doc).map(Some)
 }
 
+/// `<version>.json` with `h1` listed first for `platform`, but only if the document lists
+/// `zh` for it: an `h1:` computed from an archive stands for those bytes only, and the
+/// document may have been refilled with another `zh:` since. `None` when nothing changes
+/// (already listed, platform absent, or another `zh:`).
+pub fn add_h1_for(
+    current: &[u8],
+    platform: &str,
+    h1: &str,
+    zh: &str,
+) -> Result<Option<Vec<u8>>, MirrorDocError> {
+    let doc = read(Some(current))?;
+    let lists_zh = doc
+        .get("archives")
+        .and_then(|a| a.get(platform))
+        .and_then(|e| e.get("hashes"))
+        .and_then(Value::as_array)
+        .is_some_and(|hashes| hashes.iter().any(|h| h.as_str() == Some(zh)));
+    if !lists_zh {
+        return Ok(None);
+    }
+    add_hash_first(current, platform, h1)
+}
+
 /// A freshly filled `<version>.json` keeping the `h1:` hashes `old` listed for platforms
 /// whose `zh:` is unchanged (they were computed from the same archive), and the platforms
 /// of `new` that still lack an `h1:`.
@@ -186,6 +209,31 @@ fn write(doc: &Map<String, Value>) -> Result<Vec<u8>, MirrorDocError> {
 mod tests {
     use super::*;
     use crate::protocol::mirror::{MirrorIndex, MirrorVersion};
+
+    #[test]
+    fn an_h1_is_listed_only_beside_the_zh_it_was_computed_with() {
+        let doc = add_archive(None, "linux_amd64", "p.zip", &["zh:aa".to_string()]).unwrap();
+        let with = add_h1_for(&doc, "linux_amd64", "h1:x=", "zh:aa")
+            .unwrap()
+            .expect("listed");
+        let v: Value = serde_json::from_slice(&with).unwrap();
+        assert_eq!(
+            v["archives"]["linux_amd64"]["hashes"],
+            json!(["h1:x=", "zh:aa"])
+        );
+        assert_eq!(
+            add_h1_for(&doc, "linux_amd64", "h1:x=", "zh:bb").unwrap(),
+            None
+        );
+        assert_eq!(
+            add_h1_for(&doc, "darwin_arm64", "h1:x=", "zh:aa").unwrap(),
+            None
+        );
+        assert_eq!(
+            add_h1_for(&with, "linux_amd64", "h1:x=", "zh:aa").unwrap(),
+            None
+        );
+    }
 
     #[test]
     fn documents_grow_and_read_back_with_the_mirror_parsers() {

@@ -238,3 +238,53 @@ fn unknown_providers_versions_and_unreachable_origins_are_told_apart() {
     assert!(err.message.contains("connection refused"), "{err}");
     assert_eq!(answered.len(), 1);
 }
+
+fn limited(limits: &str) -> EdgeConfig {
+    let vars = vec![("TFLOCK_LIMITS".to_string(), limits.to_string())];
+    EdgeConfig::from_vars(&vars).expect("config")
+}
+
+#[test]
+fn a_version_past_the_platform_cap_is_refused_before_any_download_is_asked() {
+    let r = registry();
+    let fill = Fill::version(
+        &limited("platforms=2"),
+        provider(),
+        Version::parse("1.0.0").unwrap(),
+    );
+    let (result, _, asked) = run(&r, fill);
+    let err = result.unwrap_err();
+    assert_eq!(err.status(), 502);
+    assert!(
+        err.message.contains("3 platforms") && err.message.contains("at most 2"),
+        "{err}"
+    );
+    assert!(
+        asked
+            .iter()
+            .all(|r| !format!("{r:?}").contains("/download/")),
+        "{asked:#?}"
+    );
+    // At the cap it fills.
+    let fill = Fill::version(
+        &limited("platforms=3"),
+        provider(),
+        Version::parse("1.0.0").unwrap(),
+    );
+    assert!(run(&r, fill).0.is_ok());
+}
+
+#[test]
+fn a_fill_stops_once_the_origin_sent_more_than_its_byte_budget() {
+    let r = registry();
+    let fill = Fill::version(
+        &limited("fill_bytes=100"),
+        provider(),
+        Version::parse("1.0.0").unwrap(),
+    );
+    let (result, rounds, _) = run(&r, fill);
+    let err = result.unwrap_err();
+    assert_eq!(err.status(), 502, "{err}");
+    assert!(err.message.contains("more than 100 bytes"), "{err}");
+    assert!(rounds < 5, "it went on for {rounds} rounds");
+}

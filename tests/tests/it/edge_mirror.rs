@@ -130,6 +130,15 @@ impl PullThrough {
         let dev = EdgeDev::start(EdgeDevOptions {
             https: true,
             cli_config: Some(host_block(&origin)),
+            // The loopback origin is fetched only because it is listed.
+            vars: vec![(
+                "TFLOCK_ALLOWED_HOSTS".into(),
+                origin
+                    .base_url()
+                    .trim_start_matches("http://")
+                    .trim_start_matches("https://")
+                    .to_string(),
+            )],
             ..EdgeDevOptions::default()
         });
         PullThrough {

@@ -4,17 +4,21 @@
 //! same path, with a token; a published archive never changes (same bytes again: 200,
 //! different bytes: 409).
 
+use std::collections::HashMap;
 use std::time::Duration;
 
-use futures_util::future::{select, Either};
 use futures_util::{Stream, StreamExt};
 use tflock_core::edge::keys;
+use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
+use tflock_core::edge::publish::{settle, Claim, Sidecar, Writer};
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::hash::{ZipHasher, ZipHashes};
 use tflock_core::protocol::mirror_docs;
-use worker::{Bucket, Delay, MultipartUpload, Request, Response, Result, UploadedPart};
+use worker::{
+    Bucket, ByteStream, Delay, MultipartUpload, Request, Response, Result, UploadedPart, Url,
+};
 
 use super::documents::{self, internal, now};
 use super::origin::{self, busy, Slot};
@@ -22,12 +26,8 @@ use super::part_buffer::PartBuffer;
 use super::{respond, store, trace, Mirror};
 use tflock_core::edge::route::Upload;
 
-/// The largest archive accepted (uploads and pulls).
-const MAX_ARCHIVE: u64 = 2 * 1024 * 1024 * 1024;
 /// How long a request waits for another one's pull or upload of the same archive.
 const WAIT: Duration = Duration::from_secs(120);
-/// How long one chunk of an origin download may take (a stalled download fails).
-const CHUNK_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bytes streamed between two turns of the event loop. When the body's chunks are already
 /// buffered, each read resolves as a microtask and the loop never gives the isolate back:
 /// every other request to it (document hits) waited for the whole pull, then had its
@@ -41,8 +41,8 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<
         trace(|t| t.cache = "hit");
         return Ok(r);
     }
-    if !mirror.config.pulls_through(&a.hostname) {
-        return respond::error(404, "Not Found");
+    if let Err(e) = mirror.config.check_pull(&a.hostname) {
+        return respond::error(e.status(), &e.message);
     }
     trace(|t| t.cache = "miss");
     if let Err(e) = pull(mirror, &bucket, a).await {
@@ -94,7 +94,7 @@ pub(crate) async fn pull(
     // This request owns the lease: one origin download, counted against the cap (requests
     // waiting for it are not).
     let result = match Slot::take() {
-        Some(_slot) => download(bucket, a, &record, platform, &origin_archive.url).await,
+        Some(_slot) => download(mirror, bucket, a, &record, platform, &origin_archive.url).await,
         None => Err(busy()),
     };
     let _ = store::release_lease(bucket, &a.key).await;
@@ -106,6 +106,7 @@ async fn stored(bucket: &Bucket, key: &str) -> std::result::Result<bool, EdgeErr
 }
 
 async fn download(
+    mirror: &Mirror,
     bucket: &Bucket,
     a: &Upload,
     record: &OriginRecord,
@@ -113,32 +114,59 @@ async fn download(
     url: &str,
 ) -> std::result::Result<(), EdgeError> {
     let what = format!("{} {} for {platform}", record.provider, record.version);
+    let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
     let t0 = now();
-    // Archives go without credentials, as the CLI fetches them.
-    let mut resp = origin::get(url, None)
-        .await
-        .map_err(|e| EdgeError::new(EdgeErrorKind::OriginFailed, format!("{what}: {e}")))?;
-    if resp.status_code() != 200 {
+    let url = Url::parse(url).map_err(|e| {
+        EdgeError::new(
+            EdgeErrorKind::OriginFailed,
+            format!("{what}: the origin's download URL {url:?}: {e}"),
+        )
+    })?;
+    let mut opened = origin::open_archive(mirror, &url).await.map_err(named)?;
+    if opened.resp.status_code() != 200 {
+        opened.abort.abort();
         return Err(EdgeError::new(
             EdgeErrorKind::OriginFailed,
             format!(
                 "{what}: the origin answered {} for {url}",
-                resp.status_code()
+                opened.resp.status_code()
             ),
         ));
     }
-    let body = resp.stream().map_err(err)?;
-    let staged = stage(bucket, &a.key, body, Some(CHUNK_TIMEOUT)).await;
+    let guard = mirror.config.limits.archive(url.as_str(), t0);
+    let declared = opened
+        .resp
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|l| l.parse().ok());
+    if let Err(e) = guard.declared(declared) {
+        opened.abort.abort();
+        return Err(named(e));
+    }
+    let body = opened.resp.stream().map_err(err)?;
+    let limit = mirror.config.limits.archive_bytes;
+    let staged = stage(bucket, &a.key, body, Some((guard, &opened.abort)), limit).await;
     trace(|t| t.origin_ms += (now() - t0) as u64);
-    let (hashes, pending) = staged.map_err(|e| {
-        EdgeError::new(
+    let (hashes, pending) = staged.map_err(|e| match e.kind {
+        EdgeErrorKind::Refused => EdgeError::new(
             EdgeErrorKind::Refused,
-            format!("{what}: cannot hash the archive: {e}"),
-        )
+            format!("{what}: cannot hash the archive: {}", e.message),
+        ),
+        _ => named(e),
     })?;
-    publish(bucket, a, Some(record), platform, &hashes, pending)
-        .await
-        .map(|_| ())
+    publish(
+        bucket,
+        a,
+        Some(record),
+        platform,
+        &hashes,
+        pending,
+        Writer::Origin,
+    )
+    .await
+    .map(|_| ())
 }
 
 /// An archive written to R2 as parts but not yet visible.
@@ -147,24 +175,23 @@ struct Pending {
     parts: Vec<UploadedPart>,
 }
 
-/// Streams `body` into a multipart upload of `key` in equal parts while hashing it.
-/// Nothing becomes visible until [`publish`]; on failure the upload is aborted here.
-async fn stage<S>(
+/// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
+/// `guard` (an origin download) and at most `limit` bytes. Nothing becomes visible until
+/// [`publish`]; on failure the upload is aborted here. A body that is no zip is `Refused`.
+async fn stage(
     bucket: &Bucket,
     key: &str,
-    body: S,
-    chunk_timeout: Option<Duration>,
-) -> std::result::Result<(ZipHashes, Pending), String>
-where
-    S: Stream<Item = Result<Vec<u8>>> + Unpin,
-{
+    body: ByteStream,
+    guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+) -> std::result::Result<(ZipHashes, Pending), EdgeError> {
     let upload = bucket
         .create_multipart_upload(key.to_string())
         .http_metadata(store::content_type_meta("application/zip"))
         .execute()
         .await
-        .map_err(|e| e.to_string())?;
-    match stream_parts(bucket, key, &upload, body, chunk_timeout).await {
+        .map_err(err)?;
+    match stream_parts(bucket, key, &upload, body, guard, limit).await {
         Ok((hashes, parts)) => Ok((hashes, Pending { upload, parts })),
         Err(e) => {
             let _ = upload.abort().await;
@@ -173,42 +200,45 @@ where
     }
 }
 
-async fn stream_parts<S>(
+async fn stream_parts(
     bucket: &Bucket,
     key: &str,
     upload: &MultipartUpload,
-    mut body: S,
-    chunk_timeout: Option<Duration>,
-) -> std::result::Result<(ZipHashes, Vec<UploadedPart>), String>
-where
-    S: Stream<Item = Result<Vec<u8>>> + Unpin,
-{
+    mut body: ByteStream,
+    mut guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+) -> std::result::Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
+    let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
     let mut hasher = ZipHasher::new();
     let mut splitter = PartSplitter::new(PART_SIZE);
-    let mut part = PartBuffer::new(bucket, key, upload).await?;
+    let mut part = PartBuffer::new(bucket, key, upload)
+        .await
+        .map_err(|e| internal(&e))?;
     let mut streamed = 0;
     loop {
-        let next = match chunk_timeout {
-            None => body.next().await,
-            Some(limit) => match select(body.next(), Box::pin(Delay::from(limit))).await {
-                Either::Left((chunk, _)) => chunk,
-                Either::Right(_) => return Err("the download stalled".to_string()),
+        let chunk = match guard.as_mut() {
+            Some((g, abort)) => match origin::next_chunk(&mut body, g, abort).await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(a) => return Err(a.error),
+            },
+            None => match body.next().await {
+                Some(chunk) => chunk.map_err(err)?,
+                None => break,
             },
         };
-        let Some(chunk) = next else { break };
-        let chunk = chunk.map_err(|e| e.to_string())?;
-        hasher.update(&chunk).map_err(|e| e.to_string())?;
+        hasher.update(&chunk).map_err(|e| refused(e.to_string()))?;
         for piece in splitter.cut(&chunk) {
-            part.write(&piece).await?;
+            part.write(&piece).await.map_err(|e| internal(&e))?;
         }
-        if splitter.total() > MAX_ARCHIVE {
-            return Err(format!("the archive is larger than {MAX_ARCHIVE} bytes"));
+        if splitter.total() > limit {
+            return Err(refused(format!("the archive is larger than {limit} bytes")));
         }
         pace(&mut streamed, chunk.len()).await;
     }
-    let hashes = hasher.finish().map_err(|e| e.to_string())?;
+    let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
     if let Some(len) = splitter.finish() {
-        part.upload(len).await?;
+        part.upload(len).await.map_err(|e| internal(&e))?;
     }
     Ok((hashes, part.into_parts()))
 }
@@ -224,7 +254,8 @@ async fn pace(streamed: &mut usize, n: usize) {
 }
 
 /// Checks a staged archive against the origin record (if the host is pulled through),
-/// then makes it visible, records its hashes and lists them. Aborts on refusal.
+/// claims its key (see `core::edge::publish`: the first writer's `zh:` is the only one that
+/// may ever complete it), then makes it visible and lists its hashes. Aborts on refusal.
 async fn publish(
     bucket: &Bucket,
     a: &Upload,
@@ -232,6 +263,7 @@ async fn publish(
     platform: &str,
     hashes: &ZipHashes,
     pending: Pending,
+    writer: Writer,
 ) -> std::result::Result<Vec<String>, EdgeError> {
     let listed = match record {
         Some(record) => match record.accept(platform, hashes) {
@@ -247,19 +279,54 @@ async fn publish(
         },
         None => vec![hashes.h1.to_string(), hashes.zh.to_string()],
     };
-    pending.upload.complete(pending.parts).await.map_err(err)?;
-    let sidecar = serde_json::json!({ "h1": hashes.h1.to_string(), "zh": hashes.zh.to_string() });
-    bucket
-        .put(keys::hashes(&a.key), sidecar.to_string().into_bytes())
-        .execute()
-        .await
-        .map_err(err)?;
+    let mine = Sidecar {
+        h1: hashes.h1.to_string(),
+        zh: hashes.zh.to_string(),
+    };
+    let claim_key = keys::hashes(&a.key);
+    let created = store::swap(
+        bucket,
+        &claim_key,
+        None,
+        mine.to_json(),
+        "application/json",
+        HashMap::new(),
+    )
+    .await
+    .map_err(err)?;
+    let existing = if created {
+        None
+    } else {
+        store::read(bucket, &claim_key)
+            .await
+            .map_err(err)?
+            .and_then(|s| Sidecar::from_json(&s.bytes))
+    };
+    match settle(&a.key, existing.as_ref(), &mine, writer) {
+        Claim::OtherBytes(e) => {
+            // Loud: an origin changing a published release is an incident for the operator.
+            worker::console_error!(
+                "{}",
+                serde_json::json!({ "refused": a.key, "why": e.message })
+            );
+            trace(|t| t.verification = format!("refused: {}", e.message));
+            let _ = pending.upload.abort().await;
+            return Err(e);
+        }
+        Claim::Publish => {
+            if stored(bucket, &a.key).await? {
+                // The same bytes, published by an earlier writer.
+                let _ = pending.upload.abort().await;
+            } else {
+                pending.upload.complete(pending.parts).await.map_err(err)?;
+            }
+        }
+    }
     let now = now();
     let version_key = format!("{}/{}.json", a.dir, a.version);
-    let h1 = hashes.h1.to_string();
     if record.is_some() {
         store::update(bucket, &version_key, now, |current| match current {
-            Some(doc) => mirror_docs::add_hash_first(doc, platform, &h1),
+            Some(doc) => mirror_docs::add_h1_for(doc, platform, &mine.h1, &mine.zh),
             None => Ok(None),
         })
         .await
@@ -286,21 +353,37 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
         return respond::error(403, "Uploads are disabled: set the UPLOAD_TOKEN secret.");
     }
     let auth = req.headers().get("authorization")?.unwrap_or_default();
-    if !mirror.config.upload_allowed(&a.hostname, &auth) {
+    let namespace = a.dir.split('/').nth(1).unwrap_or_default();
+    if !mirror
+        .config
+        .upload_allowed_in(&a.hostname, namespace, &auth)
+    {
         return respond::error(401, "Unauthorized");
     }
     let declared: Option<u64> = req
         .headers()
         .get("content-length")?
         .and_then(|l| l.parse().ok());
-    if declared.is_some_and(|l| l > MAX_ARCHIVE) {
-        return respond::error(
-            413,
-            &format!("An archive may have at most {MAX_ARCHIVE} bytes."),
-        );
+    let limit = mirror.config.limits.archive_bytes;
+    if declared.is_some_and(|l| l > limit) {
+        return respond::error(413, &format!("An archive may have at most {limit} bytes."));
     }
     let bucket = mirror.bucket()?;
-    let record = if mirror.config.pulls_through(&a.hostname) {
+    let pull = mirror.config.check_pull(&a.hostname);
+    if let Err(e) = &pull {
+        if !mirror.config.is_private(&a.hostname) {
+            // Neither checked against an origin nor declared upload-only: nothing vouches
+            // for what would be stored.
+            return respond::error(
+                e.status(),
+                &format!(
+                    "{} Uploads go only to pulled-through hosts or to TFLOCK_PRIVATE_HOSTS.",
+                    e.message
+                ),
+            );
+        }
+    }
+    let record = if pull.is_ok() {
         match documents::record(mirror, &bucket, &a.dir, &a.version).await {
             Ok(r) => Some(r),
             Err(e) => {
@@ -327,11 +410,23 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
         return compare_with_stored(&bucket, a, body).await;
     }
     let result = async {
-        let (hashes, pending) = match stage(&bucket, &a.key, body, None).await {
+        let (hashes, pending) = match stage(&bucket, &a.key, body, None, limit).await {
             Ok(staged) => staged,
-            Err(e) => return respond::error(422, &format!("Cannot hash provider package: {e}")),
+            Err(e) if e.kind == EdgeErrorKind::Refused => {
+                return respond::error(422, &format!("Cannot hash provider package: {e}"))
+            }
+            Err(e) => return respond::error(e.status(), &e.message),
         };
-        match publish(&bucket, a, record.as_ref(), &a.platform, &hashes, pending).await {
+        let publishing = publish(
+            &bucket,
+            a,
+            record.as_ref(),
+            &a.platform,
+            &hashes,
+            pending,
+            Writer::Upload,
+        );
+        match publishing.await {
             Ok(_) => {
                 let body = serde_json::json!({
                     "key": a.key,

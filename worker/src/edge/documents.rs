@@ -8,6 +8,7 @@ use tflock_core::addrs::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
 use tflock_core::edge::http::{expired, DOCUMENT_TTL_MS, MISS_TTL_MS};
 use tflock_core::edge::keys;
+use tflock_core::edge::publish::check_republished;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::protocol::mirror_docs;
@@ -24,15 +25,15 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Res
     let bucket = mirror.bucket()?;
     let now = now();
     let stored = store::read_document(&bucket, &doc.key, now).await?;
-    let pulls = mirror.config.pulls_through(&doc.hostname);
+    let pull = mirror.config.check_pull(&doc.hostname);
     if let Some(s) = &stored {
-        if !pulls || !expired(filled_at(s), now, DOCUMENT_TTL_MS) {
+        if pull.is_err() || !expired(filled_at(s), now, DOCUMENT_TTL_MS) {
             trace(|t| t.cache = "hit");
             return respond::document(req, s.bytes.clone(), &s.http_etag, None);
         }
     }
-    if !pulls {
-        return respond::error(404, "Not Found");
+    if let Err(e) = pull {
+        return respond::error(e.status(), &e.message);
     }
     if stored.is_none() {
         if let Some(miss) = store::read(&bucket, &keys::miss(&doc.key)).await? {
@@ -58,7 +59,7 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Res
             }
         }
         Err(e) => match (stored, e.kind) {
-            (Some(s), EdgeErrorKind::OriginFailed) => {
+            (Some(s), EdgeErrorKind::OriginFailed | EdgeErrorKind::TimedOut) => {
                 trace(|t| t.cache = "stale");
                 respond::document(req, s.bytes, &s.http_etag, Some(&e.message))
             }
@@ -127,21 +128,37 @@ pub(crate) async fn fill_version(
             return Err(e);
         }
     };
+    let key = format!("{dir}/{version}.json");
+    let what = format!("{} {}", record.provider, record.version);
+    let old = store::read(bucket, &key)
+        .await
+        .map_err(|e| internal(&e.to_string()))?;
+    if let Err(e) = check_republished(&what, old.as_ref().map(|s| s.bytes.as_slice()), &doc) {
+        return Err(republished(e));
+    }
     bucket
         .put(keys::origin_record(dir, version), record.to_json())
         .http_metadata(store::content_type_meta("application/json"))
         .execute()
         .await
         .map_err(|e| internal(&e.to_string()))?;
-    let key = format!("{dir}/{version}.json");
     let missing = std::cell::RefCell::new(Vec::new());
+    let refused = std::cell::RefCell::new(None);
     store::update(bucket, &key, now, |old| {
+        // Checked again against what is there now: another writer may have refilled it.
+        if let Err(e) = check_republished(&what, old, &doc) {
+            *refused.borrow_mut() = Some(e);
+            return Ok(None);
+        }
         let (next, lacking) = mirror_docs::carry_h1(old, &doc)?;
         *missing.borrow_mut() = lacking;
         Ok(Some(next))
     })
     .await
     .map_err(|e| internal(&e.to_string()))?;
+    if let Some(e) = refused.into_inner() {
+        return Err(republished(e));
+    }
     fills::enqueue_h1(mirror, dir, version, &missing.into_inner()).await;
     Ok(record)
 }
@@ -162,6 +179,13 @@ pub(crate) async fn record(
         }
     }
     fill_version(mirror, bucket, dir, version, now()).await
+}
+
+/// Reports an origin that changed a published release: loudly, for the operator.
+fn republished(e: EdgeError) -> EdgeError {
+    worker::console_error!("{}", serde_json::json!({ "refused": e.message }));
+    trace(|t| t.verification = format!("refused: {}", e.message));
+    e
 }
 
 fn provider_of(dir: &str) -> std::result::Result<Provider, EdgeError> {

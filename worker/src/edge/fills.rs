@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use tflock_core::addrs::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
 use tflock_core::edge::keys;
+use tflock_core::edge::publish::Sidecar;
 use tflock_core::protocol::mirror_docs;
 use worker::{MessageBatch, MessageExt, Request, Response, Result};
 
@@ -115,17 +116,16 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
             pull(mirror, &bucket, &upload)
                 .await
                 .map_err(|e| e.message)?;
-            // Stored earlier by a plain download: make sure its h1: is listed too.
+            // Stored earlier by a plain download: make sure its h1: is listed too, beside
+            // the zh: it was computed with and no other.
             if let Some(s) = store::read(&bucket, &keys::hashes(&upload.key))
                 .await
                 .map_err(|e| e.to_string())?
             {
-                let hashes: serde_json::Value =
-                    serde_json::from_slice(&s.bytes).unwrap_or_default();
-                if let Some(h1) = hashes["h1"].as_str() {
+                if let Some(side) = Sidecar::from_json(&s.bytes) {
                     let key = format!("{dir}/{version}.json");
                     store::update(&bucket, &key, now(), |doc| match doc {
-                        Some(doc) => mirror_docs::add_hash_first(doc, platform, h1),
+                        Some(doc) => mirror_docs::add_h1_for(doc, platform, &side.h1, &side.zh),
                         None => Ok(None),
                     })
                     .await
@@ -151,6 +151,13 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
                     Err(e) => return Err(e.message),
                 },
             };
+            let cap = mirror.config.limits.backfill_versions;
+            if versions.len() > cap {
+                return Err(format!(
+                    "{provider} has {} versions; a backfill queues at most {cap} (TFLOCK_LIMITS backfill_versions): name the versions",
+                    versions.len()
+                ));
+            }
             let jobs = versions
                 .into_iter()
                 .map(|version| Job::Version {
@@ -181,6 +188,13 @@ pub(crate) async fn backfill(mirror: &Mirror, req: &mut Request) -> Result<Respo
         Ok(b) => b,
         Err(e) => return respond::error(400, &format!("backfill body: {e}")),
     };
+    let cap = mirror.config.limits.backfill_versions;
+    if body.versions.as_ref().is_some_and(|v| v.len() > cap) {
+        return respond::error(
+            400,
+            &format!("A backfill queues at most {cap} versions per provider (TFLOCK_LIMITS backfill_versions)."),
+        );
+    }
     let mut jobs = Vec::new();
     for provider in body.providers {
         if let Err(e) = Provider::parse(&provider, mirror.config.flavor) {

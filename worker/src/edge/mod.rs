@@ -86,6 +86,10 @@ impl Mirror {
             "TFLOCK_CLI_CONFIG",
             "TFLOCK_FLAVOR",
             "TFLOCK_PRIVATE_HOSTS",
+            "TFLOCK_ALLOWED_HOSTS",
+            "TFLOCK_LIMITS",
+            "TFLOCK_READ_TOKEN",
+            "TFLOCK_UPLOAD_TOKENS",
             "UPLOAD_TOKEN",
         ] {
             if let Some(v) = var(&env, name) {
@@ -154,7 +158,12 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
         ),
         Ok(mirror) => {
             which = route(&method, &path, mirror.config.flavor);
-            handle(&mirror, req, &which).await
+            let auth = req.headers().get("authorization")?.unwrap_or_default();
+            if needs_read_token(&which) && !mirror.config.read_allowed(&auth) {
+                respond::unauthorized()
+            } else {
+                handle(&mirror, req, &which).await
+            }
         }
     };
     let response = match response {
@@ -190,6 +199,15 @@ async fn handle(mirror: &Mirror, mut req: Request, which: &Route) -> Result<Resp
         Route::NotFound => respond::error(404, "Not Found"),
         Route::MethodNotAllowed => respond::error(405, "Method Not Allowed"),
     }
+}
+
+/// Every read but a CORS preflight (which browsers send without credentials); uploads and
+/// the operator's routes check their own tokens.
+fn needs_read_token(r: &Route) -> bool {
+    !matches!(
+        r,
+        Route::Preflight | Route::Upload(_) | Route::Backfill | Route::Objects
+    )
 }
 
 fn route_name(r: &Route) -> &'static str {

@@ -17,6 +17,17 @@ pub(crate) fn error(status: u16, message: &str) -> Result<Response> {
         .with_headers(headers))
 }
 
+/// 401 for a read without the read token (`TFLOCK_READ_TOKEN`).
+pub(crate) fn unauthorized() -> Result<Response> {
+    let mut r = error(
+        401,
+        "This mirror is private: send its read token as Authorization: Bearer (a credentials block for the mirror's host).",
+    )?;
+    r.headers_mut()
+        .set("www-authenticate", "Bearer realm=\"tflock mirror\"")?;
+    Ok(r)
+}
+
 /// 429: the isolate is at its cap of concurrent origin work.
 pub(crate) fn too_busy() -> Result<Response> {
     let mut r = error(
