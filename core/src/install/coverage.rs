@@ -151,6 +151,29 @@ pub fn coverage_query_failure(
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_mirror_answer_teaches_each_platform_its_hashes_once() {
+        let zh = format!("zh:{}", "ab".repeat(32));
+        let pkg = SourcePackage::NetworkMirror {
+            mirror_url: "https://m/".into(),
+            url: "https://m/x.zip".into(),
+            hashes: vec![
+                ("linux_amd64".into(), zh.clone()),
+                ("linux_amd64".into(), zh.clone()),
+                ("darwin_arm64".into(), "not a hash".into()),
+            ],
+            trust_all_hashes: true,
+        };
+        let mut out = SortedMap::new();
+        learn_hashes(&pkg, &mut out);
+        learn_hashes(&SourcePackage::LocalDir { path: "d".into() }, &mut out);
+        let learned: Vec<(&String, Vec<String>)> = out
+            .iter()
+            .map(|(p, hs)| (p, hs.iter().map(ToString::to_string).collect()))
+            .collect();
+        assert_eq!(learned, [(&"linux_amd64".to_string(), vec![zh])]);
+    }
+
     fn parts() -> (Provider, Version, Platform) {
         (
             Provider::parse("hashicorp/aws", Flavor::Terraform).expect("address"),
