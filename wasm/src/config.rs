@@ -9,8 +9,7 @@ use tflock_core::collections::SortedMap;
 use tflock_core::config::{
     load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
 };
-use tflock_core::install::requirements::from_configuration;
-use tflock_core::install::{check_lock, LockStatus};
+use tflock_core::install::check_lock;
 use tflock_core::lockfile::{
     header_flavor, load_locks, LoadOptions as LockLoadOptions, LOCK_FILE_NAME,
 };
@@ -144,10 +143,8 @@ pub fn load_module(
 #[derive(Serialize)]
 struct CheckedProviderJs {
     provider: String,
-    status: LockStatus,
+    status: &'static str,
     locked: Option<String>,
-    constraints: String,
-    problem: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -174,7 +171,8 @@ pub fn check_lock_js(
     let reqs = tree_requirements(&tree, flavor);
     diags.extend(tree.diagnostics());
     diags.extend(reqs.diagnostics.iter().cloned());
-    let check = check_lock(&from_configuration(&reqs), &locks, flavor);
+    let required = reqs.providers.iter().map(|(p, r)| (p, &r.parsed));
+    let check = check_lock(required, &locks, flavor);
     diags.extend(check.diagnostics(flavor));
     let out = LockCheckJs {
         consistent: check.is_consistent() && !diags.has_errors(),
@@ -183,10 +181,8 @@ pub fn check_lock_js(
             .iter()
             .map(|p| CheckedProviderJs {
                 provider: p.provider.to_string(),
-                status: p.status.clone(),
+                status: p.status.name(),
                 locked: p.locked.as_ref().map(ToString::to_string),
-                constraints: p.constraints.canonical(),
-                problem: p.problem(flavor),
             })
             .collect(),
         diagnostics: diagnostics(&diags),

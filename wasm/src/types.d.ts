@@ -175,10 +175,6 @@ export interface CheckedProvider {
   status: "satisfied" | "missing" | "unsatisfied" | "extra";
   /** The locked version; null when the lock has none. */
   locked: string | null;
-  /** The configuration's constraints, canonical ("" = any version, or extra). */
-  constraints: string;
-  /** Why it fails, in Terraform's words; null when satisfied. */
-  problem: string | null;
 }
 
 /** `checkLock` result. */
@@ -187,7 +183,8 @@ export interface LockCheck {
   consistent: boolean;
   /** Required providers by address, then the extra ones in lock order. */
   providers: CheckedProvider[];
-  /** The lock's, the configuration's and the check's diagnostics (Terraform's texts). */
+  /** The lock's, the configuration's and the check's diagnostics (Terraform's texts: why
+   *  each missing or unsatisfied provider fails). */
   diagnostics: Diagnostic[];
 }
 

@@ -11,7 +11,7 @@ use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tflock_core::install::{check_lock, LockStatus};
+use tflock_core::install::check_lock;
 use tflock_core::lockfile::{
     diff_locks, header_flavor, load_locks_bytes, merge_locks, render_diff, render_merge,
     write_locks, LoadOptions, Locks, LOCK_FILE_NAME,
@@ -224,13 +224,7 @@ fn check_against_config(
     }
     let check = check_lock(&planner_reqs, &loaded.locks, flavor);
     for row in &check.providers {
-        let word = match row.status {
-            LockStatus::Satisfied => "ok",
-            LockStatus::Missing => "missing",
-            LockStatus::Unsatisfied => "unsatisfied",
-            LockStatus::Extra => "extra",
-        };
-        let mut line = format!("{word:<11} {}", row.provider);
+        let mut line = format!("{:<11} {}", row.status.name(), row.provider);
         if let Some(v) = &row.locked {
             line.push_str(&format!(" {v}"));
         }

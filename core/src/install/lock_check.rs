@@ -4,7 +4,6 @@
 //! configuration no longer requires — `plan` ignores those, `init` drops them and
 //! `init -lockfile=readonly` refuses to.
 
-use super::options::Requirements;
 use crate::addrs::Provider;
 use crate::collections::sort;
 use crate::lockfile::Locks;
@@ -12,8 +11,7 @@ use crate::version::{Constraints, Version};
 use crate::{Diagnostic, Diagnostics, Flavor};
 
 /// What the lock says about one provider.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockStatus {
     /// Locked at a version the constraints allow.
     Satisfied,
@@ -50,11 +48,19 @@ pub struct LockCheck {
     pub lock_was_empty: bool,
 }
 
-/// Checks `locks` against `requirements` (built-in providers are never locked and are
-/// left out, as Terraform's `ProviderIsLockable` does).
-pub fn check_lock(requirements: &Requirements, locks: &Locks, flavor: Flavor) -> LockCheck {
-    let mut providers = Vec::new();
+/// Checks `locks` against `requirements`, each provider with its combined constraints
+/// (a [`Requirements`](super::Requirements) map, or a configuration's requirements mapped to their `parsed`
+/// constraints). Built-in providers are never locked and are left out, as Terraform's
+/// `ProviderIsLockable` does.
+pub fn check_lock<'r>(
+    requirements: impl IntoIterator<Item = (&'r Provider, &'r Constraints)>,
+    locks: &Locks,
+    flavor: Flavor,
+) -> LockCheck {
+    let mut providers: Vec<ProviderCheck> = Vec::new();
+    let mut required: Vec<&Provider> = Vec::new();
     for (provider, constraints) in requirements {
+        required.push(provider);
         if provider.is_builtin_for(flavor) {
             continue;
         }
@@ -73,7 +79,7 @@ pub fn check_lock(requirements: &Requirements, locks: &Locks, flavor: Flavor) ->
         });
     }
     for lock in locks.providers() {
-        if !requirements.contains_key(lock.addr()) {
+        if !required.contains(&lock.addr()) {
             providers.push(ProviderCheck {
                 provider: lock.addr().clone(),
                 constraints: Constraints::default(),
@@ -89,15 +95,27 @@ pub fn check_lock(requirements: &Requirements, locks: &Locks, flavor: Flavor) ->
     }
 }
 
+impl LockStatus {
+    /// The verdict's name, as the CLI prints it and the npm package returns it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LockStatus::Satisfied => "satisfied",
+            LockStatus::Missing => "missing",
+            LockStatus::Unsatisfied => "unsatisfied",
+            LockStatus::Extra => "extra",
+        }
+    }
+}
+
 impl ProviderCheck {
-    /// Why the provider fails the check, in `VerifyDependencySelections`' words; for an
-    /// extra provider (which Terraform does not report) what `init` does about it.
-    pub fn problem(&self, flavor: Flavor) -> Option<String> {
+    /// Why the provider fails the check, in `VerifyDependencySelections`' words (`None`
+    /// when it passes; an extra provider passes, as `plan` ignores it).
+    pub fn problem(&self) -> Option<String> {
         let addr = &self.provider;
         let current = self.constraints.canonical();
         let locked = self.locked.as_ref();
         match (&self.status, locked) {
-            (LockStatus::Satisfied, _) => None,
+            (LockStatus::Satisfied | LockStatus::Extra, _) => None,
             (LockStatus::Missing, _) | (_, None) => Some(format!(
                 "provider {addr}: required by this configuration but no version is selected"
             )),
@@ -107,10 +125,6 @@ impl ProviderCheck {
             ),
             (LockStatus::Unsatisfied, Some(v)) => Some(format!(
                 "provider {addr}: version constraints \"{current}\" don't match the locked version selection {v}"
-            )),
-            (LockStatus::Extra, Some(v)) => Some(format!(
-                "provider {addr}: locked at {v} but no longer required by this configuration; \"{} init\" removes it",
-                flavor.command()
             )),
         }
     }
@@ -133,8 +147,7 @@ impl LockCheck {
         let mut errors: Vec<String> = self
             .providers
             .iter()
-            .filter(|p| matches!(p.status, LockStatus::Missing | LockStatus::Unsatisfied))
-            .filter_map(|p| p.problem(flavor))
+            .filter_map(ProviderCheck::problem)
             .collect();
         if !errors.is_empty() {
             // Terraform sorts the errors by their text.
@@ -164,6 +177,7 @@ impl LockCheck {
 mod tests {
     use super::*;
     use crate::collections::SortedMap;
+    use crate::install::Requirements;
     use crate::lockfile::ProviderLock;
 
     fn p(s: &str) -> Provider {

@@ -272,7 +272,7 @@ fn check_against_a_configuration_lists_missing_unsatisfied_and_extra_providers()
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     assert_eq!(
         stdout,
-        "ok          registry.terraform.io/hashicorp/aws 5.1.0 (~> 5.0)\n\
+        "satisfied   registry.terraform.io/hashicorp/aws 5.1.0 (~> 5.0)\n\
          unsatisfied registry.terraform.io/hashicorp/null 2.1.0 (>= 3.0.0)\n\
          missing     registry.terraform.io/hashicorp/random\n\
          extra       registry.terraform.io/hashicorp/tls 4.0.0\n"
