@@ -48,10 +48,10 @@ pub struct LockCheck {
     pub lock_was_empty: bool,
 }
 
-/// Checks `locks` against `requirements`, each provider with its combined constraints
-/// (a [`Requirements`](super::Requirements) map, or a configuration's requirements mapped to their `parsed`
-/// constraints). Built-in providers are never locked and are left out, as Terraform's
-/// `ProviderIsLockable` does.
+/// Checks `locks` against `requirements`, each provider with its combined constraints (a
+/// [`Requirements`](super::Requirements) map, or a configuration's requirements mapped to
+/// their `parsed` constraints). Built-in providers are never locked and are left out, as
+/// Terraform's `ProviderIsLockable` does.
 pub fn check_lock<'r>(
     requirements: impl IntoIterator<Item = (&'r Provider, &'r Constraints)>,
     locks: &Locks,
