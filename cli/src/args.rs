@@ -3,6 +3,12 @@
 
 use crate::terraform_flags::{self, FlagError, Native, Rewritten};
 use std::ffi::OsString;
+use tflock_core::Flavor;
+
+/// Parses a `-flavor` value (core's names and wording, with the flag in front).
+pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
+    Flavor::parse(s).map_err(|e| anyhow::anyhow!("invalid -flavor: {e}"))
+}
 
 /// Takes Terraform's global `-chdir=DIR` (or `--chdir=DIR`) out of the options before the
 /// subcommand; the error is Terraform's text for `-chdir` without `=DIR`.

@@ -1,11 +1,19 @@
-//! `loadModule` and the diagnostic shape every function returns.
+//! `loadModule`, `checkLock` and the diagnostic shape every function returns.
 
-use crate::convert::{array, bytes, camel_value, entries, flavor, get, opt_string, to_js};
+use crate::convert::{
+    array, bytes, camel_value, entries, flavor, get, opt_flavor, opt_string, to_js,
+};
 use crate::error::{invalid_argument, JsResult};
 use serde::Serialize;
 use tflock_core::collections::SortedMap;
-use tflock_core::config::{load_tree, provenance, render_merged, tree_requirements, LoadOptions};
-use tflock_core::{Diagnostic, Diagnostics, Range, Severity};
+use tflock_core::config::{
+    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
+};
+use tflock_core::install::check_lock;
+use tflock_core::lockfile::{
+    header_flavor, load_locks, LoadOptions as LockLoadOptions, LOCK_FILE_NAME,
+};
+use tflock_core::{Diagnostic, Diagnostics, Flavor, Range, Severity};
 use wasm_bindgen::prelude::*;
 
 /// A diagnostic as JavaScript sees it: the core's fields plus `file` (the range's file name).
@@ -58,6 +66,19 @@ fn files_arg(files: &JsValue) -> JsResult<Vec<(String, Vec<u8>)>> {
         .collect()
 }
 
+/// The module tree of the root's `files` and the `modules` option's directories.
+fn tree_arg(files: &JsValue, options: &JsValue, flavor: Flavor) -> JsResult<ModuleTree> {
+    let mut dirs = SortedMap::new();
+    dirs.insert(String::new(), files_arg(files)?);
+    let modules = get(options, "modules");
+    if !(modules.is_undefined() || modules.is_null()) {
+        for (dir, files) in entries(&modules, "modules")? {
+            dirs.insert(dir.trim_matches('/').to_string(), files_arg(&files)?);
+        }
+    }
+    Ok(load_tree(&dirs, "", &LoadOptions::new(flavor)))
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FileSetJs {
@@ -95,15 +116,7 @@ pub fn load_module(
 ) -> JsResult<JsValue> {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let flavor = flavor(&options)?;
-    let mut dirs = SortedMap::new();
-    dirs.insert(String::new(), files_arg(&files)?);
-    let modules = get(&options, "modules");
-    if !(modules.is_undefined() || modules.is_null()) {
-        for (dir, files) in entries(&modules, "modules")? {
-            dirs.insert(dir.trim_matches('/').to_string(), files_arg(&files)?);
-        }
-    }
-    let tree = load_tree(&dirs, "", &LoadOptions::new(flavor));
+    let tree = tree_arg(&files, &options, flavor)?;
     let loaded = &tree.loaded;
     let reqs = tree_requirements(&tree, flavor);
     let mut req_diags = Diagnostics::new();
@@ -123,6 +136,56 @@ pub fn load_module(
             providers: camel_value(&list)?,
             diagnostics: diagnostics(&req_diags),
         },
+    };
+    to_js(&out)
+}
+
+#[derive(Serialize)]
+struct CheckedProviderJs {
+    provider: String,
+    status: &'static str,
+    locked: Option<String>,
+}
+
+#[derive(Serialize)]
+struct LockCheckJs {
+    consistent: bool,
+    providers: Vec<CheckedProviderJs>,
+    diagnostics: Vec<DiagnosticJs>,
+}
+
+/// `checkLock(files, lockText, { flavor?, modules? })`: whether the lock satisfies the
+/// configuration, offline (core's `check_lock`, as `tflock lockfile check --config`):
+/// each provider's verdict and Terraform's diagnostics, after the lock's and the
+/// configuration's own. Bad input is reported as diagnostics, never thrown.
+#[wasm_bindgen(js_name = checkLock, unchecked_return_type = "LockCheck")]
+pub fn check_lock_js(
+    #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,
+    lock_text: &str,
+    #[wasm_bindgen(unchecked_optional_param_type = "LoadModuleOptions")] options: Option<JsValue>,
+) -> JsResult<JsValue> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    let flavor = opt_flavor(&options)?.unwrap_or_else(|| header_flavor(lock_text));
+    let (locks, mut diags) = load_locks(lock_text, &LockLoadOptions::new(LOCK_FILE_NAME, flavor));
+    let tree = tree_arg(&files, &options, flavor)?;
+    let reqs = tree_requirements(&tree, flavor);
+    diags.extend(tree.diagnostics());
+    diags.extend(reqs.diagnostics.iter().cloned());
+    let required = reqs.providers.iter().map(|(p, r)| (p, &r.parsed));
+    let check = check_lock(required, &locks, flavor);
+    diags.extend(check.diagnostics(flavor));
+    let out = LockCheckJs {
+        consistent: check.is_consistent() && !diags.has_errors(),
+        providers: check
+            .providers
+            .iter()
+            .map(|p| CheckedProviderJs {
+                provider: p.provider.to_string(),
+                status: p.status.name(),
+                locked: p.locked.as_ref().map(ToString::to_string),
+            })
+            .collect(),
+        diagnostics: diagnostics(&diags),
     };
     to_js(&out)
 }

@@ -137,11 +137,9 @@ pub fn entries(v: &JsValue, what: &str) -> JsResult<Vec<(String, JsValue)>> {
 pub fn opt_flavor(options: &JsValue) -> JsResult<Option<Flavor>> {
     match opt_string(options, "flavor")? {
         None => Ok(None),
-        Some(s) => Flavor::parse(&s).map(Some).ok_or_else(|| {
-            invalid_argument(format!(
-                "unknown flavor {s:?}: expected \"terraform\" or \"opentofu\""
-            ))
-        }),
+        Some(s) => Flavor::parse(&s)
+            .map(Some)
+            .map_err(|e| invalid_argument(e.to_string())),
     }
 }
 

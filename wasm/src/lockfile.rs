@@ -94,8 +94,7 @@ pub fn lock_arg(v: &JsValue, flavor: Option<Flavor>) -> JsResult<(Locks, Flavor)
     let flavor = match flavor {
         Some(f) => f,
         None => match opt_string(v, "flavor")? {
-            Some(s) => Flavor::parse(&s)
-                .ok_or_else(|| invalid_argument(format!("unknown flavor {s:?}")))?,
+            Some(s) => Flavor::parse(&s).map_err(|e| invalid_argument(e.to_string()))?,
             None => Flavor::default(),
         },
     };

@@ -16,11 +16,12 @@ use js_sys::{Function, Promise, Uint8Array};
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::hash::{ZipHasher, ZipLimits};
 use tflock_core::install::{
-    self, Answer, FetchedPackage, Need, Outcome, PackageLocation, PlanOptions, Requirements,
-    SourceError,
+    self, Answer, DownloadFailure, FetchedPackage, Need, Outcome, PackageDownload, PackageLocation,
+    PlanOptions, Requirements, SourceError,
 };
 use tflock_core::lockfile::Locks;
 use tflock_core::protocol::cliconfig::CliConfig;
+use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::protocol::Credentials;
 use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
 use tflock_core::version::Version;
@@ -206,18 +207,22 @@ impl Host<'_> {
                 "local packages are not available to lock()",
             ));
         };
-        let url = Url::parse(u).map_err(|e| SourceError::other(e.to_string()))?;
-        // Package downloads never carry credentials, as in Terraform.
-        let resp = self.call(&url, None).await.map_err(SourceError::other)?;
+        let flavor = self.sources.flavor();
+        let fail = |f: DownloadFailure| SourceError::other(f.message(flavor));
+        let download = PackageDownload::new(u).map_err(fail)?;
+        let token = download
+            .auth_host
+            .as_deref()
+            .and_then(|h| self.credentials.token_for(h));
+        let resp = self
+            .call(&download.url, token)
+            .await
+            .map_err(SourceError::other)?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
-        if status != 200 {
-            let text = get(&resp, "statusText").as_string().unwrap_or_default();
-            return Err(SourceError::other(format!(
-                "{} returned from {}",
-                format!("{status} {text}").trim_end(),
-                url.host_str().unwrap_or("")
-            )));
-        }
+        let reason = get(&resp, "statusText").as_string().unwrap_or_default();
+        download.check_status(status, &reason).map_err(fail)?;
+        // No `check_length`: `fetch` decodes a compressed body, and its Content-Length
+        // counts the encoded bytes.
         let total = content_length(&resp);
         stream_zip(&resp, &|received, done| {
             (self.progress)(LockEvent::Package {
@@ -294,8 +299,8 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credential
     }
     let credentials = credentials(options, &cfg)?;
     let set = match opt_string(options, "networkMirror")? {
-        Some(raw) => match Url::parse(&raw) {
-            Ok(base) if base.scheme() == "https" => Ok(SourceSet::single(
+        Some(raw) => match option_mirror_url(&raw, "networkMirror") {
+            Ok(base) => Ok(SourceSet::single(
                 Method::NetworkMirror {
                     base,
                     trust_all_hashes: false,
@@ -303,10 +308,7 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credential
                 &cfg,
                 flavor,
             )),
-            _ => Err(error(
-                "Invalid network mirror URL",
-                "The networkMirror option requires a valid https: URL as the mirror base URL.",
-            )),
+            Err(e) => Err(diagnostic_error(&e.to_diagnostic())),
         },
         None => SourceSet::from_cli_config(&cfg, flavor).map_err(|diags| {
             diags

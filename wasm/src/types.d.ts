@@ -168,6 +168,26 @@ export interface LoadedModule {
   requirements: { providers: ProviderRequirement[]; diagnostics: Diagnostic[] };
 }
 
+/** One provider of a `checkLock` result. */
+export interface CheckedProvider {
+  provider: string;
+  /** `extra`: locked but no longer required (`plan` ignores it, `init` removes it). */
+  status: "satisfied" | "missing" | "unsatisfied" | "extra";
+  /** The locked version; null when the lock has none. */
+  locked: string | null;
+}
+
+/** `checkLock` result. */
+export interface LockCheck {
+  /** True when every required provider is locked at an allowed version and nothing errs. */
+  consistent: boolean;
+  /** Required providers by address, then the extra ones in lock order. */
+  providers: CheckedProvider[];
+  /** The lock's, the configuration's and the check's diagnostics (Terraform's texts: why
+   *  each missing or unsatisfied provider fails). */
+  diagnostics: Diagnostic[];
+}
+
 /** A registry `signing_keys.gpg_public_keys` entry (camelCase or snake_case keys). */
 export interface SigningKey {
   keyId?: string; key_id?: string;

@@ -159,10 +159,7 @@ fn App() -> impl IntoView {
     let state_now = move || Shared {
         files: inputs(),
         lock: lock_text.get(),
-        flavor: match flavor.get() {
-            Flavor::Terraform => "terraform".to_string(),
-            Flavor::OpenTofu => "opentofu".to_string(),
-        },
+        flavor: flavor.get().to_string(),
         platforms: platforms.get(),
     };
     let write_link = |state: &Shared| {

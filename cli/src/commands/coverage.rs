@@ -2,7 +2,7 @@
 //! registry metadata (signed `SHA256SUMS`, OpenTofu `packages`), mirror indexes and the
 //! verified hash cache — without downloading a single provider package.
 
-use super::init::parse_flavor;
+use crate::args::parse_flavor;
 use crate::host::cliconfig;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
@@ -15,8 +15,7 @@ use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::collections::SortedMap;
 use tflock_core::hash::PackageHash;
-use tflock_core::install::{coverage_query_failure, lock_coverage, KnownHashes, SourcePackage};
-use tflock_core::protocol::sha256sums::Sha256Sums;
+use tflock_core::install::{coverage_query_failure, learn_hashes, lock_coverage, KnownHashes};
 
 /// Arguments of `tflock lockfile coverage`.
 #[derive(Debug, clap::Args)]
@@ -69,7 +68,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         let per_platform = known.entry(lock.addr().clone()).or_default();
         for platform in &wanted {
             match sources.package_meta(lock.addr(), lock.version(), &platform.to_string()) {
-                Ok(pkg) => learn(&pkg, per_platform),
+                Ok(pkg) => learn_hashes(&pkg, per_platform),
                 Err(e) => {
                     if let Some(d) =
                         coverage_query_failure(lock.addr(), lock.version(), platform, &e, flavor)
@@ -166,67 +165,4 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// Collects per-platform hashes from one source answer.
-fn learn(pkg: &SourcePackage, out: &mut SortedMap<String, Vec<PackageHash>>) {
-    let mut add = |p: &str, h: &str| {
-        if let Ok(h) = PackageHash::parse(h) {
-            let list = out.entry(p.to_string()).or_default();
-            if !list.contains(&h) {
-                list.push(h);
-            }
-        }
-    };
-    match pkg {
-        SourcePackage::Registry {
-            meta, sha256sums, ..
-        } => {
-            for (p, entry) in &meta.packages {
-                for h in &entry.hashes {
-                    add(p, h);
-                }
-            }
-            // Release archives are named `terraform-provider-<type>_<version>_<os>_<arch>.zip`.
-            if let Ok(sums) = Sha256Sums::parse(sha256sums) {
-                for line in sums.lines() {
-                    if let Some(p) = platform_of(&line.filename) {
-                        add(&p, &format!("zh:{}", hex::encode(line.sha256)));
-                    }
-                }
-            }
-        }
-        SourcePackage::NetworkMirror { hashes, .. } => {
-            for (p, h) in hashes {
-                add(p, h);
-            }
-        }
-        // Filesystem packages carry no source-reported hashes.
-        SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {}
-    }
-}
-
-fn platform_of(filename: &str) -> Option<String> {
-    let stem = filename.strip_suffix(".zip")?;
-    let mut parts = stem.rsplitn(3, '_');
-    let arch = parts.next()?;
-    let os = parts.next()?;
-    (!os.is_empty() && !arch.is_empty()).then(|| format!("{os}_{arch}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::platform_of;
-
-    #[test]
-    fn release_file_names_name_their_platform() {
-        assert_eq!(
-            platform_of("terraform-provider-aws_5.1.0_linux_amd64.zip").as_deref(),
-            Some("linux_amd64")
-        );
-        assert_eq!(
-            platform_of("terraform-provider-aws_5.1.0_manifest.json"),
-            None
-        );
-    }
 }

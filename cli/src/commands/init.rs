@@ -2,21 +2,19 @@
 //! verify and install providers into `.terraform/providers` and write the lock file, like
 //! `terraform init`. Its other flags are in [`crate::terraform_flags`].
 
+use crate::args::parse_flavor;
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
 use crate::host::http::Http;
-use crate::host::provider_dir::ProviderDir;
+use crate::host::provider_dir::{Package, ProviderDir};
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
-use crate::output::{print_diagnostics, print_json};
+use crate::output::{print_diagnostics, report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
-use tflock_core::install::{
-    requirements, Mode, Outcome, OutcomeView, PackageLocation, PlanOptions, Planner,
-};
-use tflock_core::lockfile::messages::strip_markup;
+use tflock_core::install::{requirements, Mode, Outcome, PackageLocation, PlanOptions, Planner};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock init`.
@@ -48,12 +46,6 @@ pub struct InitArgs {
     /// Terraform refuses positional arguments; kept to say so in its words.
     #[arg(hide = true)]
     pub extra: Vec<String>,
-}
-
-/// Parses a `-flavor` value.
-pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
-    Flavor::parse(s)
-        .ok_or_else(|| anyhow::anyhow!("invalid -flavor {s:?}: use terraform or opentofu"))
 }
 
 /// Runs `tflock init`.
@@ -217,23 +209,31 @@ fn install_all(
             match &host.cache {
                 Some(cache) => {
                     let src = cache.package_dir(&inst.provider, &inst.version, &inst.platform);
-                    target.install_dir(&src, &inst.provider, &inst.version, &inst.platform)
+                    target.install(
+                        Package::Dir(&src),
+                        &inst.provider,
+                        &inst.version,
+                        &inst.platform,
+                    )
                 }
                 None => Err("no plugin cache directory is configured".to_string()),
             }
         } else if let Some(fetched) = kept.get(&key) {
             match (&fetched.kept, &inst.location) {
-                (Some(tmp), _) => {
-                    target.install_zip(tmp.path(), &inst.provider, &inst.version, &inst.platform)
-                }
-                (None, PackageLocation::LocalArchive(path)) => target.install_zip(
-                    Path::new(path),
+                (Some(tmp), _) => target.install(
+                    Package::Zip(tmp.path()),
                     &inst.provider,
                     &inst.version,
                     &inst.platform,
                 ),
-                (None, PackageLocation::LocalDir(path)) => target.install_dir(
-                    Path::new(path),
+                (None, PackageLocation::LocalArchive(path)) => target.install(
+                    Package::Zip(Path::new(path)),
+                    &inst.provider,
+                    &inst.version,
+                    &inst.platform,
+                ),
+                (None, PackageLocation::LocalDir(path)) => target.install(
+                    Package::Dir(Path::new(path)),
                     &inst.provider,
                     &inst.version,
                     &inst.platform,
@@ -261,23 +261,13 @@ fn install_all(
             // no run sees a half-replaced package directory.
             let dir = target.package_dir(&inst.provider, &inst.version, &inst.platform);
             let _guard = cache.lock();
-            let _ = cache.install_dir(&dir, &inst.provider, &inst.version, &inst.platform);
+            let _ = cache.install(
+                Package::Dir(&dir),
+                &inst.provider,
+                &inst.version,
+                &inst.platform,
+            );
         }
     }
-    Ok(())
-}
-
-/// Prints messages (stdout) and diagnostics (stderr), or the JSON form.
-pub fn report(outcome: &Outcome, flavor: Flavor, json: bool) -> anyhow::Result<()> {
-    if json {
-        // The core's view as it is; only the markup goes, as on a terminal.
-        let mut view = OutcomeView::new(outcome, flavor);
-        view.messages = view.messages.iter().map(|m| strip_markup(m)).collect();
-        return print_json(&view);
-    }
-    for m in &outcome.messages {
-        println!("{}", strip_markup(m));
-    }
-    print_diagnostics(&outcome.diagnostics);
     Ok(())
 }

@@ -1,14 +1,17 @@
-//! `tflock lockfile fmt|check|diff|merge-driver`: the dependency lock file on disk.
+//! `tflock lockfile fmt|check|diff|merge-driver`: the dependency lock file on disk (and
+//! `check --config`, against a configuration).
 //!
 //! Reading and every decision happen in the core; this module only reads files, prints,
 //! and writes atomically (a temporary file in the same directory, then a rename), so a
 //! failure never leaves a half-written lock file.
 
 use crate::host::atomic::{write_atomic, FileMode};
+use crate::host::workdir;
 use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tflock_core::install::check_lock;
 use tflock_core::lockfile::{
     diff_locks, header_flavor, load_locks_bytes, merge_locks, render_diff, render_merge,
     write_locks, LoadOptions, Locks, LOCK_FILE_NAME,
@@ -39,16 +42,22 @@ pub enum LockfileCommand {
         #[arg(short = 'w', long = "write")]
         write: bool,
         /// Header and texts to use: terraform or opentofu (default: the file's header).
-        #[arg(long, value_parser = parse_flavor)]
+        #[arg(long, value_parser = Flavor::parse)]
         flavor: Option<Flavor>,
     },
-    /// Validate a lock file; exit 1 with diagnostics if it is invalid.
+    /// Validate a lock file; exit 1 with diagnostics if it is invalid. With `--config`, also
+    /// check it against a configuration, offline.
     Check {
-        /// The lock file (default `.terraform.lock.hcl`).
+        /// The lock file (default `.terraform.lock.hcl`, in DIR with `--config`).
         file: Option<PathBuf>,
         /// Texts to use: terraform or opentofu (default: the file's header).
-        #[arg(long, value_parser = parse_flavor)]
+        #[arg(long, value_parser = Flavor::parse)]
         flavor: Option<Flavor>,
+        /// The configuration's root module: list the providers it requires that the lock
+        /// lacks (missing) or locks at a version its constraints reject (unsatisfied), and
+        /// the locked ones it no longer requires (extra); exit 1 on missing or unsatisfied.
+        #[arg(long, value_name = "DIR")]
+        config: Option<PathBuf>,
     },
     /// Explain the changes between two lock files for review.
     Diff {
@@ -71,10 +80,6 @@ pub enum LockfileCommand {
     },
 }
 
-fn parse_flavor(s: &str) -> Result<Flavor, String> {
-    Flavor::parse(s).ok_or_else(|| format!("unknown flavor {s:?}; use terraform or opentofu"))
-}
-
 /// Runs a `lockfile` subcommand.
 pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
     match args.command {
@@ -84,7 +89,19 @@ pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
             flavor,
         } => fmt(&lock_path(file), write, flavor),
         LockfileCommand::Coverage(a) => super::coverage::run(a),
-        LockfileCommand::Check { file, flavor } => check(&lock_path(file), flavor),
+        LockfileCommand::Check {
+            file,
+            flavor,
+            config: None,
+        } => check(&lock_path(file), flavor),
+        LockfileCommand::Check {
+            file,
+            flavor,
+            config: Some(dir),
+        } => {
+            let path = file.unwrap_or_else(|| dir.join(LOCK_FILE_NAME));
+            check_against_config(&path, flavor, &dir)
+        }
         LockfileCommand::Diff { old, new, json } => diff(&old, &new, json),
         LockfileCommand::MergeDriver { base, ours, theirs } => merge_driver(&base, &ours, &theirs),
     }
@@ -174,6 +191,54 @@ fn check(path: &Path, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
         if loaded.locks.len() == 1 { "" } else { "s" }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `lockfile check --config DIR`: the lock (absent counts as empty, as for `init`) against
+/// the configuration's requirements; the verdicts and texts are core's.
+fn check_against_config(
+    path: &Path,
+    flavor: Option<Flavor>,
+    dir: &Path,
+) -> anyhow::Result<ExitCode> {
+    let loaded = if path.exists() {
+        load(path, flavor)
+    } else {
+        Loaded {
+            text: String::new(),
+            flavor: flavor.unwrap_or_default(),
+            locks: Locks::new(),
+            diags: Diagnostics::new(),
+        }
+    };
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let flavor = loaded.flavor;
+    let tree = workdir::load_configuration(dir, flavor)?;
+    let mut diags = workdir::tree_diagnostics(&tree);
+    let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
+    diags.extend(reqs.diagnostics.clone());
+    print_diagnostics(&diags);
+    if diags.has_errors() {
+        return Ok(ExitCode::FAILURE);
+    }
+    let check = check_lock(&planner_reqs, &loaded.locks, flavor);
+    for row in &check.providers {
+        let mut line = format!("{:<11} {}", row.status.name(), row.provider);
+        if let Some(v) = &row.locked {
+            line.push_str(&format!(" {v}"));
+        }
+        if !row.constraints.is_empty() {
+            line.push_str(&format!(" ({})", row.constraints.canonical()));
+        }
+        println!("{line}");
+    }
+    print_diagnostics(&check.diagnostics(flavor));
+    Ok(if check.is_consistent() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn diff(old: &Path, new: &Path, json: bool) -> anyhow::Result<ExitCode> {

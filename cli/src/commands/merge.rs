@@ -1,6 +1,7 @@
 //! `tflock merge [DIR]`: the module after override files are merged, as HCL (or JSON with
 //! provenance), and with `--requirements` the provider requirement tree.
 
+use crate::args::parse_flavor;
 use crate::host::workdir;
 use crate::output;
 use std::path::PathBuf;
@@ -54,12 +55,7 @@ struct RequirementsJson<'a> {
 
 /// Runs `tflock merge`.
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let flavor = Flavor::parse(&args.flavor).ok_or_else(|| {
-        anyhow::anyhow!(
-            "invalid -flavor {:?}: use terraform or opentofu",
-            args.flavor
-        )
-    })?;
+    let flavor = parse_flavor(&args.flavor)?;
     if args.requirements {
         let tree = workdir::load_configuration(&args.dir, flavor)?;
         return requirements(&tree, flavor, args.json);

@@ -1,6 +1,6 @@
 //! `tflock providers lock|mirror`.
 
-use super::init::{parse_flavor, report};
+use crate::args::parse_flavor;
 use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
@@ -9,13 +9,14 @@ use crate::host::http::Http;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
-use crate::output::print_diagnostics;
+use crate::output::{print_diagnostics, report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::install::{restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -237,17 +238,14 @@ fn lock_one(
             path: dir.display().to_string(),
         }
     } else if let Some(raw) = &args.net_mirror {
-        match url::Url::parse(raw) {
-            Ok(u) if u.scheme() == "https" => Method::NetworkMirror {
-                base: u,
+        match option_mirror_url(raw, "-net-mirror") {
+            Ok(base) => Method::NetworkMirror {
+                base,
                 trust_all_hashes: false,
             },
-            _ => {
+            Err(e) => {
                 let mut d = Diagnostics::new();
-                d.push(Diagnostic::error(
-                    "Invalid network mirror URL",
-                    "The -net-mirror option requires a valid https: URL as the mirror base URL.",
-                ));
+                d.push(e.to_diagnostic());
                 print_diagnostics(&d);
                 return Ok(false);
             }
@@ -372,7 +370,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             .join(&provider.namespace)
             .join(&provider.r#type);
         std::fs::create_dir_all(&dir)?;
-        let filename = tflock_core::protocol::fs_mirror::packed_filename(
+        let filename = tflock_core::protocol::package_name::file_name(
             &provider.r#type,
             &version.to_string(),
             &platform.to_string(),

@@ -1,6 +1,6 @@
 //! `tflock verify`: checks installed packages (and a plugin cache) against the lock file.
 
-use super::init::parse_flavor;
+use crate::args::parse_flavor;
 use crate::host::cliconfig;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::workdir;

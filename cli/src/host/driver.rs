@@ -168,6 +168,7 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             bar.set_message(format!("{provider} {version} {platform}"));
             let result = fetch(
                 host.sources.http(),
+                host.sources.flavor(),
                 location,
                 host.keep_dir.as_deref(),
                 &bar,

@@ -13,8 +13,10 @@
 
 use std::io::Read;
 use std::time::Duration;
+use tflock_core::install::PackageDownload;
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::Credentials;
+use tflock_core::Flavor;
 use url::Url;
 
 /// The Terraform version tflock announces in `X-Terraform-Version` (registries use it to
@@ -148,26 +150,35 @@ impl Http {
         })
     }
 
-    /// Streams a (possibly large) body to `sink` chunk by chunk. Retries only while no
-    /// byte has reached the sink, so a sink never sees data twice. Returns the byte count.
-    /// A download that receives nothing for the idle timeout fails, naming the URL.
+    /// Streams a (possibly large) package body to `sink` chunk by chunk. Retries only while
+    /// no byte has reached the sink, so a sink never sees data twice. Returns the byte
+    /// count. A download that receives nothing for the idle timeout fails, naming the URL.
+    /// Which answers are the package and how failures read are core's
+    /// ([`PackageDownload`]), in `flavor`'s words.
     pub fn stream(
         &self,
-        url: &Url,
+        download: &PackageDownload,
+        flavor: Flavor,
         mut sink: impl FnMut(&[u8]) -> Result<(), String>,
         mut on_length: impl FnMut(Option<u64>),
     ) -> Result<u64, String> {
+        let url = &download.url;
+        let token = download
+            .auth_host
+            .as_deref()
+            .and_then(|h| self.credentials.token_for(h));
         let mut attempt = 0;
         loop {
             let mut delivered = 0u64;
             let result = (|| -> Result<u64, String> {
                 let mut resp = self
-                    .request(url, None)
+                    .request(url, token)
                     .send()
                     .map_err(|e| describe(url, e))?;
-                if !resp.status().is_success() {
-                    return Err(format!("unsuccessful request to {url}: {}", resp.status()));
-                }
+                let status = resp.status();
+                download
+                    .check_status(status.as_u16(), status.canonical_reason().unwrap_or(""))
+                    .map_err(|f| f.message(flavor))?;
                 let expected = resp.content_length();
                 on_length(expected);
                 let mut buf = vec![0u8; 256 * 1024];
@@ -181,13 +192,9 @@ impl Http {
                     delivered += n as u64;
                     sink(&buf[..n])?;
                 }
-                if let Some(len) = expected {
-                    if delivered < len {
-                        return Err(format!(
-                            "incorrect response size: expected {len} bytes, but got {delivered} bytes"
-                        ));
-                    }
-                }
+                download
+                    .check_length(expected, delivered)
+                    .map_err(|f| f.message(flavor))?;
                 Ok(delivered)
             })();
             match result {

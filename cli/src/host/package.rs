@@ -11,8 +11,8 @@ use tflock_core::hash::{
     hash_zip_reader, ContentHasher, DirHasher, HashError, PackageHash, ZipHasher, ZipHashes,
     ZipLimits,
 };
-use tflock_core::install::{FetchedPackage, PackageLocation};
-use url::Url;
+use tflock_core::install::{FetchedPackage, PackageDownload, PackageLocation};
+use tflock_core::Flavor;
 
 /// A fetched package, and where its bytes were kept when asked to keep them.
 #[derive(Debug)]
@@ -30,13 +30,14 @@ pub struct Fetched {
 /// to a temp file in `keep_dir` so they can be unpacked after the planner accepts them.
 pub fn fetch(
     http: &Http,
+    flavor: Flavor,
     location: &PackageLocation,
     keep_dir: Option<&Path>,
     bar: &ProgressBar,
 ) -> Result<Fetched, String> {
     match location {
         PackageLocation::Url(u) => {
-            let url = Url::parse(u).map_err(|e| format!("invalid package URL {u:?}: {e}"))?;
+            let download = PackageDownload::new(u).map_err(|f| f.message(flavor))?;
             let mut hasher = two_thread_hasher();
             let mut kept = match keep_dir {
                 Some(dir) => Some(
@@ -53,7 +54,8 @@ pub fn fetch(
             // way Go reads it: from the kept file, or from a second download.
             let mut handed_over = false;
             let size = http.stream(
-                &url,
+                &download,
+                flavor,
                 |chunk| {
                     if !handed_over {
                         match hasher.update(chunk) {
@@ -84,7 +86,7 @@ pub fn fetch(
                             format!("failed to open temporary file to download from {u}: {e}")
                         })?;
                         let write = |chunk: &[u8]| f.write_all(chunk).map_err(|e| e.to_string());
-                        http.stream(&url, write, |_| {})?;
+                        http.stream(&download, flavor, write, |_| {})?;
                         random_access(&mut f)
                     }
                 }

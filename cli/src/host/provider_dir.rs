@@ -48,11 +48,12 @@ impl ProviderDir {
         super::package::hash_dir(&dir).ok().map(|h| h.to_string())
     }
 
-    /// Unpacks `zip` as `p` `v` `platform`, replacing what was there. Extraction goes to a
-    /// staging directory first, so a failure leaves the previous package (or nothing).
-    pub fn install_zip(
+    /// Puts `package` in place as `p` `v` `platform`, replacing what was there. The copy or
+    /// extraction goes to a staging directory first, so a failure leaves the previous
+    /// package (or nothing).
+    pub fn install(
         &self,
-        zip: &Path,
+        package: Package<'_>,
         p: &Provider,
         v: &Version,
         platform: &Platform,
@@ -64,30 +65,23 @@ impl ProviderDir {
             .prefix(".tflock-staging-")
             .tempdir_in(parent)
             .map_err(|e| format!("{}: {e}", parent.display()))?;
-        extract(zip, staging.path())?;
+        match package {
+            Package::Zip(zip) => extract(zip, staging.path())?,
+            Package::Dir(dir) => copy_tree(dir, staging.path())?,
+        }
         replace_dir(staging.keep(), &target)?;
         Ok(target)
     }
+}
 
-    /// Copies an unpacked package directory into place (filesystem mirrors, plugin cache).
-    pub fn install_dir(
-        &self,
-        src: &Path,
-        p: &Provider,
-        v: &Version,
-        platform: &Platform,
-    ) -> Result<PathBuf, String> {
-        let target = self.package_dir(p, v, platform);
-        let parent = target.parent().ok_or("package directory has no parent")?;
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        let staging = tempfile::Builder::new()
-            .prefix(".tflock-staging-")
-            .tempdir_in(parent)
-            .map_err(|e| format!("{}: {e}", parent.display()))?;
-        copy_tree(src, staging.path())?;
-        replace_dir(staging.keep(), &target)?;
-        Ok(target)
-    }
+/// A package to put in place: a zip archive, or an unpacked directory (filesystem mirrors,
+/// the plugin cache).
+#[derive(Debug, Clone, Copy)]
+pub enum Package<'a> {
+    /// A zip archive, unpacked into place.
+    Zip(&'a Path),
+    /// An unpacked package directory, copied into place.
+    Dir(&'a Path),
 }
 
 /// Moves a complete staged directory into place. The target only ever exists complete: a

@@ -62,6 +62,11 @@ impl Sources {
         }
     }
 
+    /// Whose rules and texts the sources follow.
+    pub fn flavor(&self) -> Flavor {
+        self.set().flavor()
+    }
+
     /// The HTTP client the sources use (package downloads share it).
     pub fn http(&self) -> &Http {
         &self.http

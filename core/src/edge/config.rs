@@ -8,6 +8,7 @@ use super::allow::AllowedHosts;
 use super::limits::Limits;
 use super::{EdgeError, EdgeErrorKind};
 use crate::addrs::hostname::for_comparison;
+use crate::flavor::UnknownFlavor;
 use crate::protocol::cliconfig::CliConfig;
 use crate::protocol::credentials::Credentials;
 use crate::source::{Method, SourceSet};
@@ -43,8 +44,8 @@ pub struct EdgeConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// `TFLOCK_FLAVOR` names no flavour.
-    #[error("TFLOCK_FLAVOR: {0:?} is neither \"terraform\" nor \"opentofu\"")]
-    Flavor(String),
+    #[error("TFLOCK_FLAVOR: {0}")]
+    Flavor(#[from] UnknownFlavor),
     /// `TFLOCK_CLI_CONFIG` has errors: their summaries and details, a line each.
     #[error("{}", .0.join("\n"))]
     CliConfig(Vec<String>),
@@ -62,10 +63,10 @@ impl EdgeConfig {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.as_str())
         };
-        let flavor = match var("TFLOCK_FLAVOR").map(str::to_ascii_lowercase).as_deref() {
-            None | Some("" | "terraform") => Flavor::Terraform,
-            Some("opentofu" | "tofu") => Flavor::OpenTofu,
-            Some(other) => return Err(ConfigError::Flavor(other.to_string())),
+        // An empty `TFLOCK_FLAVOR` counts as unset (a blanked Worker variable), as before.
+        let flavor = match var("TFLOCK_FLAVOR").filter(|v| !v.is_empty()) {
+            None => Flavor::Terraform,
+            Some(name) => Flavor::parse(name)?,
         };
         let cli_config = match var("TFLOCK_CLI_CONFIG") {
             None => CliConfig::default(),

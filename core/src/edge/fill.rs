@@ -24,6 +24,7 @@ use crate::addrs::{Platform, Provider};
 use crate::install::{SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::auth::{verify_sums_signature, AuthKind, SumsSignatureInput};
 use crate::protocol::names::preferred_hashes;
+use crate::protocol::package_name::file_name;
 use crate::protocol::sha256sums::check_listed_checksum;
 use crate::protocol::signature::TrustRoots;
 use crate::source::conversation::{Ctx, Io, Suspend};
@@ -370,7 +371,7 @@ fn verify_version(
         key_id = key_id.or(key);
         let name = platform.to_string();
         let claimed = meta.packages.get(&name);
-        let filename = format!("terraform-provider-{}_{v}_{name}.zip", p.r#type);
+        let filename = file_name(&p.r#type, &v.to_string(), &name);
         let zh = format!("zh:{}", hex::encode(meta.sha256));
         archives.insert(name.clone(), json!({ "url": filename, "hashes": [zh] }));
         platforms.insert(

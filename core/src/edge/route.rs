@@ -1,7 +1,8 @@
 //! Which object a request to the edge mirror names, decided without IO.
 
 use crate::addrs::Provider;
-use crate::protocol::fs_mirror::{packed_filename, parse_entry, Layout};
+use crate::protocol::fs_mirror::{parse_entry, Layout};
+use crate::protocol::package_name::file_name;
 use crate::version::Version;
 use crate::Flavor;
 
@@ -162,7 +163,7 @@ fn archive(p: &Provider, dir: &str, last: &str) -> Option<Upload> {
         return None;
     }
     let version = Version::parse(&entry.version).ok()?.to_string();
-    let filename = packed_filename(&p.r#type, &version, &entry.platform);
+    let filename = file_name(&p.r#type, &version, &entry.platform);
     // Filesystem mirrors ignore fields after the platform; a key has no such aliases.
     if last.to_lowercase() != filename {
         return None;

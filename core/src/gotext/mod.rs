@@ -5,6 +5,7 @@
 
 mod is_print;
 mod quote;
+pub(crate) mod suggest;
 
 pub(crate) use is_print::is_print;
 pub(crate) use quote::{quote, quote_bytes};

@@ -3,7 +3,7 @@
 
 use super::parser::{Diags, Parser};
 use super::token::{Kind, Span};
-use crate::lockfile::levenshtein::name_suggestion as levenshtein_suggestion;
+use crate::gotext::suggest::name_suggestion as levenshtein_suggestion;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum EndCtrl {

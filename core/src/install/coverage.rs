@@ -9,8 +9,10 @@ use crate::collections::SortedMap;
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
 use crate::hash::PackageHash;
-use crate::install::{SourceError, SourceErrorKind};
+use crate::install::{SourceError, SourceErrorKind, SourcePackage};
 use crate::lockfile::Locks;
+use crate::protocol::package_name;
+use crate::protocol::sha256sums::Sha256Sums;
 use crate::version::Version;
 
 /// Known hashes per provider, then per platform (`os_arch`).
@@ -82,6 +84,45 @@ pub fn lock_coverage(locks: &Locks, known: &KnownHashes, wanted: &[Platform]) ->
     Coverage { providers }
 }
 
+/// Adds to `out` (hashes per platform, `os_arch`) every hash `pkg` says belongs to a
+/// platform: a registry's `packages` (OpenTofu) and its signed `SHA256SUMS` lines, whose
+/// file names name their platform; a network mirror's per-platform hashes. Filesystem
+/// packages say nothing about other platforms.
+pub fn learn_hashes(pkg: &SourcePackage, out: &mut SortedMap<String, Vec<PackageHash>>) {
+    let mut add = |platform: &str, hash: &str| {
+        if let Ok(h) = PackageHash::parse(hash) {
+            let list = out.entry(platform.to_string()).or_default();
+            if !list.contains(&h) {
+                list.push(h);
+            }
+        }
+    };
+    match pkg {
+        SourcePackage::Registry {
+            meta, sha256sums, ..
+        } => {
+            for (platform, entry) in &meta.packages {
+                for h in &entry.hashes {
+                    add(platform, h);
+                }
+            }
+            if let Ok(sums) = Sha256Sums::parse(sha256sums) {
+                for line in sums.lines() {
+                    if let Some(name) = package_name::parse(&line.filename) {
+                        add(&name.platform, &format!("zh:{}", hex::encode(line.sha256)));
+                    }
+                }
+            }
+        }
+        SourcePackage::NetworkMirror { hashes, .. } => {
+            for (platform, h) in hashes {
+                add(platform, h);
+            }
+        }
+        SourcePackage::LocalArchive { .. } | SourcePackage::LocalDir { .. } => {}
+    }
+}
+
 /// The error for a platform whose package metadata could not be retrieved, or `None` when
 /// the source answered that it has no package for the platform: that is a real answer (the
 /// platform is missing), while any other failure leaves the platform's coverage unknown and
@@ -109,6 +150,29 @@ pub fn coverage_query_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mirror_answer_teaches_each_platform_its_hashes_once() {
+        let zh = format!("zh:{}", "ab".repeat(32));
+        let pkg = SourcePackage::NetworkMirror {
+            mirror_url: "https://m/".into(),
+            url: "https://m/x.zip".into(),
+            hashes: vec![
+                ("linux_amd64".into(), zh.clone()),
+                ("linux_amd64".into(), zh.clone()),
+                ("darwin_arm64".into(), "not a hash".into()),
+            ],
+            trust_all_hashes: true,
+        };
+        let mut out = SortedMap::new();
+        learn_hashes(&pkg, &mut out);
+        learn_hashes(&SourcePackage::LocalDir { path: "d".into() }, &mut out);
+        let learned: Vec<(&String, Vec<String>)> = out
+            .iter()
+            .map(|(p, hs)| (p, hs.iter().map(ToString::to_string).collect()))
+            .collect();
+        assert_eq!(learned, [(&"linux_amd64".to_string(), vec![zh])]);
+    }
 
     fn parts() -> (Provider, Version, Platform) {
         (

@@ -7,7 +7,9 @@
 //! diagnostics and messages with Terraform's or OpenTofu's texts, and the packages to install.
 
 mod coverage;
+mod download;
 mod exchange;
+mod lock_check;
 mod options;
 mod outcome;
 mod planner;
@@ -16,12 +18,14 @@ mod targets;
 mod view;
 
 pub use coverage::{
-    coverage_query_failure, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
+    coverage_query_failure, learn_hashes, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
 };
+pub use download::{DownloadFailure, PackageDownload};
 pub use exchange::{
     Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
     SourceErrorKind, SourcePackage,
 };
+pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};

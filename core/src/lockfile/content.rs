@@ -2,8 +2,8 @@
 //! hold, with HCL's diagnostics (missing/unsupported arguments, unsupported block types,
 //! wrong label counts) in HCL's order.
 
-use super::levenshtein::name_suggestion;
 use super::source::Source;
+use crate::gotext::suggest::name_suggestion;
 use crate::Diagnostic;
 use hcl_edit::structure::{Attribute, Block, Body};
 use hcl_edit::Span;

@@ -39,16 +39,22 @@ pub fn readonly_outcome(previous: &Locks, new: &Locks, flavor: Flavor) -> Option
     }
     let cmd = flavor.command();
     Some(if !new.equal_provider_address(previous) {
-        Diagnostic::error(
-            "Provider dependency changes detected",
-            format!("Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"{cmd} init\" without the \"-lockfile=readonly\" flag."),
-        )
+        provider_changes_detected(flavor)
     } else {
         Diagnostic::warning(
             "Provider lock file not updated",
             format!("Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"{cmd} init\" without the \"-lockfile=readonly\" flag."),
         )
     })
+}
+
+/// `init -lockfile=readonly`'s error when the set of locked providers would change.
+pub fn provider_changes_detected(flavor: Flavor) -> Diagnostic {
+    let cmd = flavor.command();
+    Diagnostic::error(
+        "Provider dependency changes detected",
+        format!("Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"{cmd} init\" without the \"-lockfile=readonly\" flag."),
+    )
 }
 
 /// The warning when some providers only got locally calculated checksums: `providers` are

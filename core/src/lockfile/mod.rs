@@ -3,7 +3,6 @@
 mod content;
 pub mod diff;
 pub mod hcl_string;
-pub(crate) mod levenshtein;
 pub mod merge;
 pub mod messages;
 mod model;

@@ -495,21 +495,29 @@ fn key_text(key: &str, quoted: &SortedMap<String, String>) -> String {
     quoted.get(key).cloned().unwrap_or_else(|| key.to_string())
 }
 
-/// `credentials "<host>" { token = "..." }` (other arguments are ignored).
-fn read_credentials(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnostics) {
+/// The hostname label of a `credentials` or `host` block (`kind`), or an error in `diags`
+/// when the block has none.
+fn hostname_label(src: &str, block: &Block, kind: &str, diags: &mut Diagnostics) -> Option<String> {
     let Some(label) = block.labels.first() else {
         diags.push(Diagnostic::error(
             format!(
-                "Error parsing CLI config: credentials block at {} needs a hostname label",
+                "Error parsing CLI config: {kind} block at {} needs a hostname label",
                 pos(src, block.span())
             ),
             "",
         ));
-        return;
+        return None;
     };
-    let name = match label {
+    Some(match label {
         hcl_edit::structure::BlockLabel::Ident(i) => i.value().to_string(),
         hcl_edit::structure::BlockLabel::String(s) => s.value().to_string(),
+    })
+}
+
+/// `credentials "<host>" { token = "..." }` (other arguments are ignored).
+fn read_credentials(src: &str, block: &Block, cfg: &mut CliConfig, diags: &mut Diagnostics) {
+    let Some(name) = hostname_label(src, block, "credentials", diags) else {
+        return;
     };
     if let Some(token) = block
         .body
@@ -528,19 +536,8 @@ fn read_host(
     cfg: &mut CliConfig,
     diags: &mut Diagnostics,
 ) {
-    let Some(label) = block.labels.first() else {
-        diags.push(Diagnostic::error(
-            format!(
-                "Error parsing CLI config: host block at {} needs a hostname label",
-                pos(src, block.span())
-            ),
-            "",
-        ));
+    let Some(name) = hostname_label(src, block, "host", diags) else {
         return;
-    };
-    let name = match label {
-        hcl_edit::structure::BlockLabel::Ident(i) => i.value().to_string(),
-        hcl_edit::structure::BlockLabel::String(s) => s.value().to_string(),
     };
     let mut services = SortedMap::new();
     // `services = { ... }` (HCL 2 style) or `services { ... }` (HCL 1 allows both).

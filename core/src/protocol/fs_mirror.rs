@@ -7,6 +7,7 @@
 use super::names::{
     looks_like_version, normalize_hostname, normalize_provider_part, split_platform,
 };
+use super::package_name::{self, file_name};
 
 /// Which layout an entry uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,11 +48,6 @@ pub fn unpacked_dir(
     format!("{hostname}/{namespace}/{type_}/{version}/{platform}")
 }
 
-/// The packed archive name: `terraform-provider-TYPE_VERSION_OS_ARCH.zip`.
-pub fn packed_filename(type_: &str, version: &str, platform: &str) -> String {
-    format!("terraform-provider-{type_}_{version}_{platform}.zip")
-}
-
 /// The packed archive path for a package, relative to the mirror root.
 pub fn packed_path(
     hostname: &str,
@@ -62,7 +58,7 @@ pub fn packed_path(
 ) -> String {
     format!(
         "{hostname}/{namespace}/{type_}/{}",
-        packed_filename(type_, version, platform)
+        file_name(type_, version, platform)
     )
 }
 
@@ -96,28 +92,23 @@ pub fn parse_entry(rel_path: &str, is_dir: bool, default_host: &str) -> Option<F
                 version: version.to_string(),
                 platform: platform.to_string(),
                 layout: Layout::Unpacked,
-                filename: packed_filename(type_, version, platform),
+                filename: file_name(type_, version, platform),
             })
         }
         4 if !is_dir => {
             // Terraform compares the lower-cased file name with a prefix built from the
             // type as written in the directory name.
             let name = parts[3].to_lowercase();
-            let prefix = format!("terraform-provider-{type_}_");
-            let info = name.strip_prefix(&prefix)?.strip_suffix(".zip")?;
-            let fields: Vec<&str> = info.split('_').collect();
-            if fields.len() < 3 {
-                return None;
-            }
-            let platform = format!("{}_{}", fields[1], fields[2]);
-            if !looks_like_version(fields[0]) || split_platform(&platform).is_none() {
+            let parsed = package_name::parse(&name).filter(|p| p.provider_type == type_)?;
+            let (version, platform) = (parsed.version, parsed.platform);
+            if !looks_like_version(&version) || split_platform(&platform).is_none() {
                 return None;
             }
             Some(FsMirrorEntry {
                 hostname,
                 namespace: namespace.to_string(),
                 type_: type_.to_string(),
-                version: fields[0].to_string(),
+                version,
                 platform,
                 layout: Layout::Packed,
                 filename: name,

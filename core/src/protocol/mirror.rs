@@ -39,6 +39,34 @@ pub fn mirror_base_url(raw: &str) -> Result<Url, Box<Diagnostic>> {
     Ok(url)
 }
 
+/// A network mirror named by a command option instead of the CLI configuration:
+/// `providers lock -net-mirror`, the npm `lock()`'s `networkMirror`. Terraform's rule
+/// (`providers_lock.go`): the value must parse as a URL with the `https` scheme.
+pub fn option_mirror_url(raw: &str, option: &str) -> Result<Url, InvalidMirrorOption> {
+    match Url::parse(raw) {
+        Ok(url) if url.scheme() == "https" => Ok(url),
+        _ => Err(InvalidMirrorOption {
+            option: option.to_string(),
+        }),
+    }
+}
+
+/// A mirror option that is not an `https:` URL; `option` names it as the host spells it
+/// (`-net-mirror`, `networkMirror`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("The {option} option requires a valid https: URL as the mirror base URL.")]
+pub struct InvalidMirrorOption {
+    /// The option, as the host spells it.
+    pub option: String,
+}
+
+impl InvalidMirrorOption {
+    /// Terraform's diagnostic for it.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error("Invalid network mirror URL", self.to_string())
+    }
+}
+
 /// The URL of `index.json` for a provider, resolved against the base as written (no slash
 /// is added: a base without a trailing `/` loses its last segment, as in Terraform).
 pub fn index_url(
@@ -383,6 +411,13 @@ mod tests {
     #[test]
     fn base_url_must_be_https_with_host() {
         assert!(mirror_base_url("https://mirror.example/providers/").is_ok());
+        assert!(option_mirror_url("https://m/", "-net-mirror").is_ok());
+        let e = option_mirror_url("http://m/", "-net-mirror").unwrap_err();
+        assert_eq!(
+            e.to_diagnostic().detail,
+            "The -net-mirror option requires a valid https: URL as the mirror base URL."
+        );
+        assert!(option_mirror_url("not a url", "networkMirror").is_err());
         let d = mirror_base_url("http://mirror.example/").unwrap_err();
         assert_eq!(d.summary, "Invalid URL for provider installation source");
         assert_eq!(d.detail, "Cannot use \"http://mirror.example/\" as a URL for a network provider mirror: the mirror must be at an https: URL.");

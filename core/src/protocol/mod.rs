@@ -16,6 +16,7 @@ pub mod mirror;
 pub mod mirror_docs;
 pub mod names;
 pub mod openpgp;
+pub mod package_name;
 pub mod patterns;
 pub mod registry;
 pub mod sha256sums;

@@ -192,7 +192,7 @@ fn run_case(case: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let flavor = std::fs::read_to_string(case.join("flavor"))
         .ok()
-        .and_then(|s| Flavor::parse(s.trim()))
+        .and_then(|s| Flavor::parse(s.trim()).ok())
         .unwrap_or_default();
     let files = read_input(&case.join("input"));
     let loaded = load_module(&files, &LoadOptions::new(flavor));
@@ -328,7 +328,7 @@ fn rendered_merge_of_every_fixture_reparses_to_the_same_merge() {
     for case in cases {
         let flavor = std::fs::read_to_string(case.join("flavor"))
             .ok()
-            .and_then(|s| Flavor::parse(s.trim()))
+            .and_then(|s| Flavor::parse(s.trim()).ok())
             .unwrap_or_default();
         let first = render_merged(&load_module(
             &read_input(&case.join("input")),

@@ -227,3 +227,82 @@ fn merge_driver_reports_divergent_versions_as_a_conflict() {
         "{merged}"
     );
 }
+
+#[test]
+fn check_against_a_configuration_lists_missing_unsatisfied_and_extra_providers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let module = dir.path().join("module");
+    std::fs::create_dir(&module).unwrap();
+    std::fs::write(
+        module.join("main.tf"),
+        r#"terraform {
+  required_providers {
+    aws    = { source = "hashicorp/aws", version = "~> 5.0" }
+    null   = { source = "hashicorp/null", version = ">= 3.0" }
+    random = { source = "hashicorp/random" }
+  }
+}
+"#,
+    )
+    .unwrap();
+    let lock = |entries: &[(&str, &str, &str)]| {
+        let mut text = String::from("# This file is maintained automatically by \"terraform init\".\n# Manual edits may be lost in future updates.\n");
+        for (addr, version, constraints) in entries {
+            text.push_str(&format!(
+                "\nprovider \"registry.terraform.io/{addr}\" {{\n  version = \"{version}\"\n"
+            ));
+            if !constraints.is_empty() {
+                text.push_str(&format!("  constraints = \"{constraints}\"\n"));
+            }
+            text.push_str("}\n");
+        }
+        std::fs::write(module.join(".terraform.lock.hcl"), text).unwrap();
+    };
+
+    lock(&[
+        ("hashicorp/aws", "5.1.0", "~> 5.0"),
+        ("hashicorp/null", "2.1.0", ">= 2.0.0"),
+        ("hashicorp/tls", "4.0.0", ">= 4.0.0"),
+    ]);
+    let out = tflock(&["lockfile", "check", "--config", "module"], dir.path());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        "satisfied   registry.terraform.io/hashicorp/aws 5.1.0 (~> 5.0)\n\
+         unsatisfied registry.terraform.io/hashicorp/null 2.1.0 (>= 3.0.0)\n\
+         missing     registry.terraform.io/hashicorp/random\n\
+         extra       registry.terraform.io/hashicorp/tls 4.0.0\n"
+    );
+    // `terraform plan`'s words for the lock, and `init -lockfile=readonly`'s for the extra.
+    for want in [
+        "Error: Inconsistent dependency lock file",
+        "  - provider registry.terraform.io/hashicorp/null: locked version selection 2.1.0 doesn't match the updated version constraints \">= 3.0.0\"\n  - provider registry.terraform.io/hashicorp/random: required by this configuration but no version is selected",
+        "  terraform init -upgrade",
+        "Warning: Provider dependency changes detected",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in:\n{stderr}");
+    }
+
+    // Every requirement met; a provider no longer required only warns.
+    lock(&[
+        ("hashicorp/aws", "5.1.0", "~> 5.0"),
+        ("hashicorp/null", "3.2.0", ">= 3.0.0"),
+        ("hashicorp/random", "3.6.0", ""),
+        ("hashicorp/tls", "4.0.0", ">= 4.0.0"),
+    ]);
+    let out = tflock(&["lockfile", "check", "--config", "module"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("Error:"), "{stderr}");
+
+    // No lock file at all: everything is missing, and Terraform suggests a first `init`.
+    std::fs::remove_file(module.join(".terraform.lock.hcl")).unwrap();
+    let out = tflock(&["lockfile", "check", "--config", "module"], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("run:\n  terraform init\n"), "{stderr}");
+}

@@ -24,6 +24,7 @@ mod config_merge;
 mod config_remote_modules;
 mod config_requirements;
 mod config_syntax_errors_match_hclsyntax;
+mod core_layers_match_architecture;
 mod crash_safety;
 mod edge_fill;
 mod edge_mirror;

@@ -2,13 +2,13 @@
 //! write (`tflock lockfile fmt`), and per provider which platforms its hashes cover.
 
 use super::diagnostics::{rows, DiagnosticRow};
-use super::package_name::PackageName;
 use tflock_core::addrs::Platform;
 use tflock_core::hash::PackageHash;
 use tflock_core::install::{lock_coverage, KnownHashes};
 use tflock_core::lockfile::{
     header_flavor, load_locks, write_locks, LoadOptions, Locks, ProviderLock, LOCK_FILE_NAME,
 };
+use tflock_core::protocol::package_name::PackageFileName;
 use tflock_core::Flavor;
 
 /// A package hashed in the page: its name (for provider type, version and platform) and
@@ -16,7 +16,7 @@ use tflock_core::Flavor;
 #[derive(Debug, Clone, PartialEq)]
 pub struct HashedPackage {
     /// Parsed from the file name.
-    pub name: PackageName,
+    pub name: PackageFileName,
     /// `h1:` and `zh:` (and the archive-form `h1:` when it differs).
     pub hashes: Vec<PackageHash>,
 }
@@ -136,8 +136,8 @@ fn known_hashes(locks: &Locks, hashed: &[HashedPackage]) -> KnownHashes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::package_name;
     use crate::samples::LOCK_FILE;
+    use tflock_core::protocol::package_name;
 
     #[test]
     fn sample_lock_is_valid_but_unformatted() {

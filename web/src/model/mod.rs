@@ -5,7 +5,6 @@ pub mod config;
 pub mod diagnostics;
 pub mod lock;
 pub mod open;
-pub mod package_name;
 pub mod preview;
 pub mod remote_lock;
 pub mod share;

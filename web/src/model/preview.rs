@@ -2,6 +2,8 @@
 //! what `init` would have to add, upgrade or drop.
 
 use tflock_core::config::ProviderRequirements;
+use tflock_core::install::requirements::from_configuration;
+use tflock_core::install::{check_lock, LockStatus};
 use tflock_core::lockfile::update::locked_version_conflict;
 use tflock_core::lockfile::{header_flavor, load_locks, LoadOptions, LOCK_FILE_NAME};
 use tflock_core::Flavor;
@@ -30,7 +32,8 @@ pub struct PreviewRow {
     pub status: Status,
 }
 
-/// The preview, or `Err` with the lock's first error when the lock cannot be read.
+/// The preview, or `Err` with the lock's first error when the lock cannot be read. The
+/// verdicts are core's [`check_lock`]; the page adds `init`'s view of a conflict.
 pub fn preview(
     reqs: &ProviderRequirements,
     lock_text: &str,
@@ -41,37 +44,34 @@ pub fn preview(
     if let Some(d) = diags.iter().find(|d| d.is_error()) {
         return Err(d.summary.clone());
     }
-    let mut out = Vec::new();
-    for (addr, req) in &reqs.providers {
-        if req.builtin {
-            continue;
-        }
-        let status = match locks.provider(addr) {
-            None => Status::Missing,
-            Some(l) if req.parsed.allows(l.version()) => Status::Locked(l.version().to_string()),
-            Some(l) => Status::Conflict(locked_version_conflict(
-                addr,
-                l.version(),
-                &req.parsed,
-                flavor,
-            )),
+    let check = check_lock(&from_configuration(reqs), &locks, flavor);
+    let rows = check.providers.into_iter().map(|row| {
+        let locked = row
+            .locked
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let status = match row.status {
+            LockStatus::Satisfied => Status::Locked(locked),
+            LockStatus::Missing => Status::Missing,
+            LockStatus::Unsatisfied => Status::Conflict(match &row.locked {
+                Some(v) => locked_version_conflict(&row.provider, v, &row.constraints, flavor),
+                None => String::new(),
+            }),
+            LockStatus::Extra => Status::Unused(locked),
         };
-        out.push(PreviewRow {
-            provider: req.provider.clone(),
-            constraints: req.constraints.clone(),
+        // The configuration's own spelling of the address and constraints, when required.
+        let (provider, constraints) = match reqs.providers.get(&row.provider) {
+            Some(req) => (req.provider.clone(), req.constraints.clone()),
+            None => (row.provider.to_string(), String::new()),
+        };
+        PreviewRow {
+            provider,
+            constraints,
             status,
-        });
-    }
-    for l in locks.providers() {
-        if !reqs.providers.contains_key(l.addr()) {
-            out.push(PreviewRow {
-                provider: l.addr().to_string(),
-                constraints: String::new(),
-                status: Status::Unused(l.version().to_string()),
-            });
         }
-    }
-    Ok(out)
+    });
+    Ok(rows.collect())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use tflock_core::install::requirements::from_configuration;
 use tflock_core::install::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
 use tflock_core::lockfile::messages::strip_markup;
 use tflock_core::lockfile::{load_locks, render_diff, LoadOptions, Locks, LOCK_FILE_NAME};
+use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::Flavor;
 
 /// Where `cargo xtask worker-dev --https` serves the edge mirror: the default until the user
@@ -110,20 +111,15 @@ pub fn parse_platforms(text: &str) -> Result<Vec<Platform>, String> {
     Ok(out)
 }
 
-/// `lock()`'s options for the source: a network mirror must be `https:` (Terraform's rule);
+/// `lock()`'s options for the source: a network mirror must be `https:` (core's rule, refused
+/// here before any request);
 /// a registry URL is the `providers.v1` service of every required provider's hostname.
 fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<Value, String> {
     let parsed = || url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}."));
     match kind {
         SourceKind::Origin => Ok(json!({})),
         SourceKind::Mirror => {
-            let u = parsed()?;
-            if u.scheme() != "https" {
-                return Err(format!(
-                    "A network mirror must be served over https: (Terraform refuses {}:).",
-                    u.scheme()
-                ));
-            }
+            let u = option_mirror_url(url, "network mirror").map_err(|e| e.to_string())?;
             Ok(json!({ "networkMirror": u.as_str() }))
         }
         SourceKind::Registry => {

@@ -6,14 +6,6 @@ use crate::model::config::{kind_word, origins, ConfigReport};
 use leptos::prelude::*;
 use tflock_core::Flavor;
 
-/// Flavour `<select>` value.
-fn flavor_value(f: Flavor) -> &'static str {
-    match f {
-        Flavor::Terraform => "terraform",
-        Flavor::OpenTofu => "opentofu",
-    }
-}
-
 #[component]
 pub fn ConfigPanel(
     files: RwSignal<Vec<FileEntry>>,
@@ -38,7 +30,7 @@ pub fn ConfigPanel(
                     "Flavour "
                     <select
                         id="flavor"
-                        prop:value=move || flavor_value(flavor.get())
+                        prop:value=move || Flavor::name(flavor.get())
                         on:change=move |ev| {
                             flavor.set(Flavor::parse(&event_target_value(&ev)).unwrap_or_default())
                         }

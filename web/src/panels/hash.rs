@@ -2,11 +2,11 @@
 //! while streaming with a progress bar.
 
 use crate::model::lock::HashedPackage;
-use crate::model::package_name;
 use crate::samples;
 use crate::stream::{blob_of, hash_blob};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use tflock_core::protocol::package_name;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, FileList, HtmlInputElement};
 

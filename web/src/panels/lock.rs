@@ -14,7 +14,7 @@ pub fn LockPanel(
 ) -> impl IntoView {
     let flavor = RwSignal::new(String::from("header"));
     let report: Memo<LockReport> = Memo::new(move |_| {
-        let chosen = Flavor::parse(&flavor.get());
+        let chosen = Flavor::parse(&flavor.get()).ok();
         hashed.with(|h| lock_text.with(|t| check(t, chosen, &platforms.get(), h)))
     });
     view! {

@@ -239,9 +239,7 @@ impl Cx<'_> {
             // A check block's schema has blocks only: HCL refuses any other property (and
             // the property could not be written as a native argument anyway).
             if kind == "check" {
-                let hint = ["data", "assert"]
-                    .into_iter()
-                    .find(|c| levenshtein(&p.key, c) < 3)
+                let hint = crate::gotext::suggest::name_suggestion(&p.key, &["data", "assert"])
                     .map(|c| format!(" Did you mean {c:?}?"))
                     .unwrap_or_default();
                 diags.push(
@@ -278,24 +276,4 @@ impl Cx<'_> {
         }
         body
     }
-}
-
-/// The edit distance between two names in characters, as HCL's name suggestions measure it.
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }

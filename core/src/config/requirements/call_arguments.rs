@@ -5,7 +5,7 @@
 use super::tree::ModuleTree;
 use crate::config::model::{Block, Item};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::lockfile::levenshtein::name_suggestion;
+use crate::gotext::suggest::name_suggestion;
 
 /// What the module block itself takes (hidden from the variables' schema).
 const META_ARGUMENTS: &[&str] = &[

@@ -7,6 +7,56 @@
 //! value and returns the next one while the provider stays in the map, so no provider can
 //! drop out of the run. Handlers record lines and problems in the provider's
 //! [`journal::Journal`]; `finish` and `report` order them and `texts` words them.
+//!
+//! The states, the answer each waits for, and the file whose handler makes each move
+//! (`Planner::answer` below lets through only the answer a state waits for, then
+//! `on_answer` / `on_step` route it):
+//!
+//! ```text
+//! Phase (one per provider)
+//!
+//!   Planner::new ── start (select.rs)
+//!     ├─ built-in and known, unconstrained ─────────────────────────► BuiltIn       [final]
+//!     ├─ built-in but unknown or constrained ───────────────────────► Failed        [final]
+//!     ├─ locked version the constraints refuse ─────────────────────► Failed
+//!     ├─ locked `init`, one platform, lock has hashes (reuse.rs) ───► Reusing(check)
+//!     └─ otherwise: ask Need::Versions ─────────────────────────────► Selecting{Unchecked}
+//!
+//!   Reusing(check) ── Answer::LocalPackage ── on_reused (reuse.rs)
+//!     ├─ installed copy matches the lock ───────► Selected{[Kept]}
+//!     ├─ cached copy usable ────────────────────► Selected{[Obtained]}
+//!     ├─ cached copy matches no locked hash ────► Selected{[Failed]}
+//!     ├─ installed copy missed, cache enabled ──► Reusing(Cache)
+//!     └─ no usable copy: ask Need::Versions ────► Selecting{Missed}
+//!
+//!   Selecting ── Answer::Versions ── on_versions (select.rs)
+//!     ├─ source error, locked version gone, nothing allowed ──► Failed
+//!     └─ version chosen ── select ──► Selected{one Step per target platform}
+//!
+//! Step (one per target platform, inside Selected)
+//!
+//!   start_platform (select.rs)
+//!     ├─ Unchecked and a local copy is worth a look (reuse.rs) ──► Checking(Installed | Cache)
+//!     └─ otherwise: ask Need::PackageMeta (fetch.rs `locate`) ───► Locating
+//!
+//!   Checking(check) ── Answer::LocalPackage ── on_local (reuse.rs)
+//!     ├─ installed copy matches the lock ──► Kept                       [final]
+//!     ├─ cached copy usable ───────────────► Obtained(Via::PluginCache) [final]
+//!     ├─ cached copy matches no lock hash ─► Failed                     [final]
+//!     ├─ installed missed, cache enabled ──► Checking(Cache)
+//!     └─ no usable copy ───────────────────► Locating
+//!
+//!   Locating ── Answer::PackageMeta ── on_location (fetch.rs)
+//!     ├─ source error ─────────────────────► Failed
+//!     └─ described: ask Need::Package ─────► Fetching(SourcePackage)
+//!
+//!   Fetching ── Answer::Package ── on_package (fetch.rs; the verdict is accept.rs)
+//!     ├─ accepted ─────────────────────────► Obtained(Via::Source)
+//!     └─ source error or rejected ─────────► Failed
+//!
+//! When no request is left, Planner::finish (finish.rs) turns the final states into the
+//! Outcome; report.rs orders the journal's problems and texts.rs words every line.
+//! ```
 
 mod accept;
 #[cfg(test)]

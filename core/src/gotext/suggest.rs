@@ -1,4 +1,5 @@
-//! HCL's "Did you mean" name suggestions (`nameSuggestion`: edit distance below 3).
+//! HCL's "Did you mean" name suggestions (`nameSuggestion`: edit distance below 3), for
+//! every module that words a diagnostic the way HCL does.
 
 /// The first of `candidates` within edit distance 2 of `given`, as HCL suggests names.
 pub(crate) fn name_suggestion<'a>(given: &str, candidates: &[&'a str]) -> Option<&'a str> {
