@@ -102,8 +102,13 @@ struct CallFacts {
 impl Facts {
     fn of(module: &Module, flavor: Flavor) -> Facts {
         let (locals, _) = local_providers(module, flavor);
-        // Terraform walks these in Go map order; by name is as good an order.
-        let required: Vec<LocalProvider> = locals.values().cloned().collect();
+        // Terraform walks these in Go map order; declaration order is one of its orders.
+        let required: Vec<LocalProvider> = module
+            .blocks_of("terraform")
+            .flat_map(|t| t.body.blocks_of("required_providers"))
+            .flat_map(|rp| rp.body.attributes())
+            .filter_map(|a| locals.get(&a.name).cloned())
+            .collect();
         let mut types: Names<String, Provider> = Names(
             required
                 .iter()

@@ -191,6 +191,11 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
 
 /// The checks Terraform makes once the whole tree is loaded.
 fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
+    // Terraform builds the whole configuration (where these checks run) only when every
+    // module loaded without an error and none refused the core version.
+    if tree.diagnostics().has_errors() {
+        return tree;
+    }
     let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree);
     checks.extend(super::validate_provider_configs(
         &tree,
