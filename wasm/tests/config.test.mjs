@@ -29,7 +29,11 @@ const HCLSYNTAX_ONLY = new Set(["escaped-quote-in-interpolation-is-an-error"]);
 // Valid files hcl-edit alone refuses: the CLI reads them through hclsyntax's view of the
 // text (line breaks before an operator in a `for` expression, repeated object keys); the
 // package, without that feature, still refuses them (issue 32 turns the feature on).
-const NEEDS_HCLSYNTAX = new Set(["for-expression-line-breaks-accepted", "object-repeated-keys-accepted"]);
+const NEEDS_HCLSYNTAX = new Set([
+  "for-expression-line-breaks-accepted",
+  "object-repeated-keys-accepted",
+  "empty-heredoc-before-heredoc-in-parentheses",
+]);
 const isError = (d) => d.severity === "error";
 const syntaxOnly = (c, got) =>
   HCLSYNTAX_ONLY.has(c) || got.diagnostics.some((d) => GENERIC_SYNTAX.has(d.summary));
