@@ -33,6 +33,16 @@ pub fn extract_chdir(
     })
 }
 
+/// Terraform's shortcut: `-v`, `-version` or `--version` as the first argument is the
+/// `version` command (`tflock -v -json` too).
+pub fn version_shortcut(args: &mut [OsString]) {
+    if let Some(first) = args.get_mut(1) {
+        if matches!(first.to_str(), Some("-v" | "-version" | "--version")) {
+            *first = OsString::from("version");
+        }
+    }
+}
+
 /// The command line for clap. The arguments of `init`, `providers lock` and `providers
 /// mirror` follow Terraform's grammar ([`terraform_flags::rewrite`], which learns tflock's
 /// own flags from `cli`); elsewhere one-dash long flags just gain a dash.
