@@ -162,6 +162,20 @@ mod tests {
     }
 
     #[test]
+    fn version_spellings_before_the_command_are_the_version_command() {
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        for spelling in ["-v", "-version", "--version"] {
+            let mut args = os(&["tflock", spelling, "-json"]);
+            version_shortcut(&mut args);
+            assert_eq!(args, os(&["tflock", "version", "-json"]));
+        }
+        // A subcommand's own flag is left alone.
+        let mut args = os(&["tflock", "hash", "-v"]);
+        version_shortcut(&mut args);
+        assert_eq!(args, os(&["tflock", "hash", "-v"]));
+    }
+
+    #[test]
     fn chdir_is_taken_from_the_options_before_the_subcommand() {
         let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
         let (dir, rest) = extract_chdir(os(&["tflock", "-chdir=envs/prod", "init"])).unwrap();
