@@ -39,6 +39,16 @@ pub fn extract_chdir(
     })
 }
 
+/// Terraform's shortcut: `-v`, `-version` or `--version` as the first argument is the
+/// `version` command (`tflock -v -json` too).
+pub fn version_shortcut(args: &mut [OsString]) {
+    if let Some(first) = args.get_mut(1) {
+        if matches!(first.to_str(), Some("-v" | "-version" | "--version")) {
+            *first = OsString::from("version");
+        }
+    }
+}
+
 /// The command line for clap. The arguments of `init`, `providers lock` and `providers
 /// mirror` follow Terraform's grammar ([`terraform_flags::rewrite`], which learns tflock's
 /// own flags from `cli`); elsewhere one-dash long flags just gain a dash.
@@ -155,6 +165,20 @@ mod tests {
             ]
         );
         assert_eq!(n(&["tflock", "--", "-foo"]), ["tflock", "--", "-foo"]);
+    }
+
+    #[test]
+    fn version_spellings_before_the_command_are_the_version_command() {
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        for spelling in ["-v", "-version", "--version"] {
+            let mut args = os(&["tflock", spelling, "-json"]);
+            version_shortcut(&mut args);
+            assert_eq!(args, os(&["tflock", "version", "-json"]));
+        }
+        // A subcommand's own flag is left alone.
+        let mut args = os(&["tflock", "hash", "-v"]);
+        version_shortcut(&mut args);
+        assert_eq!(args, os(&["tflock", "hash", "-v"]));
     }
 
     #[test]

@@ -1,6 +1,27 @@
 //! `tflock`: the native command-line host around `tflock-core`. All filesystem and network
 //! IO lives here; decisions are made by the core.
 
+// Every print of the CLI goes through `output::write_stdout`/`write_stderr`: these shadow
+// std's macros crate-wide (macros defined here are in scope in every module below), so a
+// closed stdout (`tflock ... | head`) ends the output quietly instead of panicking with a
+// backtrace, including in prints written with the usual macro names.
+macro_rules! print {
+    ($($arg:tt)*) => { $crate::output::write_stdout(format_args!($($arg)*)) };
+}
+macro_rules! println {
+    () => { $crate::output::write_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+// Unused today; defined so a future `eprint!` cannot reach std's panicking one.
+#[allow(unused_macros)]
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::output::write_stderr(format_args!($($arg)*)) };
+}
+macro_rules! eprintln {
+    () => { $crate::output::write_stderr(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::write_stderr(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod args;
 mod commands;
 mod host;
@@ -16,10 +37,12 @@ use tflock_core::Diagnostic;
 #[derive(Debug, Parser)]
 #[command(
     name = "tflock",
-    version,
     about,
-    after_help = "Global option (before the command), as Terraform's:\n  \
-                  -chdir=DIR  Switch to DIR before running the command."
+    after_help = "Global options (before the command), as Terraform's:\n  \
+                  -chdir=DIR    Switch to DIR before running the command.\n  \
+                  -v, -version  Show the version (as `tflock version`).\n\n\
+                  Exit status: 0 success; 1 error; 2 differences found (`lockfile diff \
+                  -exit-code`,\n`lockfile fmt -check`, `lockfile coverage`)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,10 +63,14 @@ enum Command {
     Verify(commands::verify::VerifyArgs),
     /// Print the module with its override files merged (HCL, or JSON with provenance).
     Merge(commands::merge::MergeArgs),
+    /// Show the tflock version, platform and the lock file's provider selections.
+    Version(commands::version::VersionArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(commands::completions::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
-    let (chdir, args) = match args::extract_chdir(std::env::args_os().collect()) {
+    let (chdir, mut args) = match args::extract_chdir(std::env::args_os().collect()) {
         Ok(found) => found,
         Err(e) => {
             eprintln!("Invalid -chdir option: {e}");
@@ -60,6 +87,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    args::version_shortcut(&mut args);
     let args = match args::normalize(args, &Cli::command()) {
         Ok(args) => args,
         Err(e) => {
@@ -73,7 +101,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let cli = Cli::parse_from(args.args);
+    // clap exits 2 on a usage error, which scripts would read as "differences found" (a
+    // mistyped `lockfile fmt -chek` as "not formatted"): like Terraform, a usage error is 1.
+    let cli = match Cli::try_parse_from(args.args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     if !args.ignored.is_empty() {
         eprintln!(
             "tflock: ignoring {} (no meaning for tflock)",
@@ -87,6 +127,8 @@ fn main() -> ExitCode {
         Command::Providers(a) => commands::providers::run(a),
         Command::Verify(a) => commands::verify::run(a),
         Command::Merge(a) => commands::merge::run(a),
+        Command::Version(a) => commands::version::run(a),
+        Command::Completions(a) => commands::completions::run(a, Cli::command()),
     };
     match result {
         Ok(code) => code,

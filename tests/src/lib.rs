@@ -4,6 +4,7 @@
 pub mod edge_dev;
 pub mod fake_registry;
 pub mod http_server;
+pub mod pre_commit;
 pub mod terraform;
 
 use std::path::{Path, PathBuf};

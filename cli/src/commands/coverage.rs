@@ -160,9 +160,13 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    Ok(if report.complete() && !diags.has_errors() {
+    // An error (a source that could not be asked) is 1; a platform known to be missing is
+    // a finding, 2, so scripts can tell "fix the lock" from "try again".
+    Ok(if diags.has_errors() {
+        ExitCode::FAILURE
+    } else if report.complete() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(super::lockfile::DIFFERENCES_FOUND)
     })
 }

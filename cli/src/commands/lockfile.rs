@@ -8,7 +8,6 @@
 use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::workdir;
 use anyhow::Context;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tflock_core::install::check_lock;
@@ -32,15 +31,19 @@ pub struct LockfileArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum LockfileCommand {
     /// Which platforms the recorded checksums cover (from registry and mirror metadata, no
-    /// package downloads); exit 1 if a wanted platform is missing.
+    /// package downloads); exit 2 if a wanted platform is missing, 1 on errors.
     Coverage(super::coverage::CoverageArgs),
-    /// Rewrite a lock file in the canonical form `init` writes (sorted providers and hashes).
+    /// Rewrite a lock file in the canonical form `init` writes (sorted providers and hashes);
+    /// with -check, exit 2 if it would change.
     Fmt {
         /// The lock file (default `.terraform.lock.hcl`).
         file: Option<PathBuf>,
         /// Write the result back to the file instead of printing it.
-        #[arg(short = 'w', long = "write")]
+        #[arg(short = 'w', long = "write", conflicts_with = "check")]
         write: bool,
+        /// Write nothing; name the file and exit 2 if it is not in canonical form.
+        #[arg(long)]
+        check: bool,
         /// Header and texts to use: terraform or opentofu (default: the file's header).
         #[arg(long, value_parser = Flavor::parse)]
         flavor: Option<Flavor>,
@@ -59,7 +62,8 @@ pub enum LockfileCommand {
         #[arg(long, value_name = "DIR")]
         config: Option<PathBuf>,
     },
-    /// Explain the changes between two lock files for review.
+    /// Explain the changes between two lock files for review; with -exit-code, exit 2 if
+    /// they differ.
     Diff {
         /// The lock file before.
         old: PathBuf,
@@ -68,6 +72,9 @@ pub enum LockfileCommand {
         /// Print the structured diff as JSON.
         #[arg(long)]
         json: bool,
+        /// Exit 2 when the lock files differ (0 when they do not, 1 on errors).
+        #[arg(long = "exit-code")]
+        exit_code: bool,
     },
     /// A git merge driver: `tflock lockfile merge-driver %O %A %B` merges into %A.
     MergeDriver {
@@ -86,8 +93,9 @@ pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
         LockfileCommand::Fmt {
             file,
             write,
+            check,
             flavor,
-        } => fmt(&lock_path(file), write, flavor),
+        } => fmt(&lock_path(file), write, check, flavor),
         LockfileCommand::Coverage(a) => super::coverage::run(a),
         LockfileCommand::Check {
             file,
@@ -102,7 +110,12 @@ pub fn run(args: LockfileArgs) -> anyhow::Result<ExitCode> {
             let path = file.unwrap_or_else(|| dir.join(LOCK_FILE_NAME));
             check_against_config(&path, flavor, &dir)
         }
-        LockfileCommand::Diff { old, new, json } => diff(&old, &new, json),
+        LockfileCommand::Diff {
+            old,
+            new,
+            json,
+            exit_code,
+        } => diff(&old, &new, json, exit_code),
         LockfileCommand::MergeDriver { base, ours, theirs } => merge_driver(&base, &ours, &theirs),
     }
 }
@@ -163,14 +176,26 @@ fn report(loaded: &Loaded) -> bool {
     loaded.diags.has_errors()
 }
 
-fn fmt(path: &Path, write: bool, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
+/// Exit status of the check modes when they find something to change, as `terraform fmt
+/// -check` and `git diff --exit-code` tell it apart from an error (1).
+pub const DIFFERENCES_FOUND: u8 = 2;
+
+fn fmt(path: &Path, write: bool, check: bool, flavor: Option<Flavor>) -> anyhow::Result<ExitCode> {
     let loaded = load(path, flavor);
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
     let out = write_locks(&loaded.locks.normalized(), loaded.flavor);
+    if check {
+        // The same test as -w's, so -check fails exactly when -w would write.
+        if out == loaded.text {
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!("{}", path.display());
+        return Ok(ExitCode::from(DIFFERENCES_FOUND));
+    }
     if !write {
-        std::io::stdout().write_all(out.as_bytes())?;
+        print!("{out}");
         return Ok(ExitCode::SUCCESS);
     }
     if out != loaded.text {
@@ -241,7 +266,7 @@ fn check_against_config(
     })
 }
 
-fn diff(old: &Path, new: &Path, json: bool) -> anyhow::Result<ExitCode> {
+fn diff(old: &Path, new: &Path, json: bool, exit_code: bool) -> anyhow::Result<ExitCode> {
     let (o, n) = (load(old, None), load(new, None));
     let bad_old = report(&o);
     if bad_old | report(&n) {
@@ -253,7 +278,11 @@ fn diff(old: &Path, new: &Path, json: bool) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", render_diff(&d));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if exit_code && !d.is_empty() {
+        ExitCode::from(DIFFERENCES_FOUND)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn merge_driver(base: &Path, ours: &Path, theirs: &Path) -> anyhow::Result<ExitCode> {

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod completions;
 pub mod coverage;
 pub mod hash;
 pub mod init;
@@ -7,3 +8,4 @@ pub mod lockfile;
 pub mod merge;
 pub mod providers;
 pub mod verify;
+pub mod version;
