@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tflock-check hook (.pre-commit-hooks.yaml): for each directory of the changed files
-# that has a lock file, the lock must parse and be in canonical form (offline) and cover
-# the platforms given as args (registry metadata, no package downloads). Writes nothing.
+# that has a lock file, the lock must parse, be in canonical form and satisfy the
+# configuration's requirements (offline), and cover the platforms given as args (registry
+# metadata, no package downloads). Writes nothing.
 set -euo pipefail
 source "$(dirname -- "${BASH_SOURCE[0]}")/dirs.sh"
 status=0
@@ -9,6 +10,10 @@ while IFS= read -r dir; do
   [[ -n $dir ]] || continue
   if ! "$TFLOCK" lockfile fmt -check "$dir/.terraform.lock.hcl" >/dev/null; then
     echo "tflock-check: $dir/.terraform.lock.hcl is not formatted (tflock lockfile fmt -w)"
+    status=1
+  fi
+  if ! "$TFLOCK" lockfile check --config "$dir" >/dev/null; then
+    echo "tflock-check: $dir/.terraform.lock.hcl does not satisfy the configuration (tflock lockfile check --config $dir)"
     status=1
   fi
   if ! "$TFLOCK" -chdir="$dir" lockfile coverage "${FLAGS[@]}"; then
