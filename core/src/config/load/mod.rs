@@ -4,7 +4,7 @@
 pub mod json;
 mod json_body;
 mod legacy;
-mod names;
+pub(crate) mod names;
 mod native;
 mod overrides;
 mod text;

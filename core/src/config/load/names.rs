@@ -62,7 +62,7 @@ fn check_variable(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
 }
 
 /// The argument names and block types of a `module` block, in Terraform's schema order.
-fn module_reserved(flavor: Flavor) -> &'static [&'static str] {
+pub(crate) fn module_reserved(flavor: Flavor) -> &'static [&'static str] {
     match flavor {
         Flavor::Terraform => &[
             "source",

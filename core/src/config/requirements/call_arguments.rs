@@ -3,33 +3,23 @@
 //! without a default must be given, and every other argument must name a variable.
 
 use super::tree::ModuleTree;
+use crate::config::load::names::module_reserved;
 use crate::config::model::{Block, Item};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
 use crate::gotext::suggest::name_suggestion;
-
-/// What the module block itself takes (hidden from the variables' schema).
-const META_ARGUMENTS: &[&str] = &[
-    "source",
-    "version",
-    "count",
-    "for_each",
-    "depends_on",
-    "providers",
-    "ignore_nested_deprecations",
-];
-/// Blocks the module block reserves (reported elsewhere, not as unsupported here).
-const META_BLOCKS: &[&str] = &["_", "lifecycle", "locals", "provider"];
 
 /// The argument errors of every module call in `tree` whose module was loaded, and the
 /// paths of the modules whose calls had errors: Terraform goes no deeper below those.
-pub fn check_call_arguments(tree: &ModuleTree) -> (Diagnostics, Vec<String>) {
+pub fn check_call_arguments(tree: &ModuleTree, flavor: Flavor) -> (Diagnostics, Vec<String>) {
     let mut diags = Diagnostics::new();
     let mut stopped = Vec::new();
-    walk(tree, &mut diags, &mut stopped);
+    walk(tree, module_reserved(flavor), &mut diags, &mut stopped);
     (diags, stopped)
 }
 
-fn walk(tree: &ModuleTree, diags: &mut Diagnostics, stopped: &mut Vec<String>) {
+/// `reserved`: what the module block itself takes (hidden from the variables' schema).
+fn walk(tree: &ModuleTree, reserved: &[&str], diags: &mut Diagnostics, stopped: &mut Vec<String>) {
     for child in &tree.children {
         let name = child.path.rsplit("module.").next().unwrap_or_default();
         let call = tree
@@ -39,19 +29,24 @@ fn walk(tree: &ModuleTree, diags: &mut Diagnostics, stopped: &mut Vec<String>) {
             .find(|b| b.labels.first().map(String::as_str) == Some(name));
         let mut found = Diagnostics::new();
         if let Some(call) = call {
-            check_call(call, &child.loaded.module, &mut found);
+            check_call(call, &child.loaded.module, reserved, &mut found);
         }
         let failed = found.has_errors();
         diags.extend(found);
         if failed {
             stopped.push(child.path.clone());
         } else {
-            walk(child, diags, stopped);
+            walk(child, reserved, diags, stopped);
         }
     }
 }
 
-fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnostics) {
+fn check_call(
+    call: &Block,
+    child: &crate::config::Module,
+    reserved: &[&str],
+    diags: &mut Diagnostics,
+) {
     if call.origin.file.ends_with(".json") {
         return; // JSON bodies decode differently; not checked
     }
@@ -82,7 +77,7 @@ fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnosti
     for item in &call.body.items {
         match item {
             Item::Attribute(a) => {
-                if META_ARGUMENTS.contains(&a.name.as_str())
+                if reserved.contains(&a.name.as_str())
                     || variables.iter().any(|(n, _)| *n == a.name)
                 {
                     continue;
@@ -90,10 +85,7 @@ fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnosti
                 let hint = name_suggestion(&a.name, &unset)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
-                let mut range = a.origin.decl.clone();
-                range.end = range.start;
-                range.end.column += a.name.chars().count();
-                range.end.byte += a.name.len();
+                let range = name_range(&a.origin.decl, &a.name);
                 diags.push(
                     Diagnostic::error(
                         "Unsupported argument",
@@ -103,7 +95,7 @@ fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnosti
                 );
             }
             Item::Block(b) => {
-                if META_BLOCKS.contains(&b.kind.as_str()) {
+                if reserved.contains(&b.kind.as_str()) {
                     continue;
                 }
                 let hint = if variables.iter().any(|(n, _)| *n == b.kind) {
@@ -111,10 +103,7 @@ fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnosti
                 } else {
                     String::new()
                 };
-                let mut range = b.origin.decl.clone();
-                range.end = range.start;
-                range.end.column += b.kind.chars().count();
-                range.end.byte += b.kind.len();
+                let range = name_range(&b.origin.decl, &b.kind);
                 diags.push(
                     Diagnostic::error(
                         "Unsupported block type",
@@ -125,4 +114,13 @@ fn check_call(call: &Block, child: &crate::config::Module, diags: &mut Diagnosti
             }
         }
     }
+}
+
+/// The range of `name` written at the start of `decl` (HCL's `NameRange`/`TypeRange`).
+fn name_range(decl: &Range, name: &str) -> Range {
+    let mut range = decl.clone();
+    range.end = range.start;
+    range.end.column += name.chars().count();
+    range.end.byte += name.len();
+    range
 }

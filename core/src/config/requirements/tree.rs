@@ -196,7 +196,7 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
     if tree.diagnostics().has_errors() {
         return tree;
     }
-    let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree);
+    let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
     checks.extend(super::validate_provider_configs(
         &tree,
         &stopped,
