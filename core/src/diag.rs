@@ -146,6 +146,23 @@ impl Range {
             end: Pos::from_offset(src, span.end),
         }
     }
+
+    /// The one-column range HCL builds from a token's start and a byte offset into it: the
+    /// offset is added to the column as bytes, and the range ends one column on, even past
+    /// the end of the line or of the file (Go's `errPos.Column += errOfs` arithmetic).
+    pub fn offset_into_token(filename: &str, src: &str, token: usize, at: usize) -> Range {
+        let mut start = Pos::from_offset(src, token);
+        start.column += at - token;
+        start.byte += at - token;
+        let mut end = start;
+        end.column += 1;
+        end.byte += 1;
+        Range {
+            filename: filename.to_string(),
+            start,
+            end,
+        }
+    }
 }
 
 /// Renders like Go's `hcl.Range.String()`: `main.tf:1,1-15` or `main.tf:1,1-2,3`.

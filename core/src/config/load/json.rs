@@ -81,6 +81,9 @@ pub struct JsonError {
     pub detail: String,
     /// Bytes the error points at.
     pub span: Span<usize>,
+    /// For a bad string, the string token's first byte: HCL then reports `span.start` as
+    /// an offset into that token (see `Range::offset_into_token`).
+    pub token: Option<usize>,
 }
 
 /// Parses one JSON document.
@@ -126,6 +129,7 @@ impl Parser<'_> {
             summary,
             detail: detail.to_string(),
             span,
+            token: None,
         }
     }
 
@@ -359,20 +363,26 @@ impl Parser<'_> {
         Ok(())
     }
 
+    // HCL's scanner ends a string token at its closing quote or at any control byte; the
+    // parser then decodes the token with Go's encoding/json and points one byte past the
+    // offset Go reports (the byte after a bad escape, or the byte that ended the token).
     fn string(&mut self) -> Result<String, JsonError> {
-        let start = self.i;
-        self.i += 1;
         let mut out = String::new();
-        let bad = |p: &Parser, end: usize| {
-            p.err(
+        let token = self.i;
+        let bad = |p: &Parser, at: usize| JsonError {
+            token: Some(token),
+            ..p.err(
                 "Invalid JSON string",
                 "There is a syntax error in the given JSON string.",
-                start..end,
+                at..at + 1,
             )
         };
+        self.i += 1;
         loop {
-            let Some(&c) = self.s.get(self.i) else {
-                return Err(bad(self, self.i));
+            let c = match self.s.get(self.i) {
+                None => return Err(bad(self, self.i)),
+                Some(&c) if c < 0x20 => return Err(bad(self, self.i)),
+                Some(&c) => c,
             };
             match c {
                 b'"' => {
@@ -380,8 +390,10 @@ impl Parser<'_> {
                     return Ok(out);
                 }
                 b'\\' => {
-                    let Some(&e) = self.s.get(self.i + 1) else {
-                        return Err(bad(self, self.i));
+                    let e = match self.s.get(self.i + 1) {
+                        None => return Err(bad(self, self.i + 1)),
+                        Some(&e) if e < 0x20 => return Err(bad(self, self.i + 1)),
+                        Some(&e) => e,
                     };
                     self.i += 2;
                     match e {
@@ -394,26 +406,12 @@ impl Parser<'_> {
                         b'r' => out.push('\r'),
                         b't' => out.push('\t'),
                         b'u' => {
-                            let hi = self.hex4().ok_or_else(|| bad(self, self.i))?;
-                            let ch = if (0xD800..0xDC00).contains(&hi)
-                                && self.s.get(self.i) == Some(&b'\\')
-                                && self.s.get(self.i + 1) == Some(&b'u')
-                            {
-                                self.i += 2;
-                                let lo = self.hex4().ok_or_else(|| bad(self, self.i))?;
-                                let c = 0x10000
-                                    + ((hi - 0xD800) << 10)
-                                    + (lo.wrapping_sub(0xDC00) & 0x3FF);
-                                char::from_u32(c)
-                            } else {
-                                char::from_u32(hi)
-                            };
-                            out.push(ch.unwrap_or('\u{FFFD}'));
+                            let unit = self.hex4().map_err(|at| bad(self, at))?;
+                            out.push(self.utf16(unit).map_err(|at| bad(self, at))?);
                         }
                         _ => return Err(bad(self, self.i)),
                     }
                 }
-                b'\n' => return Err(bad(self, self.i)),
                 _ => {
                     let end = next_char_end(self.src, self.i);
                     out.push_str(&self.src[self.i..end]);
@@ -423,11 +421,41 @@ impl Parser<'_> {
         }
     }
 
-    fn hex4(&mut self) -> Option<u32> {
-        let h = self.src.get(self.i..self.i + 4)?;
-        let v = u32::from_str_radix(h, 16).ok()?;
+    /// The character a `\uXXXX` unit starts: a surrogate pairs with a following `\uXXXX`
+    /// low surrogate, else it becomes U+FFFD (as Go decodes it).
+    fn utf16(&mut self, unit: u32) -> Result<char, usize> {
+        if (0xD800..0xE000).contains(&unit) {
+            if self.s.get(self.i..self.i + 2) == Some(b"\\u") {
+                let save = self.i;
+                self.i += 2;
+                let lo = self.hex4()?;
+                if (0xD800..0xDC00).contains(&unit) && (0xDC00..0xE000).contains(&lo) {
+                    let c = 0x10000 + ((unit - 0xD800) << 10) + (lo - 0xDC00);
+                    return Ok(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                }
+                self.i = save;
+            }
+            return Ok('\u{FFFD}');
+        }
+        Ok(char::from_u32(unit).unwrap_or('\u{FFFD}'))
+    }
+
+    /// Four hex digits, or the error offset Go's decoder reports for them.
+    fn hex4(&mut self) -> Result<u32, usize> {
+        let mut v = 0;
+        for k in 0..4 {
+            let at = self.i + k;
+            match self.s.get(at) {
+                None => return Err(at),
+                Some(&c) if c < 0x20 => return Err(at),
+                Some(&c) => match (c as char).to_digit(16) {
+                    Some(d) => v = v * 16 + d,
+                    None => return Err(at + 1),
+                },
+            }
+        }
         self.i += 4;
-        Some(v)
+        Ok(v)
     }
 
     fn number(&mut self) -> Result<Node, JsonError> {
@@ -471,6 +499,7 @@ impl Parser<'_> {
                     summary: "Invalid JSON keyword",
                     detail: format!("The JavaScript identifier {word:?} cannot be used in JSON."),
                     span: start..self.i,
+                    token: None,
                 })
             }
             _ => {
@@ -478,6 +507,7 @@ impl Parser<'_> {
                     summary: "Invalid JSON keyword",
                     detail: format!("{word:?} is not a valid JSON keyword."),
                     span: start..self.i,
+                    token: None,
                 })
             }
         };
@@ -563,5 +593,44 @@ mod tests {
             parse(&"[".repeat(10_000)).unwrap_err().summary,
             "Invalid start of value"
         );
+    }
+
+    /// Where HCL points for a bad string, checked against Terraform 1.15.5 (its first
+    /// diagnostic; Terraform goes on to report what its recovery trips over next).
+    #[test]
+    fn a_bad_string_points_where_go_decoding_stops() {
+        let at = |src: &str| {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.summary, "Invalid JSON string", "{src:?}");
+            let r = crate::diag::Range::offset_into_token("f", src, e.token.unwrap(), e.span.start);
+            format!(
+                "{},{}-{},{}",
+                r.start.line, r.start.column, r.end.line, r.end.column
+            )
+        };
+        // A control byte ends the token, so Go reports its end.
+        assert_eq!(at("{\n  \"a\": \"${\u{1}x}\"\n}"), "2,11-2,12");
+        assert_eq!(at("{\n  \"a\": \"x\n y\"\n}"), "2,10-2,11");
+        assert_eq!(at("{\"a\": \"x\ty\"}"), "1,9-1,10");
+        assert_eq!(at("{\"a\u{5}b\": 1}"), "1,4-1,5");
+        // The end of the file: one column past it.
+        assert_eq!(at(r#"{"a": "xy"#), "1,10-1,11");
+        assert_eq!(at(r#"{"a": "xy\"#), "1,11-1,12");
+        // A bad escape: the byte after the offending one; columns count bytes.
+        assert_eq!(at(r#"{"a": "x\qy"}"#), "1,11-1,12");
+        assert_eq!(at(r#"{"a": "éé\qy"}"#), "1,14-1,15");
+        assert_eq!(at(r#"{"a": "x\u12"}"#), "1,14-1,15");
+        assert_eq!(at(r#"{"a": "x\u12x4"}"#), "1,14-1,15");
+        assert_eq!(at(r#"{"a": "x\u+123"}"#), "1,12-1,13");
+        assert_eq!(at(r#"{"a": "x\ud800\u00g1"}"#), "1,20-1,21");
+    }
+
+    #[test]
+    fn an_unpaired_surrogate_becomes_the_replacement_character() {
+        let v = parse(r#"{"a": "x\ud800\u0041", "b": "\ud83d\ude00", "c": "\udc00y"}"#).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o[0].value.as_str(), Some("x\u{FFFD}A"));
+        assert_eq!(o[1].value.as_str(), Some("\u{1F600}"));
+        assert_eq!(o[2].value.as_str(), Some("\u{FFFD}y"));
     }
 }

@@ -67,10 +67,11 @@ pub(crate) fn parse_syntax(
         match json::parse(&src) {
             Ok(root) => Syntax::Json(root),
             Err(e) => {
-                diags.push(
-                    Diagnostic::error(e.summary, e.detail)
-                        .with_range(Range::from_span(name, &src, e.span)),
-                );
+                let range = match e.token {
+                    Some(token) => Range::offset_into_token(name, &src, token, e.span.start),
+                    None => Range::from_span(name, &src, e.span),
+                };
+                diags.push(Diagnostic::error(e.summary, e.detail).with_range(range));
                 return None;
             }
         }
