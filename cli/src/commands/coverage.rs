@@ -2,7 +2,8 @@
 //! registry metadata (signed `SHA256SUMS`, OpenTofu `packages`), mirror indexes and the
 //! verified hash cache — without downloading a single provider package.
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
+use crate::host::flavor;
 use crate::host::cliconfig;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
@@ -23,9 +24,10 @@ pub struct CoverageArgs {
     /// Platforms that must be covered (`os_arch`, repeatable). Default: this machine's.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     pub platforms: Vec<String>,
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    pub flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: from the working
+    /// directory, as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    pub flavor: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -33,7 +35,7 @@ pub struct CoverageArgs {
 
 /// Runs `tflock lockfile coverage`.
 pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(&args.flavor)?;
+    let given = given_flavor(args.flavor.as_deref())?;
     let mut wanted = Vec::new();
     for s in &args.platforms {
         wanted
@@ -42,6 +44,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     if wanted.is_empty() {
         wanted.push(Platform::current());
     }
+    let flavor = flavor::for_dir(given, Path::new("."));
     let (locks, mut diags) = workdir::read_lock(Path::new("."), flavor)?;
     // The CLI config decides where the metadata comes from: its problems are shown as
     // `init` shows them, and an error stops the run before any request.

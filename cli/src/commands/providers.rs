@@ -1,6 +1,7 @@
 //! `tflock providers lock|mirror`.
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
+use crate::host::flavor;
 use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
@@ -25,9 +26,10 @@ use tflock_core::{Diagnostic, Diagnostics, Flavor};
 pub struct ProvidersArgs {
     #[command(subcommand)]
     command: Option<ProvidersCommand>,
-    /// Whose behaviour to follow (for the requirement tree): terraform or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    flavor: String,
+    /// Whose behaviour to follow (for the requirement tree): terraform or opentofu
+    /// (default: from the working directory, as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    flavor: Option<String>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -44,9 +46,10 @@ struct Common {
     /// Target platform (`os_arch`); repeat for several. Default: this machine's.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     platforms: Vec<String>,
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: the lock file's header,
+    /// else opentofu when the module has .tofu files, else terraform).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    flavor: Option<String>,
     /// How many requests and downloads run at once.
     #[arg(long, default_value_t = 8)]
     parallelism: usize,
@@ -95,13 +98,13 @@ pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         Some(ProvidersCommand::Lock(a)) => lock(a),
         Some(ProvidersCommand::Mirror(a)) => mirror(a),
-        None => tree(&args.flavor),
+        None => tree(args.flavor.as_deref()),
     }
 }
 
 /// `tflock providers`: the requirement tree, like `terraform providers`.
-fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(flavor)?;
+fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
+    let flavor = flavor::for_dir(given_flavor(flavor)?, Path::new("."));
     let tree = workdir::load_configuration(Path::new("."), flavor)?;
     let mut diags = workdir::tree_diagnostics(&tree);
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
@@ -157,7 +160,7 @@ fn prepare(
     common: &Common,
     provider_args: &[String],
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
-    let flavor = parse_flavor(&common.flavor)?;
+    let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
     let mut diags = Diagnostics::new();
     let platforms = platforms(&common.platforms, &mut diags);
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;

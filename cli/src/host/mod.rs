@@ -3,6 +3,7 @@
 pub mod atomic;
 pub mod cliconfig;
 pub mod driver;
+pub mod flavor;
 pub mod hash_cache;
 pub mod http;
 pub mod package;

@@ -16,6 +16,7 @@ mod planner;
 pub mod requirements;
 mod targets;
 mod view;
+mod workdir_flavor;
 
 pub use coverage::{
     coverage_query_failure, learn_hashes, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
@@ -31,3 +32,4 @@ pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};
 pub use targets::restrict_to_arguments;
 pub use view::{AuthView, OutcomeView, ProviderView};
+pub use workdir_flavor::{choose_flavor, FlavorChoice, FlavorReason};
