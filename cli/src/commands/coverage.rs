@@ -3,8 +3,8 @@
 //! verified hash cache — without downloading a single provider package.
 
 use crate::args::given_flavor;
-use crate::host::flavor;
 use crate::host::cliconfig;
+use crate::host::flavor;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
 use crate::host::sources::Sources;

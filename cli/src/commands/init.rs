@@ -3,9 +3,9 @@
 //! `terraform init`. Its other flags are in [`crate::terraform_flags`].
 
 use crate::args::given_flavor;
-use crate::host::flavor;
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
+use crate::host::flavor;
 use crate::host::http::Http;
 use crate::host::provider_dir::{Package, ProviderDir};
 use crate::host::sources::{Method, Sources};

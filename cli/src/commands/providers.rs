@@ -1,10 +1,10 @@
 //! `tflock providers lock|mirror`.
 
 use crate::args::given_flavor;
-use crate::host::flavor;
 use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
+use crate::host::flavor;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
 use crate::host::provider_dir::ProviderDir;

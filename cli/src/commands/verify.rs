@@ -1,8 +1,8 @@
 //! `tflock verify`: checks installed packages (and a plugin cache) against the lock file.
 
 use crate::args::given_flavor;
-use crate::host::flavor;
 use crate::host::cliconfig;
+use crate::host::flavor;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::workdir;
 use crate::output::{print_diagnostics, print_json};
