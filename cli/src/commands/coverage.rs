@@ -15,7 +15,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::collections::SortedMap;
-use tflock_core::hash::PackageHash;
 use tflock_core::install::{coverage_query_failure, learn_hashes, lock_coverage, KnownHashes};
 
 /// Arguments of `tflock lockfile coverage`.
@@ -84,22 +83,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         }
         // The verified hash cache maps a platform's zh: to its h1:.
         if let Some(cache) = &cache {
-            for hashes in per_platform.values_mut() {
-                let extra: Vec<PackageHash> = hashes
-                    .iter()
-                    .filter(|h| h.is_zh())
-                    .filter_map(|zh| cache.get(zh))
-                    .map(|f| match f {
-                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => hashes.h1,
-                        tflock_core::install::FetchedPackage::Dir { h1 } => h1,
-                    })
-                    .collect();
-                for h in extra {
-                    if !hashes.contains(&h) {
-                        hashes.push(h);
-                    }
-                }
-            }
+            cache.add_h1s(per_platform);
         }
     }
     let report = lock_coverage(&locks, &known, &wanted);

@@ -7,6 +7,7 @@ use crate::host::driver::{drive, Host, Kept};
 use crate::host::flavor;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
+use crate::host::locked_platforms;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
@@ -16,7 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
-use tflock_core::install::{restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::install::{
+    restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner, PlatformRequest,
+    PLATFORMS_ENV,
+};
 use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
@@ -43,7 +47,9 @@ enum ProvidersCommand {
 /// Options shared by `lock` and `mirror`.
 #[derive(Debug, clap::Args)]
 struct Common {
-    /// Target platform (`os_arch`); repeat for several. Default: this machine's.
+    /// Target platform (`os_arch`, or `locked`: every platform the lock file covers);
+    /// repeat for several. Default: `TFLOCK_PLATFORMS` (comma-separated), else this
+    /// machine's — and for `lock`, also every platform a several-platform lock covers.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     platforms: Vec<String>,
     /// Whose behaviour to follow: terraform or opentofu (default: the lock file's header,
@@ -126,30 +132,31 @@ fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn platforms(raw: &[String], diags: &mut Diagnostics) -> Vec<Platform> {
-    if raw.is_empty() {
-        return vec![Platform::current()];
+/// The platforms to work for: core resolves the `-platform` flags, `TFLOCK_PLATFORMS` and
+/// (with `keep_locked`, for `providers lock`) the platforms the lock covers; the line it
+/// has to say goes to stderr.
+fn choose_platforms(
+    p: &Prepared,
+    sources: &Sources,
+    cache: Option<&HashCache>,
+    keep_locked: bool,
+) -> Result<Vec<Platform>, Diagnostic> {
+    let locked = p
+        .platforms
+        .needs_locked(&p.previous, keep_locked)
+        .then(|| locked_platforms::learn(&p.previous, sources, cache));
+    let choice = p
+        .platforms
+        .resolve(&Platform::current(), locked.as_ref(), keep_locked)?;
+    if let Some(line) = &choice.message {
+        eprintln!("{line}");
     }
-    let mut out = Vec::new();
-    for s in raw {
-        match Platform::parse(s) {
-            Ok(p) => {
-                if !out.contains(&p) {
-                    out.push(p);
-                }
-            }
-            Err(e) => diags.push(Diagnostic::error(
-                "Invalid target platform",
-                format!("The string {s:?} given in the -platform option is not a valid target platform: {e}."),
-            )),
-        }
-    }
-    out
+    Ok(choice.platforms)
 }
 
 struct Prepared {
     flavor: Flavor,
-    platforms: Vec<Platform>,
+    platforms: PlatformRequest,
     cli_cfg: tflock_core::protocol::cliconfig::CliConfig,
     requirements: tflock_core::install::Requirements,
     previous: tflock_core::lockfile::Locks,
@@ -162,7 +169,12 @@ fn prepare(
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
     let mut diags = Diagnostics::new();
-    let platforms = platforms(&common.platforms, &mut diags);
+    let env = std::env::var(PLATFORMS_ENV).ok();
+    let platforms =
+        PlatformRequest::new(&common.platforms, env.as_deref()).unwrap_or_else(|bad| {
+            diags.extend(bad);
+            PlatformRequest::default()
+        });
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
     let tree = workdir::load_configuration(dir, flavor)?;
@@ -257,12 +269,19 @@ fn lock_one(
         Method::Registry
     };
     let sources = Sources::only(vec![method], &p.cli_cfg, p.flavor, http);
+    let platforms = match choose_platforms(&p, &sources, cache, true) {
+        Ok(platforms) => platforms,
+        Err(d) => {
+            print_diagnostics(&single(d));
+            return Ok(false);
+        }
+    };
     let cache_dir = if args.enable_plugin_cache {
         cliconfig::plugin_cache_dir(&p.cli_cfg)
     } else {
         None
     };
-    let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
+    let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, platforms);
     options.plugin_cache = cache_dir.is_some();
     options.plugin_cache_may_break_lock = p.cli_cfg.plugin_cache_may_break_dependency_lock_file;
     let host = Host {
@@ -331,6 +350,14 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
+    let hash_cache = HashCache::default_location();
+    let platforms = match choose_platforms(&p, &sources, hash_cache.as_ref(), false) {
+        Ok(platforms) => platforms,
+        Err(d) => {
+            print_diagnostics(&single(d));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     std::fs::create_dir_all(target)?;
     let staging = tempfile::Builder::new()
         .prefix(".tflock-mirror-")
@@ -344,7 +371,7 @@ fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         show_progress: !args.common.json,
         hash_cache: None,
     };
-    let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
+    let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, platforms);
     let mut planner = Planner::new(p.requirements, p.previous, options);
     let kept = drive(&mut planner, &host);
     let outcome = planner.finish();
@@ -458,4 +485,10 @@ fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
     let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(write_atomic(path, &doc, FileMode::Fixed(0o644))?)
+}
+
+fn single(d: Diagnostic) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    diags.push(d);
+    diags
 }

@@ -6,6 +6,7 @@ pub mod driver;
 pub mod flavor;
 pub mod hash_cache;
 pub mod http;
+pub mod locked_platforms;
 pub mod package;
 pub mod provider_dir;
 pub mod sha_thread;

@@ -13,6 +13,7 @@ mod lock_check;
 mod options;
 mod outcome;
 mod planner;
+mod platform_choice;
 pub mod requirements;
 mod targets;
 mod view;
@@ -30,6 +31,10 @@ pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};
+pub use platform_choice::{
+    locked_platforms, probe_platforms, LockedPlatforms, PlatformChoice, PlatformOrigin,
+    PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV,
+};
 pub use targets::restrict_to_arguments;
 pub use view::{AuthView, OutcomeView, ProviderView};
 pub use workdir_flavor::{choose_flavor, FlavorChoice, FlavorReason};
