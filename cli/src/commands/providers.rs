@@ -170,11 +170,10 @@ fn prepare(
     let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
     let mut diags = Diagnostics::new();
     let env = std::env::var(PLATFORMS_ENV).ok();
-    let platforms =
-        PlatformRequest::new(&common.platforms, env.as_deref()).unwrap_or_else(|bad| {
-            diags.extend(bad);
-            PlatformRequest::default()
-        });
+    let platforms = PlatformRequest::new(&common.platforms, env.as_deref()).unwrap_or_else(|bad| {
+        diags.extend(bad);
+        PlatformRequest::default()
+    });
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
     let tree = workdir::load_configuration(dir, flavor)?;

@@ -8,8 +8,7 @@ use super::sources::Sources;
 use tflock_core::addrs::Platform;
 use tflock_core::collections::SortedMap;
 use tflock_core::install::{
-    learn_hashes, locked_platforms, probe_platforms, KnownHashes, LockedPlatforms,
-    SourceErrorKind,
+    learn_hashes, locked_platforms, probe_platforms, KnownHashes, LockedPlatforms, SourceErrorKind,
 };
 use tflock_core::lockfile::Locks;
 

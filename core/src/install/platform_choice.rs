@@ -66,7 +66,11 @@ impl PlatformRequest {
             .map(str::to_string)
             .collect();
         let (origin, values, given_in) = if !flags.is_empty() {
-            (PlatformOrigin::Flags, flags, "given in the -platform option")
+            (
+                PlatformOrigin::Flags,
+                flags,
+                "given in the -platform option",
+            )
         } else if !env_values.is_empty() {
             (
                 PlatformOrigin::Environment,
@@ -87,7 +91,9 @@ impl PlatformRequest {
                     Err(e) => {
                         diags.push(Diagnostic::error(
                             "Invalid target platform",
-                            format!("The string {s:?} {given_in} is not a valid target platform: {e}."),
+                            format!(
+                                "The string {s:?} {given_in} is not a valid target platform: {e}."
+                            ),
                         ));
                         continue;
                     }
@@ -358,7 +364,10 @@ mod tests {
         assert_eq!(r.origin, PlatformOrigin::Environment);
         assert_eq!(
             r.specs,
-            [PlatformSpec::Platform(p("darwin_arm64")), PlatformSpec::Locked]
+            [
+                PlatformSpec::Platform(p("darwin_arm64")),
+                PlatformSpec::Locked
+            ]
         );
         let r = PlatformRequest::new(&[], Some(" ")).unwrap();
         assert_eq!(r.origin, PlatformOrigin::Default);
@@ -369,7 +378,9 @@ mod tests {
         let e = PlatformRequest::new(&[], Some("linux")).unwrap_err();
         assert_eq!(e.0[0].summary, "Invalid target platform");
         assert!(
-            e.0[0].detail.starts_with("The string \"linux\" given in TFLOCK_PLATFORMS"),
+            e.0[0]
+                .detail
+                .starts_with("The string \"linux\" given in TFLOCK_PLATFORMS"),
             "{}",
             e.0[0].detail
         );
@@ -380,7 +391,10 @@ mod tests {
         let locks = lock(&[h('a'), h('b')]);
         let r = PlatformRequest::new(&[], None).unwrap();
         assert!(r.needs_locked(&locks, true));
-        assert!(!r.needs_locked(&locks, false), "mirror keeps Terraform's default");
+        assert!(
+            !r.needs_locked(&locks, false),
+            "mirror keeps Terraform's default"
+        );
         let found = LockedPlatforms {
             platforms: vec![p("darwin_arm64"), p("windows_amd64")],
             unnamed: vec![],
@@ -428,7 +442,10 @@ mod tests {
     fn probing_starts_with_this_machine_and_names_each_platform_once() {
         let probes = probe_platforms(&p("darwin_arm64"));
         assert_eq!(probes[0], p("darwin_arm64"));
-        assert_eq!(probes.iter().filter(|x| **x == p("darwin_arm64")).count(), 1);
+        assert_eq!(
+            probes.iter().filter(|x| **x == p("darwin_arm64")).count(),
+            1
+        );
         assert!(probes.contains(&p("linux_amd64")));
     }
 }

@@ -16,6 +16,7 @@ mod cli_e2e_network;
 mod cli_e2e_no_silent_failures;
 mod cli_flavor_from_workdir;
 mod cli_module_tree;
+mod cli_platforms_remembered;
 mod cli_required_version;
 mod cli_scripting;
 mod cli_terraform_flags;
