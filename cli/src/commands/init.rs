@@ -141,6 +141,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         parallelism: args.parallelism,
         show_progress: !args.json,
         hash_cache: None,
+        mirror_dir: None,
     };
     if !args.json {
         println!("{}", tflock_core::install::init_header(flavor));

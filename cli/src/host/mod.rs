@@ -7,6 +7,7 @@ pub mod flavor;
 pub mod hash_cache;
 pub mod http;
 pub mod locked_platforms;
+pub mod mirror_dir;
 pub mod package;
 pub mod provider_dir;
 pub mod sha_thread;

@@ -10,6 +10,7 @@ mod coverage;
 mod download;
 mod exchange;
 mod lock_check;
+mod mirror_reuse;
 mod options;
 mod outcome;
 mod planner;
@@ -28,6 +29,7 @@ pub use exchange::{
     SourceErrorKind, SourcePackage,
 };
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
+pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};
