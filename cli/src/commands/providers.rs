@@ -136,7 +136,7 @@ pub(super) fn choose_platforms(
     sources: &Sources,
     cache: Option<&HashCache>,
     keep_locked: bool,
-) -> Result<Vec<Platform>, Diagnostic> {
+) -> Result<Vec<Platform>, Box<Diagnostic>> {
     let locked = p
         .platforms
         .needs_locked(&p.previous, keep_locked)
@@ -268,7 +268,7 @@ fn lock_one(
     let platforms = match choose_platforms(&p, &sources, cache, true) {
         Ok(platforms) => platforms,
         Err(d) => {
-            print_diagnostics(&single(d));
+            print_diagnostics(&single(*d));
             return Ok(false);
         }
     };

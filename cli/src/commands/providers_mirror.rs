@@ -58,7 +58,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     let platforms = match choose_platforms(&p, &sources, hash_cache.as_ref(), false) {
         Ok(platforms) => platforms,
         Err(d) => {
-            print_diagnostics(&single(d));
+            print_diagnostics(&single(*d));
             return Ok(ExitCode::FAILURE);
         }
     };

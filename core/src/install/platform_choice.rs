@@ -129,7 +129,7 @@ impl PlatformRequest {
         current: &Platform,
         locked: Option<&LockedPlatforms>,
         keep_locked: bool,
-    ) -> Result<PlatformChoice, Diagnostic> {
+    ) -> Result<PlatformChoice, Box<Diagnostic>> {
         let empty = LockedPlatforms::default();
         let locked = locked.unwrap_or(&empty);
         match self.origin {
@@ -166,12 +166,12 @@ impl PlatformRequest {
                     }
                 }
                 if platforms.is_empty() {
-                    return Err(Diagnostic::error(
+                    return Err(Box::new(Diagnostic::error(
                         "No platforms to lock",
                         format!(
                             "-platform={LOCKED} stands for the platforms the lock file covers, and it covers none tflock can name: the lock file is missing or empty, or its h1: checksums are in no source's metadata and not in the hash cache. Name the platforms with -platform=OS_ARCH."
                         ),
-                    ));
+                    )));
                 }
                 let message = (self.origin == PlatformOrigin::Environment).then(|| {
                     format!(
