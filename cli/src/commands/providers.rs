@@ -44,8 +44,9 @@ enum ProvidersCommand {
 #[derive(Debug, clap::Args)]
 pub(super) struct Common {
     /// Target platform (`os_arch`, or `locked`: every platform the lock file covers);
-    /// repeat for several. Default: `TFLOCK_PLATFORMS` (comma-separated), else this
-    /// machine's — and for `lock`, also every platform a several-platform lock covers.
+    /// repeat for several. Default: `TFLOCK_PLATFORMS` (comma-separated), else the CLI
+    /// config's `tflock_platforms`, else this machine's — and for `lock`, also every
+    /// platform a several-platform lock covers.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     platforms: Vec<String>,
     /// Whose behaviour to follow: terraform or opentofu (default: the lock file's header,
@@ -166,13 +167,18 @@ pub(super) fn prepare(
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
     let mut diags = Diagnostics::new();
+    let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
+    diags.extend(cfg_diags);
     let env = std::env::var(PLATFORMS_ENV).ok();
-    let platforms = PlatformRequest::new(&common.platforms, env.as_deref()).unwrap_or_else(|bad| {
+    let platforms = PlatformRequest::new(
+        &common.platforms,
+        env.as_deref(),
+        cli_cfg.tflock_platforms.as_deref(),
+    )
+    .unwrap_or_else(|bad| {
         diags.extend(bad);
         PlatformRequest::default()
     });
-    let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
-    diags.extend(cfg_diags);
     let tree = workdir::load_configuration(dir, flavor)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);

@@ -1,5 +1,6 @@
 //! Which platforms `providers lock` (and `providers mirror`) work for: the `-platform`
-//! flags, else `TFLOCK_PLATFORMS`, else this machine's — unless the lock already covers
+//! flags, else `TFLOCK_PLATFORMS`, else the CLI config's `tflock_platforms`, else this
+//! machine's — unless the lock already covers
 //! several platforms, which `providers lock` then keeps (hashicorp/terraform#28627).
 //! `locked` in any of the lists stands for every platform the lock covers today.
 
@@ -30,6 +31,8 @@ pub enum PlatformOrigin {
     Flags,
     /// [`PLATFORMS_ENV`].
     Environment,
+    /// The CLI configuration's `tflock_platforms`.
+    CliConfig,
     /// Nothing was given.
     Default,
 }
@@ -55,9 +58,14 @@ impl Default for PlatformRequest {
 
 impl PlatformRequest {
     /// The request from `-platform` values (`flags`), else from the environment variable's
-    /// value (`env`, blank entries ignored). A value that is no platform is Terraform's
-    /// `Invalid target platform` error, naming where it came from.
-    pub fn new(flags: &[String], env: Option<&str>) -> Result<PlatformRequest, Diagnostics> {
+    /// value (`env`, blank entries ignored), else from the CLI config's list (`config`). A
+    /// value that is no platform is Terraform's `Invalid target platform` error, naming
+    /// where it came from.
+    pub fn new(
+        flags: &[String],
+        env: Option<&str>,
+        config: Option<&[String]>,
+    ) -> Result<PlatformRequest, Diagnostics> {
         let env_values: Vec<String> = env
             .unwrap_or("")
             .split(',')
@@ -76,6 +84,12 @@ impl PlatformRequest {
                 PlatformOrigin::Environment,
                 &env_values[..],
                 "given in TFLOCK_PLATFORMS",
+            )
+        } else if let Some(list) = config.filter(|l| !l.is_empty()) {
+            (
+                PlatformOrigin::CliConfig,
+                list,
+                "given in the CLI configuration's tflock_platforms",
             )
         } else {
             return Ok(PlatformRequest::default());
@@ -152,7 +166,7 @@ impl PlatformRequest {
                 let message = message.or_else(|| locked.unnamed_note());
                 Ok(PlatformChoice { platforms, message })
             }
-            PlatformOrigin::Flags | PlatformOrigin::Environment => {
+            PlatformOrigin::Flags | PlatformOrigin::Environment | PlatformOrigin::CliConfig => {
                 let mut platforms: Vec<Platform> = Vec::new();
                 for spec in &self.specs {
                     let add: &[Platform] = match spec {
@@ -173,12 +187,13 @@ impl PlatformRequest {
                         ),
                     )));
                 }
-                let message = (self.origin == PlatformOrigin::Environment).then(|| {
-                    format!(
-                        "tflock: platforms from {PLATFORMS_ENV}: {}",
-                        names(&platforms)
-                    )
-                });
+                let from = match self.origin {
+                    PlatformOrigin::Environment => Some(PLATFORMS_ENV),
+                    PlatformOrigin::CliConfig => Some("the CLI configuration's tflock_platforms"),
+                    _ => None,
+                };
+                let message = from
+                    .map(|from| format!("tflock: platforms from {from}: {}", names(&platforms)));
                 Ok(PlatformChoice { platforms, message })
             }
         }
@@ -357,10 +372,11 @@ mod tests {
 
     #[test]
     fn flags_win_over_the_environment_and_the_environment_over_the_default() {
-        let r = PlatformRequest::new(&["linux_arm64".into()], Some("darwin_arm64")).unwrap();
+        let r = PlatformRequest::new(&["linux_arm64".into()], Some("darwin_arm64"), None).unwrap();
         assert_eq!(r.origin, PlatformOrigin::Flags);
         assert_eq!(r.specs, [PlatformSpec::Platform(p("linux_arm64"))]);
-        let r = PlatformRequest::new(&[], Some(" darwin_arm64, ,locked,darwin_arm64")).unwrap();
+        let r =
+            PlatformRequest::new(&[], Some(" darwin_arm64, ,locked,darwin_arm64"), None).unwrap();
         assert_eq!(r.origin, PlatformOrigin::Environment);
         assert_eq!(
             r.specs,
@@ -369,13 +385,22 @@ mod tests {
                 PlatformSpec::Locked
             ]
         );
-        let r = PlatformRequest::new(&[], Some(" ")).unwrap();
+        let config = ["windows_amd64".to_string()];
+        let r = PlatformRequest::new(&[], Some(" "), Some(&config)).unwrap();
+        assert_eq!(r.origin, PlatformOrigin::CliConfig);
+        let c = r.resolve(&p("linux_amd64"), None, true).unwrap();
+        assert_eq!(c.platforms, [p("windows_amd64")]);
+        assert_eq!(
+            c.message.as_deref(),
+            Some("tflock: platforms from the CLI configuration's tflock_platforms: windows_amd64")
+        );
+        let r = PlatformRequest::new(&[], Some(" "), Some(&[])).unwrap();
         assert_eq!(r.origin, PlatformOrigin::Default);
     }
 
     #[test]
     fn a_bad_platform_is_terraforms_error_naming_where_it_came_from() {
-        let e = PlatformRequest::new(&[], Some("linux")).unwrap_err();
+        let e = PlatformRequest::new(&[], Some("linux"), None).unwrap_err();
         assert_eq!(e.0[0].summary, "Invalid target platform");
         assert!(
             e.0[0]
@@ -389,7 +414,7 @@ mod tests {
     #[test]
     fn the_default_keeps_a_several_platform_lock_and_says_so() {
         let locks = lock(&[h('a'), h('b')]);
-        let r = PlatformRequest::new(&[], None).unwrap();
+        let r = PlatformRequest::new(&[], None, None).unwrap();
         assert!(r.needs_locked(&locks, true));
         assert!(
             !r.needs_locked(&locks, false),
@@ -413,7 +438,7 @@ mod tests {
     #[test]
     fn a_one_platform_lock_costs_nothing_and_the_default_stays_terraforms() {
         let locks = lock(&[h('a'), zh('b'), zh('c')]);
-        let r = PlatformRequest::new(&[], None).unwrap();
+        let r = PlatformRequest::new(&[], None, None).unwrap();
         assert!(!r.needs_locked(&locks, true));
         let c = r.resolve(&p("linux_amd64"), None, true).unwrap();
         assert_eq!(c.platforms, [p("linux_amd64")]);
@@ -422,7 +447,7 @@ mod tests {
 
     #[test]
     fn locked_expands_among_given_platforms_and_refuses_when_it_is_empty() {
-        let r = PlatformRequest::new(&["locked".into(), "linux_arm64".into()], None).unwrap();
+        let r = PlatformRequest::new(&["locked".into(), "linux_arm64".into()], None, None).unwrap();
         assert!(r.needs_locked(&Locks::new(), false));
         let found = LockedPlatforms {
             platforms: vec![p("darwin_arm64"), p("linux_arm64")],
@@ -431,7 +456,7 @@ mod tests {
         let c = r.resolve(&p("linux_amd64"), Some(&found), false).unwrap();
         assert_eq!(c.platforms, [p("darwin_arm64"), p("linux_arm64")]);
         assert_eq!(c.message, None);
-        let only = PlatformRequest::new(&["locked".into()], None).unwrap();
+        let only = PlatformRequest::new(&["locked".into()], None, None).unwrap();
         let e = only
             .resolve(&p("linux_amd64"), Some(&LockedPlatforms::default()), false)
             .unwrap_err();

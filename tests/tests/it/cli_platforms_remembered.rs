@@ -204,6 +204,33 @@ fn tflock_platforms_is_the_default_list_and_a_flag_overrides_it() {
 }
 
 #[test]
+fn the_cli_configs_tflock_platforms_is_the_default_below_the_environment() {
+    let mut w = world(|_| {});
+    let [a, b] = two_others();
+    w.env.cli_config(&format!(
+        "{}tflock_platforms = [\"{a}\"]\n",
+        host_block(&w.server)
+    ));
+    w.env.requires(&[("extra", "1.0.0")]);
+    let out = w.env.run(&["providers", "lock"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(w.locked_h1_platforms(), [a.clone()]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&format!(
+            "tflock: platforms from the CLI configuration's tflock_platforms: {a}\n"
+        )),
+        "{}",
+        text(&out)
+    );
+
+    std::fs::remove_file(w.env.work.join(".terraform.lock.hcl")).expect("rm lock");
+    w.env.set("TFLOCK_PLATFORMS", &b);
+    let out = w.env.run(&["providers", "lock"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(w.locked_h1_platforms(), [b]);
+}
+
+#[test]
 fn registry_metadata_alone_names_the_locked_platforms_with_an_empty_hash_cache() {
     // OpenTofu's `packages` list every platform's h1:; this run's hash cache is empty, so
     // only the metadata can place the lock's h1: checksums.
