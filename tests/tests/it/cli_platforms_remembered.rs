@@ -214,7 +214,7 @@ fn the_cli_configs_tflock_platforms_is_the_default_below_the_environment() {
     w.env.requires(&[("extra", "1.0.0")]);
     let out = w.env.run(&["providers", "lock"]);
     assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(w.locked_h1_platforms(), [a.clone()]);
+    assert_eq!(w.locked_h1_platforms(), std::slice::from_ref(&a));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(&format!(
             "tflock: platforms from the CLI configuration's tflock_platforms: {a}\n"
