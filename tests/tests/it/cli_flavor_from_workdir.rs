@@ -88,6 +88,31 @@ fn an_opentofu_lock_keeps_its_registry_opentofu_org_entries_through_providers_lo
 }
 
 #[test]
+fn a_flavour_the_user_names_needs_no_line() {
+    let (mut env, reg, _server, demo) = repository(Flavor::OpenTofu);
+    std::fs::write(env.work.join("main.tf"), REQUIREMENTS).expect("write");
+    let lock = init_lock(Flavor::OpenTofu, &reg, &demo);
+    std::fs::write(env.work.join(".terraform.lock.hcl"), &lock).expect("write lock");
+    let out = env.run(&["providers", "lock", "-flavor=opentofu"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(env.lock(), lock);
+    assert!(
+        !stderr(&out).contains("tflock: following"),
+        "{}",
+        text(&out)
+    );
+    env.set("TFLOCK_FLAVOR", "tofu");
+    let out = env.run(&["init"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(env.lock(), lock);
+    assert!(
+        !stderr(&out).contains("tflock: following"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
 fn tofu_files_without_a_lock_make_init_and_providers_lock_write_an_opentofu_lock() {
     for command in [&["init"][..], &["providers", "lock"][..]] {
         let (env, reg, _server, demo) = repository(Flavor::OpenTofu);
