@@ -436,6 +436,24 @@ mod tests {
     }
 
     #[test]
+    fn h1_checksums_nothing_can_place_are_said_and_the_default_stays_this_machines() {
+        let r = PlatformRequest::default();
+        let found = LockedPlatforms {
+            platforms: vec![],
+            unnamed: vec![(
+                Provider::parse("acme/demo", Flavor::Terraform).expect("address"),
+                2,
+            )],
+        };
+        let c = r.resolve(&p("linux_amd64"), Some(&found), true).unwrap();
+        assert_eq!(c.platforms, [p("linux_amd64")]);
+        assert_eq!(
+            c.message.as_deref(),
+            Some("tflock: the lock file has 2 h1: checksum(s) of platforms tflock cannot name without downloading (no source lists them, the hash cache lacks them); locking this machine's platform only, -platform=OS_ARCH names others")
+        );
+    }
+
+    #[test]
     fn a_one_platform_lock_costs_nothing_and_the_default_stays_terraforms() {
         let locks = lock(&[h('a'), zh('b'), zh('c')]);
         let r = PlatformRequest::new(&[], None, None).unwrap();

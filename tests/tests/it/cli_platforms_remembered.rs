@@ -231,6 +231,42 @@ fn the_cli_configs_tflock_platforms_is_the_default_below_the_environment() {
 }
 
 #[test]
+fn h1_checksums_the_terraform_registry_cannot_place_are_said_and_this_platform_is_locked() {
+    // A lock made on another machine: the Terraform registry lists no h1: and this hash
+    // cache is empty, so its platforms cannot be named without downloading.
+    let w = world(|_| {});
+    let demo = provider("demo");
+    let [a, b] = two_others();
+    let mut hashes = vec![w.h1("demo", &a), w.h1("demo", &b)];
+    hashes.extend(
+        platforms()
+            .iter()
+            .map(|p| w.reg.expected_zh(&id(&demo, "1.0.0", p))),
+    );
+    let lock = lock_text(
+        Flavor::Terraform,
+        &[LockEntry {
+            provider: &demo,
+            version: "1.0.0",
+            constraints: Some("1.0.0"),
+            hashes,
+        }],
+    );
+    std::fs::write(w.env.work.join(".terraform.lock.hcl"), lock).expect("write lock");
+    w.env.requires(&[("demo", "1.0.0"), ("extra", "1.0.0")]);
+    let out = w.env.run(&["providers", "lock"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(w.locked_h1_platforms(), [here()], "{}", w.env.lock());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "tflock: the lock file has 2 h1: checksum(s) of platforms tflock cannot name without downloading"
+        ),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
 fn registry_metadata_alone_names_the_locked_platforms_with_an_empty_hash_cache() {
     // OpenTofu's `packages` list every platform's h1:; this run's hash cache is empty, so
     // only the metadata can place the lock's h1: checksums.
