@@ -169,7 +169,7 @@ fn archive(p: &Provider, dir: &str, last: &str) -> Option<Upload> {
         return None;
     }
     Some(Upload {
-        key: super::keys::archive(&dir, &filename),
+        key: super::keys::archive(dir, &filename),
         dir: dir.to_string(),
         version,
         platform: entry.platform,

@@ -21,7 +21,7 @@ use worker::{
 };
 
 use super::documents::now;
-use super::{trace, Mirror};
+use super::Mirror;
 
 /// Origin operations (fills, pulls) one isolate runs at once; past it, 429.
 pub(crate) const MAX_IN_FLIGHT: usize = 8;
@@ -68,7 +68,7 @@ pub(crate) async fn run_fill(mirror: &Mirror, mut fill: Fill) -> Result<Filled, 
                 let started = worker::Date::now().as_millis();
                 let responses = join_all(requests.iter().map(|r| perform(mirror, r))).await;
                 let spent = worker::Date::now().as_millis().saturating_sub(started);
-                trace(|t| t.origin_ms += spent);
+                mirror.trace(|t| t.origin_ms += spent);
                 for (request, (response, verdict)) in requests.into_iter().zip(responses) {
                     if cut_short.is_none() {
                         cut_short = verdict;
@@ -376,12 +376,4 @@ pub(crate) async fn open_archive(mirror: &Mirror, url: &Url) -> Result<Opened, E
         Delay::from(Duration::from_millis(ms)).await;
         attempt += 1;
     }
-}
-
-/// The error for a request turned away by the cap.
-pub(crate) fn busy() -> EdgeError {
-    EdgeError::new(
-        EdgeErrorKind::OriginFailed,
-        "the mirror is busy with other origin requests; retry shortly",
-    )
 }

@@ -22,8 +22,6 @@ pub(crate) struct Stored {
     pub custom: HashMap<String, String>,
 }
 
-/// How long a lease holds before another request may take it over.
-const LEASE_MS: f64 = 10.0 * 60.0 * 1000.0;
 /// Compare-and-swap attempts before giving up (each lost race means someone else wrote).
 /// Every round of racing writers lets at least one through, and the jittered backoff below
 /// spreads them out, so this is far above what twenty uploads of one release at once need.
@@ -137,8 +135,13 @@ pub(crate) async fn update(
 }
 
 /// Takes the lease on `archive_key`: true when this request now owns it (it was free, or
-/// its owner has been silent for longer than a lease lasts).
-pub(crate) async fn take_lease(bucket: &Bucket, archive_key: &str, now: f64) -> Result<bool> {
+/// it was taken more than `lease_ms` ago: `core::edge::uploads::lease_ms`).
+pub(crate) async fn take_lease(
+    bucket: &Bucket,
+    archive_key: &str,
+    now: f64,
+    lease_ms: f64,
+) -> Result<bool> {
     let key = keys::lease(archive_key);
     let mine = HashMap::from([("taken-at".to_string(), now.to_string())]);
     if swap(bucket, &key, None, Vec::new(), "text/plain", mine.clone()).await? {
@@ -152,7 +155,7 @@ pub(crate) async fn take_lease(bucket: &Bucket, archive_key: &str, now: f64) -> 
         .get("taken-at")
         .and_then(|t| t.parse().ok())
         .unwrap_or(f64::NAN);
-    if tflock_core::edge::http::expired(taken, now, LEASE_MS) {
+    if tflock_core::edge::http::expired(taken, now, lease_ms) {
         return swap(
             bucket,
             &key,
@@ -164,6 +167,11 @@ pub(crate) async fn take_lease(bucket: &Bucket, archive_key: &str, now: f64) -> 
         .await;
     }
     Ok(false)
+}
+
+/// Whether an object exists at `key`.
+pub(crate) async fn exists(bucket: &Bucket, key: &str) -> Result<bool> {
+    Ok(bucket.head(key).await?.is_some())
 }
 
 /// Whether a lease on `archive_key` is held.
