@@ -1,7 +1,8 @@
 //! Leases and multipart uploads that their writer may never finish. A pull runs to its end
 //! in the background whether or not its client stays, but an isolate can still be evicted
-//! mid-pull; then its lease must expire and its multipart upload (parts R2 keeps, and
-//! bills, until aborted) must be found and aborted. The writer records each upload under
+//! mid-pull (and Cloudflare ends `waitUntil` work 30 s after the client left); then its
+//! lease must expire soon and its multipart upload (parts R2 keeps, and bills, until
+//! aborted) must be found and aborted. The writer records each upload under
 //! `keys::upload` and removes the record when it completes or aborts; the queue consumer
 //! sweeps records older than [`stale_after_ms`] now and then ([`sweep_due`]).
 
@@ -12,24 +13,31 @@ use super::limits::Limits;
 pub const UPLOAD_ID: &str = "upload-id";
 /// The custom metadata field of an upload record (and a lease) holding when it began.
 pub const STARTED_AT: &str = "started-at";
-/// Beyond a pull's own deadline, how long before its lease or upload counts as abandoned.
+/// Beyond a pull's own deadline and its lease, how long before its upload counts as
+/// abandoned.
 pub const MARGIN_MS: f64 = 60_000.0;
 /// How often one isolate's queue consumer sweeps abandoned uploads.
 pub const SWEEP_EVERY_MS: f64 = 10.0 * 60_000.0;
 /// The most abandoned uploads one sweep aborts (each costs two R2 operations).
 pub const SWEEP_MAX: usize = 100;
 
-/// How long a lease holds before another request may take it over: longer than any pull
-/// may run, so a live writer never loses it (a shorter lease let a second writer start the
-/// same download while the first was still within its deadline).
-pub fn lease_ms(limits: &Limits) -> f64 {
-    limits.archive_ms as f64 + MARGIN_MS
+/// How long a lease holds after it was taken or last renewed before another request may
+/// take it over. Its writer renews it every [`RENEW_EVERY_MS`] while it streams, so a live
+/// pull keeps it however long it runs, and one whose isolate was evicted (or whose
+/// `waitUntil` time ran out) frees it within a minute.
+pub const LEASE_MS: f64 = 60_000.0;
+/// How often a writer renews its lease.
+pub const RENEW_EVERY_MS: f64 = 20_000.0;
+
+/// Whether a writer that renewed its lease at `renewed_at` renews it at `now`.
+pub fn renew_due(renewed_at: f64, now: f64) -> bool {
+    now < renewed_at || expired(renewed_at, now, RENEW_EVERY_MS)
 }
 
-/// How old an upload record is before its upload counts as abandoned: its lease has
-/// expired by then, so no live writer still owns it.
+/// How old an upload record is before its upload counts as abandoned: older than any
+/// pull may run (its record is not renewed), with its lease expired by then.
 pub fn stale_after_ms(limits: &Limits) -> f64 {
-    lease_ms(limits) + MARGIN_MS
+    limits.archive_ms as f64 + LEASE_MS + MARGIN_MS
 }
 
 /// Whether the upload recorded as begun at `started_at` (NaN: unreadable) is abandoned at
@@ -48,13 +56,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_lease_outlasts_the_longest_pull_and_an_upload_outlasts_its_lease() {
+    fn a_renewed_lease_never_expires_and_an_upload_outlasts_the_longest_pull() {
+        assert!(RENEW_EVERY_MS * 2.0 < LEASE_MS, "two renewals may be late");
+        assert!(!renew_due(0.0, RENEW_EVERY_MS - 1.0));
+        assert!(renew_due(0.0, RENEW_EVERY_MS));
+        assert!(renew_due(10.0, 5.0), "a clock that went backwards");
         let limits = Limits::default();
-        assert!(lease_ms(&limits) > limits.archive_ms as f64);
-        assert!(stale_after_ms(&limits) > lease_ms(&limits));
+        assert!(stale_after_ms(&limits) > limits.archive_ms as f64 + LEASE_MS);
         let start = 1_000.0;
-        assert!(!abandoned(start, start + limits.archive_ms as f64, &limits));
-        assert!(!abandoned(start, start + lease_ms(&limits), &limits));
+        assert!(!abandoned(
+            start,
+            start + limits.archive_ms as f64 + LEASE_MS,
+            &limits
+        ));
         assert!(abandoned(start, start + stale_after_ms(&limits), &limits));
         assert!(
             abandoned(f64::NAN, start, &limits),

@@ -12,7 +12,6 @@ use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::serve::busy_error;
-use tflock_core::edge::uploads::lease_ms;
 use tflock_core::edge::wait::Waiting;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use worker::{Bucket, Delay, Url};
@@ -22,7 +21,8 @@ use super::documents::{self, internal, now};
 use super::origin::{self, Slot};
 use super::publish::publish;
 use super::stage::{err, stage};
-use super::{store, Mirror};
+use super::store::{self, Lease};
+use super::Mirror;
 
 type Outcome = Result<(), EdgeError>;
 
@@ -119,17 +119,16 @@ async fn lead(mirror: &Mirror, a: &Upload) -> Outcome {
             ),
         ));
     };
-    let lease = lease_ms(&mirror.config.limits);
     let mut waiting = Waiting::new(now());
-    loop {
+    let mut lease = loop {
         if store::exists(&bucket, &a.key).await.map_err(err)? {
             return Ok(());
         }
-        if store::take_lease(&bucket, &a.key, now(), lease)
+        if let Some(lease) = store::take_lease(&bucket, &a.key, now())
             .await
             .map_err(err)?
         {
-            break;
+            break lease;
         }
         let Some(pause) = waiting.next(now(), worker::js_sys::Math::random()) else {
             return Err(internal(
@@ -137,14 +136,17 @@ async fn lead(mirror: &Mirror, a: &Upload) -> Outcome {
             ));
         };
         Delay::from(std::time::Duration::from_millis(pause)).await;
-    }
+    };
     // This isolate owns the lease: one origin download, counted against the cap (requests
     // waiting for it are not).
     let result = match Slot::take() {
-        Some(_slot) => download(mirror, &bucket, a, &record, platform, &origin_archive.url).await,
+        Some(_slot) => {
+            let url = &origin_archive.url;
+            download(mirror, &bucket, a, &record, platform, url, &mut lease).await
+        }
         None => Err(busy_error()),
     };
-    let _ = store::release_lease(&bucket, &a.key).await;
+    lease.release(&bucket).await;
     result
 }
 
@@ -155,6 +157,7 @@ async fn download(
     record: &OriginRecord,
     platform: &str,
     url: &str,
+    lease: &mut Lease,
 ) -> Outcome {
     let what = format!("{} {} for {platform}", record.provider, record.version);
     let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
@@ -180,7 +183,8 @@ async fn download(
     opened.check_declared(&guard).map_err(named)?;
     let body = opened.resp.stream().map_err(err)?;
     let limit = mirror.config.limits.archive_bytes;
-    let staged = stage(bucket, &a.key, body, Some((guard, &opened.abort)), limit).await;
+    let guarded = Some((guard, &opened.abort));
+    let staged = stage(bucket, &a.key, body, guarded, limit, lease).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
     let (hashes, pending) = staged.map_err(|e| match e.kind {
         EdgeErrorKind::Refused => EdgeError::new(

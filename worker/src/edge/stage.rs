@@ -18,7 +18,7 @@ use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 use super::documents::{internal, now};
 use super::origin;
 use super::part_buffer::PartBuffer;
-use super::store;
+use super::store::{self, Lease};
 
 /// Bytes streamed between two turns of the event loop. When the body's chunks are already
 /// buffered, each read resolves as a microtask and the loop never gives the isolate back:
@@ -49,14 +49,15 @@ impl Pending {
 }
 
 /// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
-/// `guard` (an origin download) and at most `limit` bytes. On failure the upload is
-/// aborted here. A body that is no zip is `Refused`.
+/// `guard` (an origin download) and at most `limit` bytes, renewing `lease` as it goes. On
+/// failure the upload is aborted here. A body that is no zip is `Refused`.
 pub(crate) async fn stage(
     bucket: &Bucket,
     key: &str,
     body: ByteStream,
     guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
+    lease: &mut Lease,
 ) -> Result<(ZipHashes, Pending), EdgeError> {
     let upload = bucket
         .create_multipart_upload(key.to_string())
@@ -77,7 +78,7 @@ pub(crate) async fn stage(
         let _ = upload.abort().await;
         return Err(err(e));
     }
-    match stream_parts(bucket, key, &upload, body, guard, limit).await {
+    match stream_parts(bucket, key, &upload, body, guard, limit, lease).await {
         Ok((hashes, parts)) => Ok((
             hashes,
             Pending {
@@ -107,6 +108,7 @@ async fn stream_parts(
     mut body: ByteStream,
     mut guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
+    lease: &mut Lease,
 ) -> Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
     let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
     let mut hasher = ZipHasher::new();
@@ -135,6 +137,7 @@ async fn stream_parts(
             return Err(refused(format!("the archive is larger than {limit} bytes")));
         }
         pace(&mut streamed, chunk.len()).await;
+        lease.keep(bucket, now()).await;
     }
     let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
     if let Some(len) = splitter.finish() {

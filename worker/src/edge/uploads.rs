@@ -10,7 +10,6 @@ use futures_util::{Stream, StreamExt};
 use tflock_core::edge::keys;
 use tflock_core::edge::publish::{Sidecar, Writer};
 use tflock_core::edge::route::Upload;
-use tflock_core::edge::uploads::lease_ms;
 use tflock_core::edge::wait::Waiting;
 use tflock_core::edge::EdgeErrorKind;
 use tflock_core::hash::ZipHasher;
@@ -79,16 +78,18 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
         None
     };
     let body = req.stream()?;
-    let lease = lease_ms(&mirror.config.limits);
-    if store::exists(&bucket, &a.key).await.unwrap_or(false)
-        || !store::take_lease(&bucket, &a.key, now(), lease).await?
-    {
+    let lease = match store::exists(&bucket, &a.key).await.unwrap_or(false) {
+        true => None,
+        false => store::take_lease(&bucket, &a.key, now()).await?,
+    };
+    let Some(mut lease) = lease else {
         return compare_with_stored(&bucket, a, body).await;
-    }
+    };
     let (m, a) = (mirror.clone(), a.clone());
     let stored = outlive_client(mirror, async move {
         let result = async {
-            let (hashes, pending) = match stage(&bucket, &a.key, body, None, limit).await {
+            let staged = stage(&bucket, &a.key, body, None, limit, &mut lease).await;
+            let (hashes, pending) = match staged {
                 Ok(staged) => staged,
                 Err(e) if e.kind == EdgeErrorKind::Refused => {
                     return Err((422, format!("Cannot hash provider package: {e}")))
@@ -115,7 +116,7 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
             }
         }
         .await;
-        let _ = store::release_lease(&bucket, &a.key).await;
+        lease.release(&bucket).await;
         result
     })
     .await;
