@@ -57,7 +57,8 @@ mod tests {
 
     #[test]
     fn a_renewed_lease_never_expires_and_an_upload_outlasts_the_longest_pull() {
-        assert!(RENEW_EVERY_MS * 2.0 < LEASE_MS, "two renewals may be late");
+        // A writer a whole renewal late still holds its lease.
+        assert!(!expired(0.0, 2.0 * RENEW_EVERY_MS, LEASE_MS));
         assert!(!renew_due(0.0, RENEW_EVERY_MS - 1.0));
         assert!(renew_due(0.0, RENEW_EVERY_MS));
         assert!(renew_due(10.0, 5.0), "a clock that went backwards");

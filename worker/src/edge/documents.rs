@@ -16,6 +16,7 @@ use tflock_core::protocol::mirror_docs;
 use tflock_core::version::Version;
 use worker::{Bucket, Request, Response, Result};
 
+use super::background::outlive_client;
 use super::origin::{run_fill, Slot};
 use super::store::{self, Stored};
 use super::{fills, respond, Mirror};
@@ -42,8 +43,18 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Res
     if answer == Answer::Fill {
         answer = match Slot::take() {
             None => serve::busy(stored.is_some()),
-            Some(_slot) => {
-                serve::after_fill(stored.is_some(), fill(mirror, &bucket, doc, now).await)
+            Some(slot) => {
+                // The fill holds a slot: it runs to its end whether or not the client stays.
+                let (m, b, d) = (mirror.clone(), bucket.clone(), doc.clone());
+                let filled = outlive_client(mirror, async move {
+                    let filled = fill(&m, &b, &d, now).await;
+                    drop(slot);
+                    filled
+                });
+                let filled = filled
+                    .await
+                    .unwrap_or_else(|| Err(internal("the fill was dropped by the runtime; retry")));
+                serve::after_fill(stored.is_some(), filled)
             }
         };
     }

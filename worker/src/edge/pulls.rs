@@ -12,7 +12,8 @@ use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::serve::busy_error;
-use tflock_core::edge::wait::Waiting;
+use tflock_core::edge::uploads::stale_after_ms;
+use tflock_core::edge::wait::{Waiting, WAIT_MS};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use worker::{Bucket, Delay, Url};
 
@@ -33,6 +34,9 @@ const LOOK_MAX_MS: u64 = 250;
 
 /// One archive pull of this isolate.
 struct Flight {
+    /// When it started: a pull the runtime cut (its `waitUntil` time ran out) never ends,
+    /// so after the longest a pull may run it is no longer joined.
+    started: f64,
     /// The outcome once the pull ended, and when.
     outcome: Option<(Outcome, f64)>,
 }
@@ -51,13 +55,23 @@ thread_local! {
 /// request").
 pub(crate) async fn ensure(mirror: &Mirror, a: &Upload) -> Outcome {
     forget_finished();
+    let longest = stale_after_ms(&mirror.config.limits);
     let leads = PULLS.with(|p| {
         let mut p = p.borrow_mut();
         // A pull that ended a moment ago is not joined: this request may come after the
         // archive was removed, or after a failure that has passed.
-        let running = p.get(&a.key).is_some_and(|f| f.outcome.is_none());
+        let running = p
+            .get(&a.key)
+            .is_some_and(|f| f.outcome.is_none() && now() - f.started < longest);
         if !running {
-            p.insert(a.key.clone(), Flight { outcome: None });
+            let started = now();
+            p.insert(
+                a.key.clone(),
+                Flight {
+                    started,
+                    outcome: None,
+                },
+            );
             true
         } else {
             false
@@ -79,12 +93,18 @@ pub(crate) async fn ensure(mirror: &Mirror, a: &Upload) -> Outcome {
             .unwrap_or_else(|| Err(internal("the pull was dropped by the runtime; retry")));
     }
     let mut pause = 10;
+    let joined = now();
     loop {
         Delay::from(std::time::Duration::from_millis(pause)).await;
         pause = (pause * 2).min(LOOK_MAX_MS);
+        if now() - joined > WAIT_MS {
+            return Err(internal(
+                "another request is still pulling this archive; retry",
+            ));
+        }
         let seen = PULLS.with(|p| match p.borrow().get(&a.key) {
             None => Some(Ok(())),
-            Some(Flight { outcome }) => outcome.as_ref().map(|(o, _)| o.clone()),
+            Some(f) => f.outcome.as_ref().map(|(o, _)| o.clone()),
         });
         if let Some(outcome) = seen {
             forget_finished();
