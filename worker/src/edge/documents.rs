@@ -177,7 +177,9 @@ pub(crate) async fn fill_version(
     Ok(record)
 }
 
-/// The origin record of `dir` `version`, filling the version if there is none yet.
+/// The origin record of `dir` `version`, filling the version if there is none yet (an
+/// origin operation like any other: it takes a slot, and runs to its end whether or not the
+/// client stays).
 pub(crate) async fn record(
     mirror: &Mirror,
     bucket: &Bucket,
@@ -192,7 +194,19 @@ pub(crate) async fn record(
             return Ok(record);
         }
     }
-    fill_version(mirror, bucket, dir, version, now()).await
+    let Some(slot) = Slot::take() else {
+        return Err(serve::busy_error());
+    };
+    let (m, b) = (mirror.clone(), bucket.clone());
+    let (d, v) = (dir.to_string(), version.to_string());
+    let filled = outlive_client(mirror, async move {
+        let filled = fill_version(&m, &b, &d, &v, now()).await;
+        drop(slot);
+        filled
+    });
+    filled
+        .await
+        .unwrap_or_else(|| Err(internal("the fill was dropped by the runtime; retry")))
 }
 
 /// Reports an origin that changed a published release: loudly, for the operator.
