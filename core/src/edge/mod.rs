@@ -19,6 +19,7 @@
 //! - [`parts`]: cutting a stream into equal multipart-upload parts.
 //! - [`publish`]: claiming an archive's key so a published archive never changes.
 //! - [`plan`]: which documents change, and how, when an archive is pulled or uploaded.
+//! - [`tee`]: streaming a cold archive miss to its client, the last chunk only once verified.
 //! - [`wait`]: how a request waits for another isolate's pull of the same archive.
 //! - [`uploads`]: leases and abandoned multipart uploads (when they expire, the sweep).
 //! - [`keys`]: where each object lives in the bucket.
@@ -38,6 +39,7 @@ pub mod publish;
 pub mod record;
 pub mod route;
 pub mod serve;
+pub mod tee;
 pub mod uploads;
 pub mod wait;
 

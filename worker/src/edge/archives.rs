@@ -1,10 +1,13 @@
 //! `GET`/`HEAD` of an archive: served from R2; on a miss pulled from the origin once
-//! (`pulls.rs`) and then served from R2. What to answer is the core's
+//! (`pulls.rs`) and streamed to the request that started the pull as it arrives (`tap.rs`),
+//! or served from R2 once stored. What to answer is the core's
 //! (`core::edge::serve::archive`, `after_pull`).
 
+use futures_channel::oneshot;
+use futures_util::future::{select, Either};
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::serve::{self, Answer};
-use worker::{Request, Response, Result};
+use worker::{Method, Request, Response, Result};
 
 use super::{pulls, respond, Mirror};
 
@@ -20,7 +23,24 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<
         other => return answer(other),
     }
     mirror.trace(|t| t.cache = "miss");
-    match serve::after_pull(pulls::ensure(mirror, a).await) {
+    // A plain GET may get the archive as it is pulled; HEAD, ranges and revalidations wait
+    // for the stored copy.
+    let plain = req.method() == Method::Get
+        && req.headers().get("range")?.is_none()
+        && req.headers().get("if-none-match")?.is_none();
+    let outcome = if plain {
+        let (opened, answer) = oneshot::channel();
+        let pulling = Box::pin(pulls::ensure(mirror, a, Some(opened)));
+        match select(answer, pulling).await {
+            Either::Left((Ok(streamed), _)) => return respond::streamed(streamed),
+            // Not streamed (a small archive, or this request joined another's pull).
+            Either::Left((Err(_), pulling)) => pulling.await,
+            Either::Right((outcome, _)) => outcome,
+        }
+    } else {
+        pulls::ensure(mirror, a, None).await
+    };
+    match serve::after_pull(outcome) {
         Answer::Filled => match respond::archive(&bucket, req, &a.key).await? {
             Some(r) => Ok(r),
             None => respond::error(502, "the pulled archive vanished; retry"),

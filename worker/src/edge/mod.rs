@@ -9,6 +9,7 @@
 //!   lease), run in the background so it outlives its client.
 //! - `background`: work that outlives the request that started it (`ctx.wait_until`).
 //! - `stage`: an archive streamed into a multipart upload while it is hashed.
+//! - `tap`: a cold miss streamed to its client as it is pulled (the core's `edge::tee`).
 //! - `publish`: claiming an archive's key, completing its upload, updating documents.
 //! - `uploads`: `PUT` of an archive.
 //! - `sweep`: aborting multipart uploads an evicted isolate left behind (queue consumer).
@@ -30,6 +31,7 @@ mod respond;
 mod stage;
 mod store;
 mod sweep;
+mod tap;
 mod uploads;
 
 use std::cell::RefCell;

@@ -197,15 +197,18 @@ impl Opened {
     /// Checks the answer's declared `Content-Length` against `guard` before reading, cutting
     /// the connection when it is over the limit.
     pub(crate) fn check_declared(&self, guard: &BodyGuard) -> Result<(), EdgeError> {
-        let declared = self
-            .resp
-            .headers()
-            .get("content-length")
-            .ok()
-            .flatten()
-            .and_then(|l| l.parse().ok());
+        let declared = declared_length(&self.resp);
         guard.declared(declared).inspect_err(|_| self.abort.abort())
     }
+}
+
+/// The `Content-Length` an answer declares, if any.
+pub(crate) fn declared_length(resp: &Response) -> Option<u64> {
+    resp.headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|l| l.parse().ok())
 }
 
 /// `GET url` with an optional bearer token, following redirects here so that every hop is

@@ -8,6 +8,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use futures_channel::oneshot;
 use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
@@ -21,8 +22,9 @@ use super::background::outlive_client;
 use super::documents::{self, internal, now};
 use super::origin::{self, Slot};
 use super::publish::publish;
-use super::stage::{err, stage};
+use super::stage::{err, stage, Beside};
 use super::store::{self, Lease};
+use super::tap::{Streamed, Tap};
 use super::Mirror;
 
 type Outcome = Result<(), EdgeError>;
@@ -53,7 +55,14 @@ thread_local! {
 /// of one request woken by another request's code would run, and do its IO, in that other
 /// request's context, which workerd refuses ("Cannot perform I/O on behalf of a different
 /// request").
-pub(crate) async fn ensure(mirror: &Mirror, a: &Upload) -> Outcome {
+///
+/// With `stream`, a request that starts the pull gets its answer there as it is pulled
+/// (`tap.rs`), once it is large enough to be worth it.
+pub(crate) async fn ensure(
+    mirror: &Mirror,
+    a: &Upload,
+    stream: Option<oneshot::Sender<Streamed>>,
+) -> Outcome {
     forget_finished();
     let longest = stale_after_ms(&mirror.config.limits);
     let leads = PULLS.with(|p| {
@@ -79,8 +88,9 @@ pub(crate) async fn ensure(mirror: &Mirror, a: &Upload) -> Outcome {
     });
     if leads {
         let (m, a) = (mirror.clone(), a.clone());
+        let tap = stream.map(Tap::new);
         let outcome = outlive_client(mirror, async move {
-            let outcome = lead(&m, &a).await;
+            let outcome = lead(&m, &a, tap).await;
             PULLS.with(|p| {
                 if let Some(f) = p.borrow_mut().get_mut(&a.key) {
                     f.outcome = Some((outcome.clone(), now()));
@@ -127,7 +137,7 @@ fn forget_finished() {
 
 /// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
 /// for while another isolate holds it.
-async fn lead(mirror: &Mirror, a: &Upload) -> Outcome {
+async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
     let bucket = mirror.bucket().map_err(err)?;
     let record = documents::record(mirror, &bucket, &a.dir, &a.version).await?;
     let Some((platform, origin_archive)) = record.platform_of(&a.filename) else {
@@ -162,7 +172,8 @@ async fn lead(mirror: &Mirror, a: &Upload) -> Outcome {
     let result = match Slot::take() {
         Some(_slot) => {
             let url = &origin_archive.url;
-            download(mirror, &bucket, a, &record, platform, url, &mut lease).await
+            let from = (platform, url.as_str());
+            download(mirror, &bucket, a, &record, from, &mut lease, tap).await
         }
         None => Err(busy_error()),
     };
@@ -170,14 +181,41 @@ async fn lead(mirror: &Mirror, a: &Upload) -> Outcome {
     result
 }
 
+/// Downloads `a` (`platform` at `url`) from the origin, staging and publishing it, and
+/// streaming it to `tap`'s client if there is one.
 async fn download(
     mirror: &Mirror,
     bucket: &Bucket,
     a: &Upload,
     record: &OriginRecord,
-    platform: &str,
-    url: &str,
+    (platform, url): (&str, &str),
     lease: &mut Lease,
+    mut tap: Option<Tap>,
+) -> Outcome {
+    let outcome = download_into(
+        mirror,
+        bucket,
+        a,
+        record,
+        (platform, url),
+        lease,
+        tap.as_mut(),
+    )
+    .await;
+    if let Some(tap) = tap {
+        tap.finish(&outcome).await;
+    }
+    outcome
+}
+
+async fn download_into(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    a: &Upload,
+    record: &OriginRecord,
+    (platform, url): (&str, &str),
+    lease: &mut Lease,
+    tap: Option<&mut Tap>,
 ) -> Outcome {
     let what = format!("{} {} for {platform}", record.provider, record.version);
     let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
@@ -201,10 +239,14 @@ async fn download(
     }
     let guard = mirror.config.limits.archive(url.as_str(), t0);
     opened.check_declared(&guard).map_err(named)?;
+    let mut tap = tap;
+    if let Some(t) = tap.as_deref_mut() {
+        t.set_length(origin::declared_length(&opened.resp));
+    }
     let body = opened.resp.stream().map_err(err)?;
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
-    let staged = stage(bucket, &a.key, body, guarded, limit, lease).await;
+    let staged = stage(bucket, &a.key, body, guarded, limit, Beside { lease, tap }).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
     let (hashes, pending) = staged.map_err(|e| match e.kind {
         EdgeErrorKind::Refused => EdgeError::new(

@@ -19,12 +19,20 @@ use super::documents::{internal, now};
 use super::origin;
 use super::part_buffer::PartBuffer;
 use super::store::{self, Lease};
+use super::tap::Tap;
 
 /// Bytes streamed between two turns of the event loop. When the body's chunks are already
 /// buffered, each read resolves as a microtask and the loop never gives the isolate back:
 /// every other request to it (document hits) waited for the whole pull, then had its
 /// connection dropped (`cargo xtask bench worker`, hits during the pull).
 const YIELD_EVERY: usize = 1024 * 1024;
+
+/// What runs beside a staging: the lease it renews, and the client it streams to (a cold
+/// miss's, see `tap.rs`).
+pub(crate) struct Beside<'a> {
+    pub lease: &'a mut Lease,
+    pub tap: Option<&'a mut Tap>,
+}
 
 /// An archive written to R2 as parts but not yet visible.
 pub(crate) struct Pending {
@@ -49,15 +57,15 @@ impl Pending {
 }
 
 /// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
-/// `guard` (an origin download) and at most `limit` bytes, renewing `lease` as it goes. On
-/// failure the upload is aborted here. A body that is no zip is `Refused`.
+/// `guard` (an origin download) and at most `limit` bytes, with `beside` kept up as it goes.
+/// On failure the upload is aborted here. A body that is no zip is `Refused`.
 pub(crate) async fn stage(
     bucket: &Bucket,
     key: &str,
     body: ByteStream,
     guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
-    lease: &mut Lease,
+    beside: Beside<'_>,
 ) -> Result<(ZipHashes, Pending), EdgeError> {
     let upload = bucket
         .create_multipart_upload(key.to_string())
@@ -78,7 +86,7 @@ pub(crate) async fn stage(
         let _ = upload.abort().await;
         return Err(err(e));
     }
-    match stream_parts(bucket, key, &upload, body, guard, limit, lease).await {
+    match stream_parts(bucket, key, &upload, body, guard, limit, beside).await {
         Ok((hashes, parts)) => Ok((
             hashes,
             Pending {
@@ -108,7 +116,7 @@ async fn stream_parts(
     mut body: ByteStream,
     mut guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
-    lease: &mut Lease,
+    mut beside: Beside<'_>,
 ) -> Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
     let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
     let mut hasher = ZipHasher::new();
@@ -136,8 +144,11 @@ async fn stream_parts(
         if splitter.total() > limit {
             return Err(refused(format!("the archive is larger than {limit} bytes")));
         }
+        if let Some(tap) = beside.tap.as_deref_mut() {
+            tap.push(&chunk);
+        }
         pace(&mut streamed, chunk.len()).await;
-        lease.keep(bucket, now()).await;
+        beside.lease.keep(bucket, now()).await;
     }
     let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
     if let Some(len) = splitter.finish() {

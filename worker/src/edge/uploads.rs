@@ -18,7 +18,7 @@ use worker::{Bucket, Delay, Request, Response, Result};
 use super::background::outlive_client;
 use super::documents::{self, now};
 use super::publish::publish;
-use super::stage::{pace, stage};
+use super::stage::{pace, stage, Beside};
 use super::{respond, store, Mirror};
 
 /// `PUT` of an archive.
@@ -88,7 +88,11 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
     let (m, a) = (mirror.clone(), a.clone());
     let stored = outlive_client(mirror, async move {
         let result = async {
-            let staged = stage(&bucket, &a.key, body, None, limit, &mut lease).await;
+            let beside = Beside {
+                lease: &mut lease,
+                tap: None,
+            };
+            let staged = stage(&bucket, &a.key, body, None, limit, beside).await;
             let (hashes, pending) = match staged {
                 Ok(staged) => staged,
                 Err(e) if e.kind == EdgeErrorKind::Refused => {
