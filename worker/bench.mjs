@@ -470,8 +470,8 @@ function printPull(sizeMiB, ours, control, isolate) {
   console.log(
     table([
       ["", "idle MiB", "peak MiB", "over idle", "seconds", "MiB/s", "workerd CPU s"],
-      ["Worker: pull + hash + publish", fmt(ours.pull.idle), fmt(ours.pull.peak), fmt(ours.pull.peak - ours.pull.idle), fmt(ours.pull.seconds, 2), rate(ours.pull), fmt(ours.pull.cpu, 2)],
-      ["Worker: then serving it from R2", "", fmt(ours.served.peak), fmt(ours.served.peak - ours.pull.idle), fmt(ours.served.seconds, 2), rate(ours.served), ""],
+      ["Worker: cold miss (pull + hash + publish, streamed to its client)", fmt(ours.pull.idle), fmt(ours.pull.peak), fmt(ours.pull.peak - ours.pull.idle), fmt(ours.pull.seconds, 2), rate(ours.pull), fmt(ours.pull.cpu, 2)],
+      ["Worker: then a GET of it, from R2", "", fmt(ours.served.peak), fmt(ours.served.peak - ours.pull.idle), fmt(ours.served.seconds, 2), rate(ours.served), ""],
       ["control: JS Worker, no hashing", fmt(control.pull.idle), fmt(control.pull.peak), fmt(control.pull.peak - control.pull.idle), fmt(control.pull.seconds, 2), rate(control.pull), fmt(control.pull.cpu, 2)],
       ["Worker - control", "", "", fmt(ours.pull.peak - ours.pull.idle - (control.pull.peak - control.pull.idle)), "", "", fmt(ours.pull.cpu - control.pull.cpu, 2)],
     ]),
@@ -582,10 +582,15 @@ async function pulls(origin) {
   try {
     const docUrl = mirror.url + DIR.slice(1) + `${PULL_VERSION}.json`;
     await filledDocument(docUrl, 1);
+    // The cold miss in full (its answer streams while it is pulled: the pull ends when the
+    // body does), then a GET of the stored archive: serving it from R2.
+    const ourUrl = mirror.url + DIR.slice(1) + archiveName(BIG);
     const t0 = performance.now();
-    const ours = await measurePull(mirror.pids, () => get(mirror.url + DIR.slice(1) + archiveName(BIG)), drain);
+    const pulled = await measurePull(mirror.pids, async () => ({ after: await drain(await get(ourUrl)) }), async () => null);
     const end = performance.now();
-    const cold = { ttfb: ((ours.after.first ?? end) - t0) / 1000, total: (end - t0) / 1000 };
+    const cold = { ttfb: ((pulled.res.after.first ?? end) - t0) / 1000, total: (end - t0) / 1000 };
+    const hit = await measurePull(mirror.pids, () => get(ourUrl), drain);
+    const ours = { pull: pulled.pull, served: { ...hit.pull, seconds: hit.pull.seconds + hit.served.seconds, peak: Math.max(hit.pull.peak, hit.served.peak) }, after: pulled.res.after, hit: hit.after };
     const listed = JSON.parse(await (await fetch(docUrl)).text()).archives[BIG].hashes;
     process.stderr.write(`bench: the Worker pulls the same bytes again, with document hits and the inspector\n`);
     return { ours, control: controlRun, listed, direct, cold, ...(await pullWatched(mirror, docUrl, archiveName(BIG_TOO))) };
@@ -626,7 +631,7 @@ async function main() {
 
     const expected = cliHashes(work, big);
     const served = pulled.ours.after;
-    const servedOk = [served, pulled.again].every((r) => r.status === 200 && r.bytes === big.length && "zh:" + r.sha === expected.zh);
+    const servedOk = [served, pulled.ours.hit, pulled.again].every((r) => r.status === 200 && r.bytes === big.length && "zh:" + r.sha === expected.zh);
     const hashesOk = JSON.stringify(pulled.listed) === JSON.stringify([expected.h1, expected.zh]);
 
     const miniflare = JSON.parse(readFileSync(root + "wasm/tools/node_modules/miniflare/package.json", "utf8")).version;
