@@ -34,7 +34,7 @@ function newGate() {
 
 before(async () => {
   registry = await startRegistry({
-    versions: ["1.0.0", "2.0.0", "3.0.0"],
+    versions: ["1.0.0", "2.0.0", "3.0.0", "4.0.0"],
     platforms: ["linux_amd64"],
     zip: (v, p) => (v === "3.0.0" ? demoZip(v, p) : big(v)),
   });
@@ -94,7 +94,7 @@ function get(path) {
         res.on("error", (error) => done({ error, got }));
         res.on("close", () => done({ error: new Error("closed"), got }));
       });
-      resolve({ res, firstBytes, body, received: () => got });
+      resolve({ req, res, firstBytes, body, received: () => got });
     });
     req.on("error", reject);
     req.end();
@@ -152,4 +152,27 @@ test("a small cold miss is not streamed: answered whole, from R2, cacheable", as
   assert.equal(r.res.statusCode, 200);
   assert.match(r.res.headers["cache-control"], /immutable/);
   assert.ok((await r.body).bytes.equals(registry.zips.get(name)));
+});
+
+test("a client that drops a streamed miss mid-body leaves the pull to finish: stored, no lease, the next GET a hit", async () => {
+  gate = newGate();
+  const name = zipName("4.0.0", "linux_amd64");
+  const zip = registry.zips.get(name);
+  const r = await get(DIR + name);
+  assert.equal(r.res.headers["cache-control"], "no-store");
+  await gate.reached;
+  await r.firstBytes;
+  r.req.destroy();
+  await r.body;
+  gate.open();
+  const bucket = await mf.getR2Bucket("MIRROR");
+  const key = `${HOST}/acme/demo/${name}`;
+  for (let i = 0; i < 200 && !(await bucket.head(key)); i++) await new Promise((ok) => setTimeout(ok, 50));
+  assert.ok(await bucket.head(key), "the archive did not land");
+  for (let i = 0; i < 100 && (await bucket.list({ prefix: "_tflock/lease/" })).objects.length; i++) await new Promise((ok) => setTimeout(ok, 50));
+  assert.deepEqual((await bucket.list({ prefix: "_tflock/lease/" })).objects, []);
+  assert.deepEqual((await bucket.list({ prefix: "_tflock/uploads/" })).objects, []);
+  const hit = await get(DIR + name);
+  assert.match(hit.res.headers["cache-control"], /immutable/);
+  assert.ok((await hit.body).bytes.equals(zip));
 });
