@@ -30,7 +30,9 @@ const YIELD_EVERY: usize = 1024 * 1024;
 /// What runs beside a staging: the lease it renews, and the client it streams to (a cold
 /// miss's, see `tap.rs`).
 pub(crate) struct Beside<'a> {
+    /// The writer's lease, renewed as it streams.
     pub lease: &'a mut Lease,
+    /// The client of a cold miss, which gets each chunk once it was hashed and staged.
     pub tap: Option<&'a mut Tap>,
 }
 
