@@ -20,6 +20,7 @@ pub mod requirements;
 pub mod schema;
 pub mod test_files;
 pub mod types;
+pub mod variables;
 
 pub use changes::{Change, ChangeKind, OverrideChanges, Previous};
 pub use files::{classify, FileSet};

@@ -3,11 +3,15 @@
 //! meta-arguments that exclude each other. Each is reported where and as Terraform reports it.
 
 use crate::config::model::{Attribute, Block};
+use crate::config::variables::references;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 
 /// Checks top-level block `b` of one file.
 pub fn check_block(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
+    if !override_file {
+        conditions(b, diags);
+    }
     match b.kind.as_str() {
         "resource" | "data" | "ephemeral" => resource(b, flavor, diags),
         "module" => escaping_and_reserved(
@@ -226,6 +230,50 @@ fn check(b: &Block, diags: &mut Diagnostics) {
             )
             .with_range(b.origin.decl.clone()),
         );
+    }
+}
+
+/// `decodeCheckRuleBlock`: a condition must refer to something, and a variable's validation
+/// to the variable itself.
+fn conditions(b: &Block, diags: &mut Diagnostics) {
+    let rules: Vec<&Block> = match b.kind.as_str() {
+        "variable" => unlabelled(b, "validation").collect(),
+        "output" => unlabelled(b, "precondition").collect(),
+        "resource" | "data" | "ephemeral" => unlabelled(b, "lifecycle")
+            .take(1)
+            .flat_map(|lc| unlabelled(lc, "precondition").chain(unlabelled(lc, "postcondition")))
+            .collect(),
+        "check" => unlabelled(b, "assert").collect(),
+        _ => Vec::new(),
+    };
+    for rule in rules {
+        let Some(condition) = rule.body.attribute("condition") else {
+            continue;
+        };
+        let refs = references(&condition.value);
+        if refs.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    format!("Invalid {} expression", rule.kind),
+                    "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+                )
+                .with_range(condition.expr_range.clone()),
+            );
+        }
+        if let (true, Some(name)) = (b.kind == "variable", b.labels.first()) {
+            let own = |(root, attr): &(String, Option<String>)| {
+                root == "var" && attr.as_deref() == Some(name.as_str())
+            };
+            if !refs.iter().any(own) {
+                diags.push(
+                    Diagnostic::error(
+                        "Invalid variable validation condition",
+                        format!("The condition for variable {name:?} must refer to var.{name} in order to test incoming values."),
+                    )
+                    .with_range(condition.expr_range.clone()),
+                );
+            }
+        }
     }
 }
 

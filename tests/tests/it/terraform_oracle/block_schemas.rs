@@ -24,6 +24,8 @@ struct Node {
     labels: Vec<String>,
     attrs: Vec<String>,
     blocks: Vec<Node>,
+    /// Its `condition` refers to nothing (`true`).
+    constant: bool,
 }
 
 /// Names worth trying inside a block of type `kind` (under `parent`): what Terraform's schema
@@ -121,6 +123,7 @@ fn node(rng: &mut StdRng, parent: &str, kind: &str, depth: usize) -> Node {
         labels: (0..label_count(kind)).map(|i| format!("l{i}")).collect(),
         attrs: Vec::new(),
         blocks: Vec::new(),
+        constant: rng.gen_bool(0.2),
     };
     match kind {
         "resource" | "data" if parent.is_empty() => {
@@ -184,6 +187,7 @@ fn node(rng: &mut StdRng, parent: &str, kind: &str, depth: usize) -> Node {
                 labels: Vec::new(),
                 attrs: Vec::new(),
                 blocks: Vec::new(),
+                constant: false,
             });
         }
     }
@@ -198,7 +202,12 @@ fn native(n: &Node, indent: usize, out: &mut String) {
     }
     out.push_str(" {\n");
     for a in &n.attrs {
-        let _ = writeln!(out, "{pad}  {a} = {}", value(a));
+        let v = if n.constant && a == "condition" {
+            "true"
+        } else {
+            value(a)
+        };
+        let _ = writeln!(out, "{pad}  {a} = {v}");
     }
     for b in &n.blocks {
         native(b, indent + 1, out);
@@ -256,7 +265,12 @@ fn json_value(name: &str) -> serde_json::Value {
 fn json_body(n: &Node) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     for a in &n.attrs {
-        m.insert(a.clone(), json_value(a));
+        let v = if n.constant && a == "condition" {
+            serde_json::json!(true)
+        } else {
+            json_value(a)
+        };
+        m.insert(a.clone(), v);
     }
     for b in &n.blocks {
         if b.labels.len() != label_count(&b.kind) {
@@ -344,6 +358,11 @@ fn schema_summary(s: &str) -> bool {
             | "Postconditions are not allowed"
             | "Multiple data resource blocks"
             | "Zero assert blocks"
+            | "Invalid validation expression"
+            | "Invalid precondition expression"
+            | "Invalid postcondition expression"
+            | "Invalid assert expression"
+            | "Invalid variable validation condition"
             | "Duplicate lifecycle block"
             | "Duplicate connection block"
             | "Duplicate escaping block"
