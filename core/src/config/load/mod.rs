@@ -202,9 +202,3 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
         }
     });
 }
-
-/// True for the decoding errors that leave every block a merge could need in the parsed file:
-/// the override refusals and `state_store`.
-pub fn keeps_blocks(d: &Diagnostic) -> bool {
-    d.summary.starts_with("Can't override ") || d.detail.contains("\"state_store\"")
-}
