@@ -158,6 +158,7 @@ fn emit(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// One JSON document, `format_version` first, as every `-json` output.
 fn emit_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    emit(&format!("{}\n", serde_json::to_string_pretty(value)?))
+    emit(&format!("{}\n", crate::output::json_text(value)?))
 }
