@@ -5,7 +5,7 @@
 //! syntax, its original text with comments, so untouched parts render exactly as written.
 
 use crate::config::load::json::Node;
-use crate::diag::Range;
+use crate::diag::{Pos, Range};
 
 /// Where a node came from: the file and Terraform's declaration range for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,20 +67,58 @@ pub struct Block {
     pub body: Body,
     /// Where the block header was written.
     pub origin: Origin,
-    /// Where the block type was written (HCL's `TypeRange`: the keyword, or a JSON
-    /// property name with its quotes).
-    pub kind_range: Range,
     /// Where each label was written.
     pub label_ranges: Vec<Range>,
     /// Where the opening brace was written.
     pub open_brace: Range,
-    /// Where Terraform reports an argument the body lacks: a native body's opening brace, a
-    /// JSON object's closing brace.
-    pub missing_item: Range,
+    /// For a JSON block, where its type name and closing brace were written (a native
+    /// block's follow from its header and opening brace).
+    pub json_places: Option<Box<JsonPlaces>>,
     /// Original text when written in native syntax.
     pub text: Option<NativeText>,
     /// True once a merge changed this block, so it must be re-rendered from its items.
     pub touched: bool,
+}
+
+/// Where a JSON block's property name (with its quotes) and closing brace were written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonPlaces {
+    /// The property name's start and end.
+    pub kind: (Pos, Pos),
+    /// The closing brace's start.
+    pub close_brace: Pos,
+}
+
+impl Block {
+    /// HCL's `TypeRange`: the type keyword, or a JSON property name with its quotes.
+    pub fn kind_range(&self) -> Range {
+        let mut r = self.origin.decl.clone();
+        match &self.json_places {
+            Some(p) => (r.start, r.end) = p.kind,
+            None => {
+                r.end = r.start;
+                r.end.column += self.kind.chars().count();
+                r.end.byte += self.kind.len();
+            }
+        }
+        r
+    }
+
+    /// Where Terraform reports an argument the body lacks: a native body's opening brace, a
+    /// JSON object's closing brace.
+    pub fn missing_item_range(&self) -> Range {
+        match &self.json_places {
+            Some(p) => {
+                let mut r = self.open_brace.clone();
+                r.start = p.close_brace;
+                r.end = p.close_brace;
+                r.end.column += 1;
+                r.end.byte += 1;
+                r
+            }
+            None => self.open_brace.clone(),
+        }
+    }
 }
 
 /// One element of a body.

@@ -105,7 +105,7 @@ fn check_required(b: &Block, schema: &BodySchema, override_file: bool, diags: &m
                     "Missing required argument",
                     format!("The argument {name:?} is required, but no definition was found."),
                 )
-                .with_range(b.missing_item.clone()),
+                .with_range(b.missing_item_range()),
             );
         }
     }
@@ -221,5 +221,5 @@ fn attr_name_range(a: &Attribute) -> Range {
 
 /// A block's type range: its keyword, or in JSON its quoted property name.
 pub(super) fn type_range(b: &Block) -> Range {
-    b.kind_range.clone()
+    b.kind_range()
 }

@@ -303,5 +303,5 @@ fn name_range(a: &Attribute) -> Range {
 }
 
 fn type_range(b: &Block) -> Range {
-    b.kind_range.clone()
+    b.kind_range()
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 type Span = std::ops::Range<usize>;
 
 use super::json::{Node, NodeKind, Property};
-use crate::config::model::{Attribute, Block, Body, Item, Origin, Value};
+use crate::config::model::{Attribute, Block, Body, Item, JsonPlaces, Origin, Value};
 use crate::config::schema;
 use crate::diag::{Diagnostic, Diagnostics, LineIndex, Range};
 use crate::flavor::Flavor;
@@ -227,10 +227,15 @@ impl Cx<'_> {
         let start = v.start_span();
         Block {
             kind: kind.to_string(),
-            kind_range: self.range(kind_span.clone()),
             label_ranges: labels.iter().map(|(_, s)| self.range(s.clone())).collect(),
             open_brace: self.range(start.clone()),
-            missing_item: self.range(v.span.end.saturating_sub(1)..v.span.end),
+            json_places: Some(Box::new(JsonPlaces {
+                kind: {
+                    let r = self.range(kind_span.clone());
+                    (r.start, r.end)
+                },
+                close_brace: self.range(v.span.end.saturating_sub(1)..v.span.end).start,
+            })),
             labels: labels.into_iter().map(|(l, _)| l).collect(),
             body: self.body(&[parents, &[kind.to_string()]].concat(), v, diags),
             origin: Origin {

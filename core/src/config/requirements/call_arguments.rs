@@ -69,7 +69,7 @@ fn check_call(
                     "Missing required argument",
                     format!("The argument {name:?} is required, but no definition was found."),
                 )
-                .with_range(call.missing_item.clone()),
+                .with_range(call.missing_item_range()),
             );
         }
     }
