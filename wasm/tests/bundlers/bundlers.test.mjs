@@ -140,6 +140,11 @@ test("esbuild: --bundle --format=esm plus the .wasm copied next to the bundle", 
   assert.deepEqual(built.errors, []);
   // The README's one line for esbuild: it leaves `new URL("./tflock_bg.wasm",
   // import.meta.url)` alone, so the file must sit next to the bundle.
+  const readme = readFileSync(new URL("README.md", pkgDir), "utf8");
+  assert.ok(
+    readme.includes("esbuild src/index.js --bundle --format=esm --outdir=dist && cp node_modules/tflock/tflock_bg.wasm dist/"),
+    "the README gives the line this test runs",
+  );
   cpSync(join(dir, "node_modules/tflock/tflock_bg.wasm"), join(dist, "tflock_bg.wasm"));
   writeFileSync(join(dist, "index.html"), html(`<script type="module" src="./index.js"></script>`));
   assertSame(await runPage(dist), "esbuild");
