@@ -48,6 +48,26 @@ test("the package declares the bin", () => {
   assert.ok(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"));
 });
 
+test("npm install of the packed package gives a working `npx tflock`", { timeout: 120_000 }, () => {
+  const dir = join(work, "installed");
+  const npm = (args, cwd) => {
+    const r = spawnSync("npm", args, { cwd, encoding: "utf8" });
+    assert.equal(r.status, 0, `npm ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout;
+  };
+  cpSync(fileURLToPath(pkgDir), join(work, "pkg"), { recursive: true });
+  const tarball = npm(["pack", "--silent", "--pack-destination", work], join(work, "pkg")).trim().split("\n").pop();
+  cpSync(fixtures + "lockfile/valid-terraform", dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "uses-tflock", private: true }));
+  // The tarball has no dependencies: nothing is fetched from a registry.
+  npm(["install", "--offline", "--no-audit", "--no-fund", join(work, tarball)], dir);
+  for (const args of [["version"], ["lockfile", "fmt", "-check"], ["lockfile", "check"]]) {
+    const got = spawnSync("npx", ["--offline", "tflock", ...args], { cwd: dir, encoding: "utf8" });
+    const want = runCli(args, { cwd: dir });
+    assert.deepEqual({ status: got.status, stdout: got.stdout, stderr: got.stderr }, want, args.join(" "));
+  }
+});
+
 test("tflock hash: zips, several at once, --json, a directory, a missing file and a non-zip", () => {
   const zips = readdirSync(fixtures + "hash/samples").filter((n) => n.endsWith(".zip")).map((n) => `tests/fixtures/hash/samples/${n}`);
   assert.ok(zips.length >= 3);
