@@ -57,7 +57,7 @@ function parse(args, spec) {
       break;
     }
     const m = /^--?([a-zA-Z][\w-]*)(?:=(.*))?$/.exec(a);
-    if (!m || (a.startsWith("-") && !a.startsWith("--") && m[1].length < 2 && !(m[1] in spec))) {
+    if (!m) {
       if (a.startsWith("-") && a !== "-") throw new Usage(`unexpected argument '${a}' found`);
       positional.push(a);
       continue;

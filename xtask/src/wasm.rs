@@ -244,8 +244,12 @@ fn host_tests() -> Result<()> {
     let chromium = ensure_chromium()?;
     super::run(
         Command::new("node")
+            // One file at a time: the bundler builds are CPU-heavy, and the browser test
+            // checks that a paced stream reaches the page in many chunks, which a loaded
+            // machine turns into a few large ones.
             .args([
                 "--test",
+                "--test-concurrency=1",
                 "wasm/tests/browser/",
                 "wasm/tests/workerd/",
                 "wasm/tests/bundlers/",
