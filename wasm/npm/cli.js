@@ -78,7 +78,9 @@ function parse(args, spec) {
 
 function flavorOption(v) {
   if (v === undefined) return undefined;
-  if (v !== "terraform" && v !== "opentofu") throw new Usage(`invalid value '${v}' for '--flavor <FLAVOR>'`);
+  if (v !== "terraform" && v !== "opentofu") {
+    throw new Usage(`invalid value '${v}' for '--flavor <FLAVOR>': "${v}" is neither "terraform" nor "opentofu"\n\nFor more information, try '--help'.`);
+  }
   return v;
 }
 
@@ -331,7 +333,7 @@ function merge(args) {
   const dir = positional[0] ?? ".";
   const flavor = flags.flavor ?? "terraform";
   if (flavor !== "terraform" && flavor !== "opentofu") {
-    err(`Error: unknown flavor "${flavor}" (expected terraform or opentofu)\n`);
+    err(`Error: invalid -flavor: "${flavor}" is neither "terraform" nor "opentofu"\n`);
     return 1;
   }
   let files;
@@ -405,7 +407,9 @@ function main(argv) {
       case "help":
       case "-h":
       case "--help":
-        out("Usage: tflock <hash|lockfile fmt|check|diff|merge|version> ...\n(the npm package's offline commands; `providers lock`, `init` and the rest need the native tflock)\n");
+        (command === undefined ? err : out)(
+          "Usage: tflock <hash|lockfile fmt|check|diff|merge|version> ...\n(the npm package's offline commands; `providers lock`, `init` and the rest need the native tflock)\n",
+        );
         return command === undefined ? 1 : 0;
       default:
         throw new Usage(`unrecognized subcommand '${command}' (the npm bin has hash, lockfile, merge and version)`);

@@ -182,6 +182,12 @@ test("tflock version (text, -json, -v) reads the working directory's lock file",
   }
 });
 
+test("a bad -flavor and a bad -chdir are the native CLI's errors", () => {
+  assert.equal(same(["merge", "--flavor=bogus", "tests/fixtures/config"]).status, 1);
+  assert.equal(same(["lockfile", "fmt", "--flavor", "bogus", lockFiles[0]]).status, 1);
+  assert.equal(same(["-chdir=/nonexistent-tflock-dir", "version"]).status, 1);
+});
+
 test("usage errors and unknown commands exit 1, as the native CLI's do", () => {
   for (const args of [["lockfile", "fmt", "-chek"], ["hash"], ["lockfile", "diff", "a"], ["lockfile"], ["nope"]]) {
     assert.equal(runBin(args).status, 1, args.join(" "));
