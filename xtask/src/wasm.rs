@@ -7,7 +7,7 @@
 //! CLI's own lock file pins a crate the registry no longer serves.
 //!
 //! npm tools (`wasm-opt` from `binaryen`, `playwright-core`, `miniflare`, and the bundlers
-//! `esbuild`, `webpack`, `vite` for the bundler tests) are pinned in
+//! `esbuild`, `webpack`, `vite`, `rollup` for the bundler tests) are pinned in
 //! `wasm/tools/package.json` + `package-lock.json` and installed with `npm ci` into
 //! `wasm/tools/node_modules/` (git-ignored) when missing. Debian's `binaryen` is never used:
 //! its `wasm-opt` is too old for current wasm-bindgen output.
@@ -202,7 +202,7 @@ pub(crate) fn ensure_tools() -> Result<()> {
     .with_context(|| {
         format!(
             "could not download the npm tools pinned in {TOOLS}/package-lock.json \
-             (binaryen, playwright-core, miniflare, esbuild, webpack, vite): is the npm \
+             (binaryen, playwright-core, miniflare and the bundlers): is the npm \
              registry reachable?"
         )
     })

@@ -1,5 +1,5 @@
 // The package as a JS tool ships it: a tiny page importing `tflock` is built with esbuild,
-// webpack 5 and Vite (the versions pinned in wasm/tools/package.json, which `cargo xtask
+// webpack 5, Vite and Rollup (the versions pinned in wasm/tools/package.json, which `cargo xtask
 // wasm` installs), each with its defaults and nothing more than the line the README gives
 // for it, and run in headless Chromium; what the page computes must equal what the Node
 // entry computes. The package is copied into the page's node_modules as npm installs it
@@ -173,4 +173,24 @@ test("Vite with its defaults (vite build) emits the .wasm and keeps the entry's 
   const dist = join(dir, "dist");
   assert.equal(wasmFiles(dist).length, 1, `vite emitted ${wasmFiles(dist)}`);
   assertSame(await runPage(dist), "vite");
+});
+
+test("Rollup with node-resolve (browser), format es, plus the .wasm copied next to the bundle", { timeout: 120_000 }, async () => {
+  const dir = project("rollup");
+  const dist = join(dir, "dist");
+  const { rollup } = tools("rollup");
+  const { nodeResolve } = tools("@rollup/plugin-node-resolve");
+  // What the README gives for Rollup: resolve npm packages for the browser (Rollup alone
+  // resolves no bare imports), ES module output (top-level await), and the .wasm next to
+  // the bundle, which Rollup does not emit for `new URL(..., import.meta.url)`.
+  const readme = readFileSync(new URL("README.md", pkgDir), "utf8");
+  assert.ok(readme.includes("plugins: [nodeResolve({ browser: true })]") && readme.includes('format: "es"'), "the README gives the config this test runs");
+  const warnings = [];
+  const bundle = await rollup({ input: join(dir, "src/index.js"), plugins: [nodeResolve({ browser: true })], onwarn: (w) => warnings.push(w.message) });
+  await bundle.write({ dir: dist, format: "es" });
+  await bundle.close();
+  assert.deepEqual(warnings, []);
+  cpSync(join(dir, "node_modules/tflock/tflock_bg.wasm"), join(dist, "tflock_bg.wasm"));
+  writeFileSync(join(dist, "index.html"), html(`<script type="module" src="./index.js"></script>`));
+  assertSame(await runPage(dist), "rollup");
 });
