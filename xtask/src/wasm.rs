@@ -237,8 +237,8 @@ pub(crate) fn ensure_chromium() -> Result<String> {
 
 /// The package in a headless browser and in workerd (`wasm/tests/browser/`,
 /// `wasm/tests/workerd/`), checked against the native CLI, and built into a page by
-/// esbuild, webpack 5 and Vite and run in the browser (`wasm/tests/bundlers/`). Expects the package and the
-/// debug CLI to be built.
+/// esbuild, webpack 5, Vite and Rollup and run in the browser (`wasm/tests/bundlers/`).
+/// Expects the package and the debug CLI to be built.
 fn host_tests() -> Result<()> {
     ensure_tools()?;
     let chromium = ensure_chromium()?;
