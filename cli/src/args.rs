@@ -10,6 +10,12 @@ pub fn parse_flavor(s: &str) -> anyhow::Result<Flavor> {
     Flavor::parse(s).map_err(|e| anyhow::anyhow!("invalid -flavor: {e}"))
 }
 
+/// Parses a `-flavor` value if one was given; `None` lets the working directory decide
+/// ([`crate::host::flavor`]).
+pub fn given_flavor(s: Option<&str>) -> anyhow::Result<Option<Flavor>> {
+    s.map(parse_flavor).transpose()
+}
+
 /// Takes Terraform's global `-chdir=DIR` (or `--chdir=DIR`) out of the options before the
 /// subcommand; the error is Terraform's text for `-chdir` without `=DIR`.
 pub fn extract_chdir(

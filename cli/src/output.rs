@@ -60,17 +60,21 @@ struct Versioned<'a, T> {
 /// `"format_version": "1.0"` first, as Terraform's `-json` documents carry it; arrays (the
 /// per-file and per-provider lists) are printed as they are.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    println!("{}", json_text(value)?);
+    Ok(())
+}
+
+/// The pretty JSON `print_json` prints (without the final newline).
+pub fn json_text<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
     let is_object = serde_json::to_value(value)?.is_object();
-    let text = if is_object {
+    Ok(if is_object {
         serde_json::to_string_pretty(&Versioned {
             format_version: FORMAT_VERSION,
             doc: value,
         })?
     } else {
         serde_json::to_string_pretty(value)?
-    };
-    println!("{text}");
-    Ok(())
+    })
 }
 
 /// Prints a planner outcome: messages (stdout) and diagnostics (stderr), or the JSON form.

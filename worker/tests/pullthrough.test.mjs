@@ -129,12 +129,19 @@ test("tokens go only to discovery and registry API requests", async () => {
   }
 });
 
-test("unknown providers and versions are 404 and remembered briefly", async () => {
+test("unknown providers and versions are 404 and remembered briefly, in memory: they write nothing", async () => {
   const asked = () => origin.requests.filter((r) => r.path.includes("/acme/nothing/")).length;
   assert.equal((await get(`/${HOST}/acme/nothing/index.json`)).status, 404);
   assert.equal((await get(`/${HOST}/acme/nothing/index.json`)).status, 404);
   assert.equal(asked(), 1, "the second 404 came from the mirror");
   assert.equal((await get(DIR + "9.9.9.json")).status, 404);
+  // Made-up names of a listed registry, each a new miss: the bucket does not grow.
+  for (let i = 0; i < 20; i++) assert.equal((await get(`/${HOST}/acme/made-up-${i}/index.json`)).status, 404);
+  assert.equal(asked(), 1);
+  assert.equal(origin.requests.filter((r) => r.path.includes("/acme/made-up-")).length, 20);
+  // (Background h1: jobs of earlier tests may still write their own keys meanwhile.)
+  const written = (await objects("")).filter((k) => /\/(nothing|made-up-\d+)\/|9\.9\.9|_tflock\/miss/.test(k));
+  assert.deepEqual(written, [], "a miss was written to the bucket");
 });
 
 test("a bad signature, an unknown key and a tampered zip are refused and nothing is kept", async () => {
@@ -251,7 +258,6 @@ test("a stalled or failing origin gets stale documents, marked", async () => {
   assert.equal(r404.status, 404);
   origin.files.set("/v1/providers/acme/demo/versions", versions);
   await bucket.put(key, body, { customMetadata: { "filled-at": "0" }, httpMetadata: { contentType: "application/json" } });
-  await bucket.delete(`_tflock/miss/${key}`);
   await origin.close();
   const stale = await get(DIR + "index.json");
   assert.equal(stale.status, 200, await stale.clone().text());

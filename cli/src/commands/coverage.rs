@@ -2,8 +2,9 @@
 //! registry metadata (signed `SHA256SUMS`, OpenTofu `packages`), mirror indexes and the
 //! verified hash cache — without downloading a single provider package.
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
 use crate::host::cliconfig;
+use crate::host::flavor;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
 use crate::host::sources::Sources;
@@ -14,7 +15,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::collections::SortedMap;
-use tflock_core::hash::PackageHash;
 use tflock_core::install::{coverage_query_failure, learn_hashes, lock_coverage, KnownHashes};
 
 /// Arguments of `tflock lockfile coverage`.
@@ -23,9 +23,10 @@ pub struct CoverageArgs {
     /// Platforms that must be covered (`os_arch`, repeatable). Default: this machine's.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     pub platforms: Vec<String>,
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    pub flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: from the working
+    /// directory, as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    pub flavor: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -33,7 +34,7 @@ pub struct CoverageArgs {
 
 /// Runs `tflock lockfile coverage`.
 pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(&args.flavor)?;
+    let given = given_flavor(args.flavor.as_deref())?;
     let mut wanted = Vec::new();
     for s in &args.platforms {
         wanted
@@ -42,6 +43,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     if wanted.is_empty() {
         wanted.push(Platform::current());
     }
+    let flavor = flavor::for_dir(given, Path::new("."));
     let (locks, mut diags) = workdir::read_lock(Path::new("."), flavor)?;
     // The CLI config decides where the metadata comes from: its problems are shown as
     // `init` shows them, and an error stops the run before any request.
@@ -81,22 +83,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
         }
         // The verified hash cache maps a platform's zh: to its h1:.
         if let Some(cache) = &cache {
-            for hashes in per_platform.values_mut() {
-                let extra: Vec<PackageHash> = hashes
-                    .iter()
-                    .filter(|h| h.is_zh())
-                    .filter_map(|zh| cache.get(zh))
-                    .map(|f| match f {
-                        tflock_core::install::FetchedPackage::Archive { hashes, .. } => hashes.h1,
-                        tflock_core::install::FetchedPackage::Dir { h1 } => h1,
-                    })
-                    .collect();
-                for h in extra {
-                    if !hashes.contains(&h) {
-                        hashes.push(h);
-                    }
-                }
-            }
+            cache.add_h1s(per_platform);
         }
     }
     let report = lock_coverage(&locks, &known, &wanted);

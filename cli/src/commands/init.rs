@@ -2,9 +2,10 @@
 //! verify and install providers into `.terraform/providers` and write the lock file, like
 //! `terraform init`. Its other flags are in [`crate::terraform_flags`].
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
+use crate::host::flavor;
 use crate::host::http::Http;
 use crate::host::provider_dir::{Package, ProviderDir};
 use crate::host::sources::{Method, Sources};
@@ -30,9 +31,10 @@ pub struct InitArgs {
     /// `readonly`: never write the lock file; fail if the providers needed changed.
     #[arg(long, value_name = "MODE")]
     pub lockfile: Option<String>,
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    pub flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: the lock file's header,
+    /// else opentofu when the module has .tofu files, else terraform).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    pub flavor: Option<String>,
     /// How many requests and downloads run at once.
     #[arg(long, default_value_t = 8)]
     pub parallelism: usize,
@@ -50,7 +52,7 @@ pub struct InitArgs {
 
 /// Runs `tflock init`.
 pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(&args.flavor)?;
+    let given = given_flavor(args.flavor.as_deref())?;
     if !args.extra.is_empty() {
         print_diagnostics(&single(Diagnostic::error(
             "Too many command line arguments. Did you mean to use -chdir?",
@@ -80,6 +82,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     store_plugin_dirs(dir, &args.plugin_dir)
         .map_err(|e| anyhow::anyhow!("Error saving -plugin-dir to workspace directory: {e}"))?;
     let mut diags = Diagnostics::new();
+    let flavor = flavor::for_dir(given, dir);
 
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
@@ -138,6 +141,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         parallelism: args.parallelism,
         show_progress: !args.json,
         hash_cache: None,
+        mirror_dir: None,
     };
     if !args.json {
         println!("{}", tflock_core::install::init_header(flavor));

@@ -132,8 +132,20 @@ struct Loaded {
     diags: Diagnostics,
 }
 
-/// Reads and parses `path`. An unreadable file is HCL's `Failed to read file` error.
+/// Reads and parses `path` as the lock file of the module in `dir`: without a `-flavor`,
+/// the working directory's rule picks it ([`crate::host::flavor`]). An unreadable file is
+/// HCL's `Failed to read file` error.
 fn load(path: &Path, flavor: Option<Flavor>) -> Loaded {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    load_in(path, flavor, Some(dir))
+}
+
+/// Reads and parses `path`; with `dir`, as [`load`], without, the file's own header names
+/// the flavour, silently (two files compared or merged belong to no one directory).
+fn load_in(path: &Path, flavor: Option<Flavor>, dir: Option<&Path>) -> Loaded {
     let name = path.display().to_string();
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
@@ -149,7 +161,10 @@ fn load(path: &Path, flavor: Option<Flavor>) -> Loaded {
     };
     let text =
         String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
-    let flavor = flavor.unwrap_or_else(|| header_flavor(&text));
+    let flavor = match dir {
+        Some(dir) => crate::host::flavor::for_lock(flavor, path, dir),
+        None => flavor.unwrap_or_else(|| header_flavor(&text)),
+    };
     let (locks, diags) = load_locks_bytes(&bytes, &LoadOptions::new(name, flavor));
     Loaded {
         text,
@@ -226,11 +241,11 @@ fn check_against_config(
     dir: &Path,
 ) -> anyhow::Result<ExitCode> {
     let loaded = if path.exists() {
-        load(path, flavor)
+        load_in(path, flavor, Some(dir))
     } else {
         Loaded {
             text: String::new(),
-            flavor: flavor.unwrap_or_default(),
+            flavor: crate::host::flavor::for_dir(flavor, dir),
             locks: Locks::new(),
             diags: Diagnostics::new(),
         }
@@ -267,7 +282,7 @@ fn check_against_config(
 }
 
 fn diff(old: &Path, new: &Path, json: bool, exit_code: bool) -> anyhow::Result<ExitCode> {
-    let (o, n) = (load(old, None), load(new, None));
+    let (o, n) = (load_in(old, None, None), load_in(new, None, None));
     let bad_old = report(&o);
     if bad_old | report(&n) {
         return Ok(ExitCode::FAILURE);
@@ -286,7 +301,11 @@ fn diff(old: &Path, new: &Path, json: bool, exit_code: bool) -> anyhow::Result<E
 }
 
 fn merge_driver(base: &Path, ours: &Path, theirs: &Path) -> anyhow::Result<ExitCode> {
-    let (b, o, t) = (load(base, None), load(ours, None), load(theirs, None));
+    let (b, o, t) = (
+        load_in(base, None, None),
+        load_in(ours, None, None),
+        load_in(theirs, None, None),
+    );
     let bad = [report(&b), report(&o), report(&t)].contains(&true);
     if bad {
         // Leave %A untouched; git then reports the file as conflicted.

@@ -1,7 +1,8 @@
 //! `tflock merge [DIR]`: the module after override files are merged, as HCL (or JSON with
 //! provenance), and with `--requirements` the provider requirement tree.
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
+use crate::host::flavor;
 use crate::host::workdir;
 use crate::output;
 use std::path::PathBuf;
@@ -19,9 +20,10 @@ pub struct MergeArgs {
     /// The module directory (default: the current directory).
     #[arg(default_value = ".")]
     pub dir: PathBuf,
-    /// Whose rules to follow: terraform or opentofu.
-    #[arg(long, default_value = "terraform")]
-    pub flavor: String,
+    /// Whose rules to follow: terraform or opentofu (default: from the module directory,
+    /// as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    pub flavor: Option<String>,
     /// Print JSON (merged text, provenance, what each override file changed, files,
     /// diagnostics) instead of HCL.
     #[arg(long)]
@@ -55,7 +57,7 @@ struct RequirementsJson<'a> {
 
 /// Runs `tflock merge`.
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(&args.flavor)?;
+    let flavor = flavor::for_dir(given_flavor(args.flavor.as_deref())?, &args.dir);
     if args.requirements {
         let tree = workdir::load_configuration(&args.dir, flavor)?;
         return requirements(&tree, flavor, args.json);
@@ -156,6 +158,7 @@ fn emit(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// One JSON document, `format_version` first, as every `-json` output.
 fn emit_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    emit(&format!("{}\n", serde_json::to_string_pretty(value)?))
+    emit(&format!("{}\n", crate::output::json_text(value)?))
 }

@@ -7,5 +7,6 @@ pub mod init;
 pub mod lockfile;
 pub mod merge;
 pub mod providers;
+pub mod providers_mirror;
 pub mod verify;
 pub mod version;

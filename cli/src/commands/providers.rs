@@ -1,23 +1,24 @@
 //! `tflock providers lock|mirror`.
 
-use crate::args::parse_flavor;
-use crate::host::atomic::{write_atomic, FileMode};
+use crate::args::given_flavor;
 use crate::host::cliconfig;
 use crate::host::driver::{drive, Host, Kept};
+use crate::host::flavor;
 use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
+use crate::host::locked_platforms;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
 use crate::output::{print_diagnostics, report};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
-use tflock_core::install::{restrict_to_arguments, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::install::{
+    restrict_to_arguments, Mode, PlanOptions, Planner, PlatformRequest, PLATFORMS_ENV,
+};
 use tflock_core::protocol::mirror::option_mirror_url;
-use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock providers`.
@@ -25,9 +26,10 @@ use tflock_core::{Diagnostic, Diagnostics, Flavor};
 pub struct ProvidersArgs {
     #[command(subcommand)]
     command: Option<ProvidersCommand>,
-    /// Whose behaviour to follow (for the requirement tree): terraform or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    flavor: String,
+    /// Whose behaviour to follow (for the requirement tree): terraform or opentofu
+    /// (default: from the working directory, as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    flavor: Option<String>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -40,19 +42,23 @@ enum ProvidersCommand {
 
 /// Options shared by `lock` and `mirror`.
 #[derive(Debug, clap::Args)]
-struct Common {
-    /// Target platform (`os_arch`); repeat for several. Default: this machine's.
+pub(super) struct Common {
+    /// Target platform (`os_arch`, or `locked`: every platform the lock file covers);
+    /// repeat for several. Default: `TFLOCK_PLATFORMS` (comma-separated), else the CLI
+    /// config's `tflock_platforms`, else this machine's — and for `lock`, also every
+    /// platform a several-platform lock covers.
     #[arg(long = "platform", value_name = "OS_ARCH")]
     platforms: Vec<String>,
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: the lock file's header,
+    /// else opentofu when the module has .tofu files, else terraform).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    flavor: Option<String>,
     /// How many requests and downloads run at once.
     #[arg(long, default_value_t = 8)]
-    parallelism: usize,
+    pub(super) parallelism: usize,
     /// Print the outcome as JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -79,29 +85,29 @@ struct LockArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Terraform's -var and -var-file are accepted and ignored.")]
-struct MirrorArgs {
+pub(super) struct MirrorArgs {
     #[command(flatten)]
-    common: Common,
+    pub(super) common: Common,
     /// `false`: ignore the lock file's versions and take the newest allowed.
     #[arg(long = "lock-file", value_name = "BOOL", action = clap::ArgAction::Set, default_value_t = true)]
-    lock_file: bool,
+    pub(super) lock_file: bool,
     /// The mirror directory to create or update.
     #[arg(value_name = "TARGET")]
-    target: Vec<PathBuf>,
+    pub(super) target: Vec<PathBuf>,
 }
 
 /// Runs `tflock providers ...`.
 pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         Some(ProvidersCommand::Lock(a)) => lock(a),
-        Some(ProvidersCommand::Mirror(a)) => mirror(a),
-        None => tree(&args.flavor),
+        Some(ProvidersCommand::Mirror(a)) => super::providers_mirror::run(a),
+        None => tree(args.flavor.as_deref()),
     }
 }
 
 /// `tflock providers`: the requirement tree, like `terraform providers`.
-fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(flavor)?;
+fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
+    let flavor = flavor::for_dir(given_flavor(flavor)?, Path::new("."));
     let tree = workdir::load_configuration(Path::new("."), flavor)?;
     let mut diags = workdir::tree_diagnostics(&tree);
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
@@ -123,45 +129,56 @@ fn tree(flavor: &str) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn platforms(raw: &[String], diags: &mut Diagnostics) -> Vec<Platform> {
-    if raw.is_empty() {
-        return vec![Platform::current()];
+/// The platforms to work for: core resolves the `-platform` flags, `TFLOCK_PLATFORMS` and
+/// (with `keep_locked`, for `providers lock`) the platforms the lock covers; the line it
+/// has to say goes to stderr.
+pub(super) fn choose_platforms(
+    p: &Prepared,
+    sources: &Sources,
+    cache: Option<&HashCache>,
+    keep_locked: bool,
+) -> Result<Vec<Platform>, Box<Diagnostic>> {
+    let locked = p
+        .platforms
+        .needs_locked(&p.previous, keep_locked)
+        .then(|| locked_platforms::learn(&p.previous, sources, cache));
+    let choice = p
+        .platforms
+        .resolve(&Platform::current(), locked.as_ref(), keep_locked)?;
+    if let Some(line) = &choice.message {
+        eprintln!("{line}");
     }
-    let mut out = Vec::new();
-    for s in raw {
-        match Platform::parse(s) {
-            Ok(p) => {
-                if !out.contains(&p) {
-                    out.push(p);
-                }
-            }
-            Err(e) => diags.push(Diagnostic::error(
-                "Invalid target platform",
-                format!("The string {s:?} given in the -platform option is not a valid target platform: {e}."),
-            )),
-        }
-    }
-    out
+    Ok(choice.platforms)
 }
 
-struct Prepared {
-    flavor: Flavor,
-    platforms: Vec<Platform>,
-    cli_cfg: tflock_core::protocol::cliconfig::CliConfig,
-    requirements: tflock_core::install::Requirements,
-    previous: tflock_core::lockfile::Locks,
+/// What `lock` and `mirror` read before asking any source.
+pub(super) struct Prepared {
+    pub(super) flavor: Flavor,
+    pub(super) platforms: PlatformRequest,
+    pub(super) cli_cfg: tflock_core::protocol::cliconfig::CliConfig,
+    pub(super) requirements: tflock_core::install::Requirements,
+    pub(super) previous: tflock_core::lockfile::Locks,
 }
 
-fn prepare(
+pub(super) fn prepare(
     dir: &Path,
     common: &Common,
     provider_args: &[String],
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
-    let flavor = parse_flavor(&common.flavor)?;
+    let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
     let mut diags = Diagnostics::new();
-    let platforms = platforms(&common.platforms, &mut diags);
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
+    let env = std::env::var(PLATFORMS_ENV).ok();
+    let platforms = PlatformRequest::new(
+        &common.platforms,
+        env.as_deref(),
+        cli_cfg.tflock_platforms.as_deref(),
+    )
+    .unwrap_or_else(|bad| {
+        diags.extend(bad);
+        PlatformRequest::default()
+    });
     let tree = workdir::load_configuration(dir, flavor)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
@@ -254,12 +271,19 @@ fn lock_one(
         Method::Registry
     };
     let sources = Sources::only(vec![method], &p.cli_cfg, p.flavor, http);
+    let platforms = match choose_platforms(&p, &sources, cache, true) {
+        Ok(platforms) => platforms,
+        Err(d) => {
+            print_diagnostics(&single(*d));
+            return Ok(false);
+        }
+    };
     let cache_dir = if args.enable_plugin_cache {
         cliconfig::plugin_cache_dir(&p.cli_cfg)
     } else {
         None
     };
-    let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
+    let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, platforms);
     options.plugin_cache = cache_dir.is_some();
     options.plugin_cache_may_break_lock = p.cli_cfg.plugin_cache_may_break_dependency_lock_file;
     let host = Host {
@@ -270,6 +294,7 @@ fn lock_one(
         parallelism: args.common.parallelism,
         show_progress: !args.common.json,
         hash_cache: cache.cloned(),
+        mirror_dir: None,
     };
     let mut planner = Planner::new(p.requirements, p.previous, options);
     let fetched = drive(&mut planner, &host);
@@ -299,160 +324,8 @@ fn remember_verified(cache: &HashCache, outcome: &tflock_core::install::Outcome,
     }
 }
 
-fn mirror(args: MirrorArgs) -> anyhow::Result<ExitCode> {
-    let [target] = args.target.as_slice() else {
-        let mut d = Diagnostics::new();
-        d.push(Diagnostic::error(
-            "No output directory specified",
-            "The providers mirror command requires an output directory as a command-line argument.",
-        ));
-        print_diagnostics(&d);
-        return Ok(ExitCode::FAILURE);
-    };
-    let p = match prepare(Path::new("."), &args.common, &[])? {
-        Ok(p) if !args.lock_file => Prepared {
-            previous: tflock_core::lockfile::Locks::new(),
-            ..p
-        },
-        Ok(p) => p,
-        Err(diags) => {
-            print_diagnostics(&diags);
-            return Ok(ExitCode::FAILURE);
-        }
-    };
-    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
-    let sources = match Sources::from_cli_config(&p.cli_cfg, p.flavor, http) {
-        Ok(sources) => sources,
-        Err(diags) => {
-            print_diagnostics(&diags);
-            return Ok(ExitCode::FAILURE);
-        }
-    };
-    std::fs::create_dir_all(target)?;
-    let staging = tempfile::Builder::new()
-        .prefix(".tflock-mirror-")
-        .tempdir_in(target)?;
-    let host = Host {
-        sources: &sources,
-        installed: None,
-        cache: None,
-        keep_dir: Some(staging.path().to_path_buf()),
-        parallelism: args.common.parallelism,
-        show_progress: !args.common.json,
-        hash_cache: None,
-    };
-    let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, p.platforms.clone());
-    let mut planner = Planner::new(p.requirements, p.previous, options);
-    let kept = drive(&mut planner, &host);
-    let outcome = planner.finish();
-    if outcome.has_errors() {
-        report(&outcome, p.flavor, args.common.json)?;
-        return Ok(ExitCode::FAILURE);
-    }
-    // Group by provider and version, then write archives and the two index files.
-    let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
-    let mut problems = Diagnostics::new();
-    for ((provider, version, platform), fetched) in &kept {
-        // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
-        // none to copy, and leaving it out silently would make a mirror that lacks it.
-        let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
-            problems.push(mirror_docs::unpacked_source(
-                &provider.for_display(p.flavor),
-                &version.to_string(),
-                &platform.to_string(),
-                p.flavor.product(),
-            ));
-            continue;
-        };
-        let host_dir = tflock_core::addrs::hostname::for_display(&provider.hostname);
-        let dir = target
-            .join(&host_dir)
-            .join(&provider.namespace)
-            .join(&provider.r#type);
-        std::fs::create_dir_all(&dir)?;
-        let filename = tflock_core::protocol::package_name::file_name(
-            &provider.r#type,
-            &version.to_string(),
-            &platform.to_string(),
-        );
-        match (&fetched.kept, &fetched.local) {
-            (Some(tmp), _) => std::fs::rename(tmp.path(), dir.join(&filename))?,
-            // An archive of a filesystem mirror is read where it is, so it is copied.
-            (None, Some(path)) => {
-                let bytes = std::fs::read(path)?;
-                write_atomic(&dir.join(&filename), &bytes, FileMode::Fixed(0o644))?;
-            }
-            (None, None) => anyhow::bail!(
-                "the package of {provider} {version} for {platform} was not kept for the mirror"
-            ),
-        }
-        by_version
-            .entry((
-                host_dir,
-                provider.namespace.clone(),
-                provider.r#type.clone(),
-                version.to_string(),
-            ))
-            .or_default()
-            .push((
-                platform.to_string(),
-                filename,
-                vec![hashes.h1.to_string(), hashes.zh.to_string()],
-            ));
-    }
-    for ((host_dir, ns, ty, version), archives) in by_version {
-        let dir = target.join(&host_dir).join(&ns).join(&ty);
-        update_version_json(&dir.join(format!("{version}.json")), &archives)?;
-        update_index_json(&dir.join("index.json"), &version)?;
-        if !args.common.json {
-            println!(
-                "- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)",
-                archives.len()
-            );
-        }
-    }
-    print_diagnostics(&outcome.diagnostics);
-    print_diagnostics(&problems);
-    Ok(if problems.has_errors() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-/// (host, namespace, type, version) of a mirrored release.
-type MirrorKey = (String, String, String, String);
-/// (platform, archive file name, hashes) of one mirrored package.
-type MirrorArchive = (String, String, Vec<String>);
-
-/// The document at `path`, if it exists.
-fn read_doc(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e.into()),
-    }
-}
-
-fn update_version_json(
-    path: &Path,
-    archives: &[(String, String, Vec<String>)],
-) -> anyhow::Result<()> {
-    let mut doc = read_doc(path)?;
-    for (platform, filename, hashes) in archives {
-        let next = mirror_docs::add_archive(doc.as_deref(), platform, filename, hashes)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        doc = Some(next);
-    }
-    Ok(write_atomic(
-        path,
-        &doc.unwrap_or_default(),
-        FileMode::Fixed(0o644),
-    )?)
-}
-
-fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
-    let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(write_atomic(path, &doc, FileMode::Fixed(0o644))?)
+pub(super) fn single(d: Diagnostic) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    diags.push(d);
+    diags
 }

@@ -1,7 +1,8 @@
 //! `tflock verify`: checks installed packages (and a plugin cache) against the lock file.
 
-use crate::args::parse_flavor;
+use crate::args::given_flavor;
 use crate::host::cliconfig;
+use crate::host::flavor;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::workdir;
 use crate::output::{print_diagnostics, print_json};
@@ -14,9 +15,10 @@ use tflock_core::Diagnostic;
 /// Arguments of `tflock verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// Whose behaviour to follow: terraform (default) or opentofu.
-    #[arg(long, env = "TFLOCK_FLAVOR", default_value = "terraform")]
-    pub flavor: String,
+    /// Whose behaviour to follow: terraform or opentofu (default: from the working
+    /// directory, as `init`).
+    #[arg(long, env = "TFLOCK_FLAVOR")]
+    pub flavor: Option<String>,
     /// Platform whose installed packages to check (default: this machine's).
     #[arg(long, value_name = "OS_ARCH")]
     pub platform: Option<String>,
@@ -40,7 +42,7 @@ struct Check {
 
 /// Runs `tflock verify`.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let flavor = parse_flavor(&args.flavor)?;
+    let given = given_flavor(args.flavor.as_deref())?;
     let platform = match &args.platform {
         Some(s) => {
             Platform::parse(s).map_err(|e| anyhow::anyhow!("invalid -platform {s:?}: {e}"))?
@@ -48,6 +50,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         None => Platform::current(),
     };
     let dir = Path::new(".");
+    let flavor = flavor::for_dir(given, dir);
     let (locks, mut diags) = workdir::read_lock(dir, flavor)?;
     let mut places = vec![(
         "working directory",

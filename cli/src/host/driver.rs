@@ -2,6 +2,7 @@
 //! threads and feeds answers back as they complete, so downloads overlap.
 
 use super::hash_cache::HashCache;
+use super::mirror_dir;
 use super::package::{fetch, Fetched};
 use super::provider_dir::ProviderDir;
 use super::sources::Sources;
@@ -12,7 +13,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::hash::PackageHash;
-use tflock_core::install::{Answer, Need, NeedId, Planner, Request};
+use tflock_core::install::{Answer, Need, NeedId, PackageLocation, Planner, Request};
 use tflock_core::version::Version;
 
 /// What the host needs to answer requests.
@@ -31,6 +32,9 @@ pub struct Host<'a> {
     pub show_progress: bool,
     /// Verified package hashes by `zh:`; consulted only when packages need not be kept.
     pub hash_cache: Option<HashCache>,
+    /// The mirror directory `providers mirror` updates: an archive already there that is
+    /// the one the source announced is hashed in place instead of downloaded.
+    pub mirror_dir: Option<PathBuf>,
 }
 
 /// Packages fetched during the run, by (provider, version, platform).
@@ -147,6 +151,17 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
             known_zh,
             ..
         } => {
+            if let (Some(dir), PackageLocation::Url(_)) = (&host.mirror_dir, location) {
+                if let Some(f) =
+                    mirror_dir::reuse(dir, provider, version, platform, known_zh.as_ref())
+                {
+                    let answer = Answer::Package(Ok(f.package.clone()));
+                    return (
+                        answer,
+                        Some((provider.clone(), version.clone(), platform.clone(), f)),
+                    );
+                }
+            }
             if host.keep_dir.is_none() {
                 let cached = host
                     .hash_cache

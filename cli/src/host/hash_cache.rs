@@ -8,6 +8,7 @@
 
 use super::atomic::{write_atomic, FileMode};
 use std::path::PathBuf;
+use tflock_core::collections::SortedMap;
 use tflock_core::hash::{PackageHash, ZipHashes};
 use tflock_core::install::FetchedPackage;
 
@@ -63,6 +64,27 @@ impl HashCache {
             sha256,
             size: e.size,
         })
+    }
+
+    /// Adds to each platform's known hashes the `h1:` of every `zh:` the cache has verified:
+    /// the only place the Terraform registry's platforms get an `h1:` without a download.
+    pub fn add_h1s(&self, per_platform: &mut SortedMap<String, Vec<PackageHash>>) {
+        for hashes in per_platform.values_mut() {
+            let extra: Vec<PackageHash> = hashes
+                .iter()
+                .filter(|h| h.is_zh())
+                .filter_map(|zh| self.get(zh))
+                .map(|f| match f {
+                    FetchedPackage::Archive { hashes, .. } => hashes.h1,
+                    FetchedPackage::Dir { h1 } => h1,
+                })
+                .collect();
+            for h in extra {
+                if !hashes.contains(&h) {
+                    hashes.push(h);
+                }
+            }
+        }
     }
 
     /// Records a verified archive's hashes.

@@ -24,6 +24,8 @@ pub struct Fetched {
     /// Where a package from the local filesystem is (an archive or a directory): it is not
     /// copied, so whoever needs its bytes later reads them here.
     pub local: Option<std::path::PathBuf>,
+    /// The archive was already in the mirror being built and was not downloaded.
+    pub reused: bool,
 }
 
 /// Fetches `location`, hashing as bytes arrive. With `keep`, remote zips are also written
@@ -96,6 +98,7 @@ pub fn fetch(
                 package: archive(hashes, size)?,
                 kept,
                 local: None,
+                reused: false,
             })
         }
         PackageLocation::LocalArchive(path) => {
@@ -107,6 +110,7 @@ pub fn fetch(
                 package: archive(hashes, size)?,
                 kept: None,
                 local: Some(path.into()),
+                reused: false,
             })
         }
         PackageLocation::LocalDir(path) => Ok(Fetched {
@@ -115,11 +119,13 @@ pub fn fetch(
             },
             kept: None,
             local: Some(path.into()),
+            reused: false,
         }),
     }
 }
 
-fn archive(hashes: ZipHashes, size: u64) -> Result<FetchedPackage, String> {
+/// The planner's view of an archive with these hashes and size.
+pub fn archive(hashes: ZipHashes, size: u64) -> Result<FetchedPackage, String> {
     let mut sha256 = [0u8; 32];
     hex::decode_to_slice(hashes.zh.value(), &mut sha256).map_err(|e| e.to_string())?;
     Ok(FetchedPackage::Archive {

@@ -20,6 +20,7 @@ pub mod requirements;
 pub mod schema;
 pub mod test_files;
 pub mod types;
+pub mod variables;
 
 pub use changes::{Change, ChangeKind, OverrideChanges, Previous};
 pub use files::{classify, FileSet};
@@ -155,7 +156,8 @@ fn load_files<const RECORD: bool>(
     };
     let primaries = parse(&set.primary, false, &mut diags);
     let overrides = parse(&set.overrides, true, &mut diags);
-    let unreadable = diags.iter().any(|d| d.is_error() && !load::keeps_blocks(d));
+    // Decoding errors keep every block; only a file that did not parse is lost.
+    let unreadable = primaries.len() < set.primary.len() || overrides.len() < set.overrides.len();
     let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
     let mut merge_diags = Diagnostics::new();

@@ -67,10 +67,16 @@ pub struct Block {
     pub body: Body,
     /// Where the block header was written.
     pub origin: Origin,
+    /// Where the block type was written (HCL's `TypeRange`: the keyword, or a JSON
+    /// property name with its quotes).
+    pub kind_range: Range,
     /// Where each label was written.
     pub label_ranges: Vec<Range>,
     /// Where the opening brace was written.
     pub open_brace: Range,
+    /// Where Terraform reports an argument the body lacks: a native body's opening brace, a
+    /// JSON object's closing brace.
+    pub missing_item: Range,
     /// Original text when written in native syntax.
     pub text: Option<NativeText>,
     /// True once a merge changed this block, so it must be re-rendered from its items.

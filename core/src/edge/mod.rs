@@ -12,9 +12,16 @@
 //! - [`record`]: what a filled version remembers about the origin (archive URLs, signed
 //!   `zh:`, claimed `h1:`), and the check an archive passes before it is kept.
 //! - [`hot`]: documents an isolate keeps in memory for a moment, bounded.
+//! - [`misses`]: origin "not found" answers an isolate remembers for a minute, bounded.
+//! - [`serve`]: what to answer from the stored copy, its age, a remembered miss and a
+//!   fill's or pull's result.
 //! - [`http`]: `Range`, `If-None-Match`, caching and CORS headers.
 //! - [`parts`]: cutting a stream into equal multipart-upload parts.
 //! - [`publish`]: claiming an archive's key so a published archive never changes.
+//! - [`plan`]: which documents change, and how, when an archive is pulled or uploaded.
+//! - [`tee`]: streaming a cold archive miss to its client, the last chunk only once verified.
+//! - [`wait`]: how a request waits for another isolate's pull of the same archive.
+//! - [`uploads`]: leases and abandoned multipart uploads (when they expire, the sweep).
 //! - [`keys`]: where each object lives in the bucket.
 //! - [`route`]: which object a request names, every name parsed before it is used.
 
@@ -25,10 +32,16 @@ pub mod hot;
 pub mod http;
 pub mod keys;
 pub mod limits;
+pub mod misses;
 pub mod parts;
+pub mod plan;
 pub mod publish;
 pub mod record;
 pub mod route;
+pub mod serve;
+pub mod tee;
+pub mod uploads;
+pub mod wait;
 
 use std::fmt;
 
@@ -55,6 +68,8 @@ pub enum EdgeErrorKind {
     TimedOut,
     /// The mirror does not serve this host (403; nothing is fetched or stored).
     NotAllowed,
+    /// The isolate is at its cap of concurrent origin work (429; retry shortly).
+    Busy,
 }
 
 impl EdgeError {
@@ -73,6 +88,7 @@ impl EdgeError {
             EdgeErrorKind::OriginFailed | EdgeErrorKind::Refused => 502,
             EdgeErrorKind::TimedOut => 504,
             EdgeErrorKind::NotAllowed => 403,
+            EdgeErrorKind::Busy => 429,
         }
     }
 }

@@ -111,7 +111,7 @@ pub fn route(method: &str, path: &str, flavor: Flavor) -> Route {
     };
     match method {
         "GET" | "HEAD" => Route::Document(Document {
-            key: format!("{dir}/{name}.json"),
+            key: super::keys::version(&dir, &name),
             hostname: provider.hostname,
             dir,
             version,
@@ -169,7 +169,7 @@ fn archive(p: &Provider, dir: &str, last: &str) -> Option<Upload> {
         return None;
     }
     Some(Upload {
-        key: format!("{dir}/{filename}"),
+        key: super::keys::archive(dir, &filename),
         dir: dir.to_string(),
         version,
         platform: entry.platform,

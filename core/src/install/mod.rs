@@ -10,12 +10,15 @@ mod coverage;
 mod download;
 mod exchange;
 mod lock_check;
+mod mirror_reuse;
 mod options;
 mod outcome;
 mod planner;
+mod platform_choice;
 pub mod requirements;
 mod targets;
 mod view;
+mod workdir_flavor;
 
 pub use coverage::{
     coverage_query_failure, learn_hashes, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
@@ -26,8 +29,14 @@ pub use exchange::{
     SourceErrorKind, SourcePackage,
 };
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
+pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use options::{Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};
+pub use platform_choice::{
+    locked_platforms, probe_platforms, LockedPlatforms, PlatformChoice, PlatformOrigin,
+    PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV,
+};
 pub use targets::restrict_to_arguments;
 pub use view::{AuthView, OutcomeView, ProviderView};
+pub use workdir_flavor::{choose_flavor, FlavorChoice, FlavorReason};

@@ -17,4 +17,4 @@ pub use diff::{diff_locks, render_diff, LockDiff};
 pub use merge::{merge_locks, render_merge, MergeResult};
 pub use model::{Locks, ProviderLock};
 pub use read::{load_locks, load_locks_bytes, LoadOptions, LOCK_FILE_NAME};
-pub use write::{header_flavor, write_locks};
+pub use write::{header_flavor, header_names, write_locks};

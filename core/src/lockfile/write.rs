@@ -94,10 +94,16 @@ pub fn write_locks(locks: &Locks, flavor: Flavor) -> String {
 /// The flavour a file's header names: OpenTofu when its first line is the `"tofu init"`
 /// header, otherwise Terraform (also for files without a header).
 pub fn header_flavor(src: &str) -> Flavor {
+    header_names(src).unwrap_or(Flavor::Terraform)
+}
+
+/// The product whose header line (`"terraform init"` / `"tofu init"`) opens the file, or
+/// `None` when its first line is neither (no header, an empty file): a missing header is
+/// no evidence either way, which callers weighing other signals need to tell apart.
+pub fn header_names(src: &str) -> Option<Flavor> {
     let first = src.lines().next().unwrap_or("");
-    if first.trim_end_matches('\r') == header_line(Flavor::OpenTofu) {
-        Flavor::OpenTofu
-    } else {
-        Flavor::Terraform
-    }
+    let first = first.strip_prefix('\u{feff}').unwrap_or(first);
+    [Flavor::OpenTofu, Flavor::Terraform]
+        .into_iter()
+        .find(|f| first.trim_end_matches('\r') == header_line(*f))
 }

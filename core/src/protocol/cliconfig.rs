@@ -80,6 +80,10 @@ pub struct CliConfig {
     pub provider_installation: Vec<ProviderInstallation>,
     /// `credentials "<host>" { token = "..." }`: the token per hostname as written.
     pub credentials: SortedMap<String, String>,
+    /// tflock's own `tflock_platforms = ["linux_amd64", ...]`: the platforms `providers
+    /// lock` and `mirror` use when none are given (Terraform and OpenTofu ignore it, as
+    /// they ignore every key they do not know).
+    pub tflock_platforms: Option<Vec<String>>,
 }
 
 /// A checked installation source: patterns parsed, mirror URL validated.
@@ -292,6 +296,18 @@ impl CliConfig {
                             cfg.plugin_cache_may_break_dependency_lock_file = *b.value();
                         }
                     }
+                    "tflock_platforms" => match expr_string_list(src, &attr.value) {
+                        Some(list) => cfg.tflock_platforms = Some(list),
+                        // Only tflock reads it, so a wrong value must not stop Terraform's
+                        // own settings from working: a warning, and the setting is unused.
+                        None => diags.push(Diagnostic::warning(
+                            "Invalid tflock_platforms setting",
+                            format!(
+                                "The tflock_platforms setting at {} in {filename} must be a list of platform strings, like [\"linux_amd64\", \"darwin_arm64\"]; it is ignored.",
+                                pos(src, attr.span())
+                            ),
+                        )),
+                    },
                     "provider_installation" => diags.push(sourceless(
                         "Invalid provider_installation block",
                         format!(
@@ -859,6 +875,33 @@ provider_installation {
         assert_eq!(
             diags.iter().next().unwrap().detail,
             "The provider_installation block at 1:1 must not be introduced with an equals sign."
+        );
+    }
+
+    #[test]
+    fn tflock_platforms_is_read_and_a_wrong_value_is_a_warning_naming_file_and_field() {
+        let (cfg, diags) = CliConfig::parse(
+            "tflock_platforms = [\"linux_amd64\", \"locked\"]\n",
+            "cli.tfrc",
+            Flavor::Terraform,
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(
+            cfg.tflock_platforms.as_deref(),
+            Some(&["linux_amd64".to_string(), "locked".to_string()][..])
+        );
+        let (cfg, diags) = CliConfig::parse(
+            "tflock_platforms = \"linux_amd64\"\n",
+            "cli.tfrc",
+            Flavor::Terraform,
+        );
+        assert_eq!(cfg.tflock_platforms, None);
+        assert_eq!(diags.0.len(), 1);
+        assert_eq!(diags.0[0].severity, crate::diag::Severity::Warning);
+        assert!(
+            diags.0[0].detail.contains("at 1:1 in cli.tfrc"),
+            "{}",
+            diags.0[0].detail
         );
     }
 }

@@ -258,6 +258,21 @@ fn init_and_providers_lock_json_documents_carry_format_version() {
     }
 }
 
+#[test]
+fn merge_json_documents_carry_format_version() {
+    let env = Env::new();
+    env.requires(&[("demo", "1.2.0")]);
+    for args in [
+        &["merge", "-json", "."][..],
+        &["merge", "-json", "-requirements", "."],
+    ] {
+        let out = env.run(args);
+        assert!(out.status.success(), "{}", text(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        assert_eq!(v["format_version"], "1.0", "{args:?}");
+    }
+}
+
 /// A stdout whose reading end is already closed: every write fails with EPIPE.
 fn closed_stdout() -> Stdio {
     let (reader, writer) = std::io::pipe().expect("pipe");

@@ -8,6 +8,7 @@ fn merge(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(tflock_bin())
         .arg("merge")
         .args(args)
+        .env_remove("TFLOCK_FLAVOR")
         .output()
         .expect("run tflock");
     (
@@ -42,15 +43,23 @@ fn merge_errors_go_to_stderr_with_exit_status_one() {
 }
 
 #[test]
-fn merge_follows_the_chosen_flavor() {
+fn merge_follows_the_chosen_flavor_and_by_default_the_directorys() {
     let case = fixtures("config")
         .join("tofu-file-shadows-tf-file")
         .join("input");
-    let (_, tf, _) = merge(&[case.to_str().unwrap()]);
+    let (_, tf, _) = merge(&["-flavor=terraform", case.to_str().unwrap()]);
     let (code, tofu, _) = merge(&["-flavor=opentofu", case.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(tf.contains("from-tf"), "{tf}");
     assert!(tofu.contains("from-tofu"), "{tofu}");
+    // No flag: main.tofu makes the directory OpenTofu's (issue 31, item 1).
+    let (code, chosen, stderr) = merge(&[case.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(chosen, tofu);
+    assert_eq!(
+        stderr,
+        "tflock: following OpenTofu (main.tofu is OpenTofu configuration); -flavor=terraform overrides\n"
+    );
 }
 
 #[test]

@@ -2,78 +2,92 @@
 //! a miss or when stale (a stale copy is served, marked, when the origin fails), origin
 //! "not found" answers remembered briefly.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 
 use tflock_core::addrs::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
-use tflock_core::edge::http::{expired, DOCUMENT_TTL_MS, MISS_TTL_MS};
 use tflock_core::edge::keys;
+use tflock_core::edge::misses::Misses;
 use tflock_core::edge::publish::check_republished;
 use tflock_core::edge::record::OriginRecord;
+use tflock_core::edge::serve::{self, Answer};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::protocol::mirror_docs;
 use tflock_core::version::Version;
 use worker::{Bucket, Request, Response, Result};
 
-use super::origin::{busy, run_fill, Slot};
+use super::background::outlive_client;
+use super::origin::{run_fill, Slot};
 use super::store::{self, Stored};
-use super::{fills, respond, trace, Mirror};
+use super::{fills, respond, Mirror};
 use tflock_core::edge::route::Document;
 
-/// Serves a document.
+thread_local! {
+    /// Origin "not found" answers this isolate remembers (core's `edge::misses`: bounded,
+    /// and never written to the bucket).
+    static MISSES: RefCell<Misses> = RefCell::new(Misses::default());
+}
+
+/// Serves a document: what to answer is the core's (`core::edge::serve`); this reads the
+/// bucket, runs the fill and renders.
 pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Result<Response> {
     let bucket = mirror.bucket()?;
     let now = now();
     let stored = store::read_document(&bucket, &doc.key, now).await?;
-    let pull = mirror.config.check_pull(&doc.hostname);
-    if let Some(s) = &stored {
-        if pull.is_err() || !expired(filled_at(s), now, DOCUMENT_TTL_MS) {
-            trace(|t| t.cache = "hit");
-            return respond::document(req, s.bytes.clone(), &s.http_etag, None);
-        }
-    }
-    if let Err(e) = pull {
-        return respond::error(e.status(), &e.message);
-    }
-    if stored.is_none() {
-        if let Some(miss) = store::read(&bucket, &keys::miss(&doc.key)).await? {
-            if !expired(filled_at(&miss), now, MISS_TTL_MS) {
-                trace(|t| t.cache = "hit");
-                return respond::error(404, &String::from_utf8_lossy(&miss.bytes));
-            }
-        }
-    }
-    let Some(_slot) = Slot::take() else {
-        return match stored {
-            Some(s) => respond::document(req, s.bytes, &s.http_etag, Some(&busy().message)),
-            None => respond::too_busy(),
-        };
+    let miss = match stored {
+        Some(_) => None,
+        None => MISSES.with(|m| m.borrow_mut().get(&doc.key, now)),
     };
-    let result = fill(mirror, &bucket, doc, now).await;
-    match result {
-        Ok(()) => {
-            trace(|t| t.cache = "miss");
+    let pull = mirror.config.check_pull(&doc.hostname);
+    let mut answer = serve::document(stored.as_ref().map(filled_at), pull, miss.as_deref(), now);
+    if answer == Answer::Fill {
+        answer = match Slot::take() {
+            None => serve::busy(stored.is_some()),
+            Some(slot) => {
+                // The fill holds a slot: it runs to its end whether or not the client stays.
+                let (m, b, d) = (mirror.clone(), bucket.clone(), doc.clone());
+                let filled = outlive_client(mirror, async move {
+                    let filled = fill(&m, &b, &d, now).await;
+                    drop(slot);
+                    filled
+                });
+                let filled = filled
+                    .await
+                    .unwrap_or_else(|| Err(internal("the fill was dropped by the runtime; retry")));
+                serve::after_fill(stored.is_some(), filled)
+            }
+        };
+    }
+    match answer {
+        Answer::Stored | Answer::Stale(_) => {
+            let Some(s) = stored else {
+                return respond::error(500, "no stored copy to serve");
+            };
+            let why = match &answer {
+                Answer::Stale(why) => Some(why.as_str()),
+                _ => None,
+            };
+            mirror.trace(|t| t.cache = if why.is_some() { "stale" } else { "hit" });
+            respond::document(req, s.bytes, &s.http_etag, why)
+        }
+        Answer::Filled => {
+            mirror.trace(|t| t.cache = "miss");
             match store::read(&bucket, &doc.key).await? {
                 Some(s) => respond::document(req, s.bytes, &s.http_etag, None),
                 None => respond::error(502, "the filled document vanished; retry"),
             }
         }
-        Err(e) => match (stored, e.kind) {
-            (Some(s), EdgeErrorKind::OriginFailed | EdgeErrorKind::TimedOut) => {
-                trace(|t| t.cache = "stale");
-                respond::document(req, s.bytes, &s.http_etag, Some(&e.message))
+        Answer::NotFound { message, remember } => {
+            if remember {
+                MISSES.with(|m| m.borrow_mut().put(&doc.key, now, &message));
+            } else {
+                mirror.trace(|t| t.cache = "hit");
             }
-            (_, EdgeErrorKind::NotFound) => {
-                let custom = HashMap::from([("filled-at".to_string(), now.to_string())]);
-                bucket
-                    .put(keys::miss(&doc.key), e.message.clone().into_bytes())
-                    .custom_metadata(custom)
-                    .execute()
-                    .await?;
-                respond::error(404, &e.message)
-            }
-            _ => respond::error(e.status(), &e.message),
-        },
+            respond::error(404, &message)
+        }
+        Answer::TooBusy => respond::too_busy(),
+        Answer::Error(e) => respond::error(e.status(), &e.message),
+        Answer::Fill => respond::error(500, "a fill was decided twice"),
     }
 }
 
@@ -117,24 +131,24 @@ pub(crate) async fn fill_version(
     let filled = run_fill(mirror, Fill::version(&mirror.config, provider, v)).await;
     let (doc, record) = match filled {
         Ok(Filled::Version { doc, record }) => {
-            trace(|t| t.verification = format!("verified ({})", record.auth));
+            mirror.trace(|t| t.verification = format!("verified ({})", record.auth));
             (doc, record)
         }
         Ok(_) => return Err(internal("a version fill returned something else")),
         Err(e) => {
             if e.kind == EdgeErrorKind::Refused {
-                trace(|t| t.verification = format!("refused: {}", e.message));
+                mirror.trace(|t| t.verification = format!("refused: {}", e.message));
             }
             return Err(e);
         }
     };
-    let key = format!("{dir}/{version}.json");
+    let key = keys::version(dir, version);
     let what = format!("{} {}", record.provider, record.version);
     let old = store::read(bucket, &key)
         .await
         .map_err(|e| internal(&e.to_string()))?;
     if let Err(e) = check_republished(&what, old.as_ref().map(|s| s.bytes.as_slice()), &doc) {
-        return Err(republished(e));
+        return Err(republished(mirror, e));
     }
     bucket
         .put(keys::origin_record(dir, version), record.to_json())
@@ -157,13 +171,15 @@ pub(crate) async fn fill_version(
     .await
     .map_err(|e| internal(&e.to_string()))?;
     if let Some(e) = refused.into_inner() {
-        return Err(republished(e));
+        return Err(republished(mirror, e));
     }
     fills::enqueue_h1(mirror, dir, version, &missing.into_inner()).await;
     Ok(record)
 }
 
-/// The origin record of `dir` `version`, filling the version if there is none yet.
+/// The origin record of `dir` `version`, filling the version if there is none yet (an
+/// origin operation like any other: it takes a slot, and runs to its end whether or not the
+/// client stays).
 pub(crate) async fn record(
     mirror: &Mirror,
     bucket: &Bucket,
@@ -178,13 +194,25 @@ pub(crate) async fn record(
             return Ok(record);
         }
     }
-    fill_version(mirror, bucket, dir, version, now()).await
+    let Some(slot) = Slot::take() else {
+        return Err(serve::busy_error());
+    };
+    let (m, b) = (mirror.clone(), bucket.clone());
+    let (d, v) = (dir.to_string(), version.to_string());
+    let filled = outlive_client(mirror, async move {
+        let filled = fill_version(&m, &b, &d, &v, now()).await;
+        drop(slot);
+        filled
+    });
+    filled
+        .await
+        .unwrap_or_else(|| Err(internal("the fill was dropped by the runtime; retry")))
 }
 
 /// Reports an origin that changed a published release: loudly, for the operator.
-fn republished(e: EdgeError) -> EdgeError {
+fn republished(mirror: &Mirror, e: EdgeError) -> EdgeError {
     worker::console_error!("{}", serde_json::json!({ "refused": e.message }));
-    trace(|t| t.verification = format!("refused: {}", e.message));
+    mirror.trace(|t| t.verification = format!("refused: {}", e.message));
     e
 }
 

@@ -6,14 +6,14 @@ use serde::{Deserialize, Serialize};
 use tflock_core::addrs::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
 use tflock_core::edge::keys;
+use tflock_core::edge::plan;
 use tflock_core::edge::publish::Sidecar;
-use tflock_core::protocol::mirror_docs;
 use worker::{MessageBatch, MessageExt, Request, Response, Result};
 
-use super::archives::pull;
-use super::documents::{self, now};
+use super::documents;
 use super::origin::run_fill;
-use super::{respond, store, Mirror};
+use super::publish::apply;
+use super::{pulls, respond, store, sweep, Mirror};
 use tflock_core::edge::route::Upload;
 
 /// One unit of background work.
@@ -71,6 +71,9 @@ async fn send(mirror: &Mirror, jobs: Vec<Job>) -> usize {
 
 /// The queue consumer: each message is acknowledged when done, retried when it failed.
 pub(crate) async fn consume(mirror: &Mirror, batch: MessageBatch<serde_json::Value>) -> Result<()> {
+    if let Err(e) = sweep::maybe(mirror).await {
+        worker::console_error!("sweeping abandoned uploads failed: {e}");
+    }
     for message in batch.messages()? {
         let job: std::result::Result<Job, _> = serde_json::from_value(message.body().clone());
         let outcome = match job {
@@ -106,14 +109,14 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
                 return Ok(()); // the origin dropped the platform since: nothing to hash
             };
             let upload = Upload {
-                key: format!("{dir}/{}", origin.filename),
+                key: keys::archive(dir, &origin.filename),
                 dir: dir.clone(),
                 version: version.clone(),
                 platform: platform.clone(),
                 filename: origin.filename.clone(),
                 hostname: dir.split('/').next().unwrap_or_default().to_string(),
             };
-            pull(mirror, &bucket, &upload)
+            pulls::ensure(mirror, &upload, None)
                 .await
                 .map_err(|e| e.message)?;
             // Stored earlier by a plain download: make sure its h1: is listed too, beside
@@ -123,19 +126,15 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
                 .map_err(|e| e.to_string())?
             {
                 if let Some(side) = Sidecar::from_json(&s.bytes) {
-                    let key = format!("{dir}/{version}.json");
-                    store::update(&bucket, &key, now(), |doc| match doc {
-                        Some(doc) => mirror_docs::add_h1_for(doc, platform, &side.h1, &side.zh),
-                        None => Ok(None),
-                    })
-                    .await
-                    .map_err(|e| e.to_string())?;
+                    apply(&bucket, &plan::after_pull(dir, version, platform, &side))
+                        .await
+                        .map_err(|e| e.message)?;
                 }
             }
             Ok(())
         }
         Job::Version { dir, version } => {
-            documents::fill_version(mirror, &bucket, dir, version, now())
+            documents::fill_version(mirror, &bucket, dir, version, documents::now())
                 .await
                 .map(|_| ())
                 .map_err(|e| e.message)

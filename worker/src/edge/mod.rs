@@ -1,7 +1,18 @@
 //! The Workers runtime glue: R2, Queues and outbound fetches driving the core's edge rules.
 //!
+//! The decisions (what to serve, what to publish, how long to wait, what is abandoned) are
+//! `tflock_core::edge`'s; these files only perform them:
+//!
 //! - `documents`: `index.json` / `<version>.json`, filled from the origin on a miss.
-//! - `archives`: archives served from R2, pulled through (single-flight) or uploaded.
+//! - `archives`: `GET`/`HEAD` of an archive: served from R2, pulled on a miss.
+//! - `pulls`: the single-flight pull of an archive (in-isolate, then across isolates by
+//!   lease), run in the background so it outlives its client.
+//! - `background`: work that outlives the request that started it (`ctx.wait_until`).
+//! - `stage`: an archive streamed into a multipart upload while it is hashed.
+//! - `tap`: a cold miss streamed to its client as it is pulled (the core's `edge::tee`).
+//! - `publish`: claiming an archive's key, completing its upload, updating documents.
+//! - `uploads`: `PUT` of an archive.
+//! - `sweep`: aborting multipart uploads an evicted isolate left behind (queue consumer).
 //! - `fills`: the queue consumer (`h1:` of every platform, backfill) and its producer side.
 //! - `origin`: performing the core's source requests with the CLI's credential rules.
 //! - `part_buffer`: the multipart part being filled, one JS buffer reused for every part.
@@ -9,12 +20,19 @@
 //! - `respond`: HTTP answers (CORS, caching, ranges, `ETag`).
 
 mod archives;
+mod background;
 mod documents;
 mod fills;
 mod origin;
 mod part_buffer;
+mod publish;
+mod pulls;
 mod respond;
+mod stage;
 mod store;
+mod sweep;
+mod tap;
+mod uploads;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,7 +48,7 @@ const BUCKET: &str = "MIRROR";
 const QUEUE: &str = "FILL";
 
 /// What one request learned, for its log line.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Trace {
     /// `hit`, `miss`, `stale` or `-`.
     pub cache: &'static str,
@@ -41,7 +59,6 @@ pub(crate) struct Trace {
 }
 
 thread_local! {
-    static TRACE: RefCell<Trace> = RefCell::new(Trace::default());
     /// The configuration parsed from the variables it was last seen with: parsing the CLI
     /// configuration text on every request was about 15% of a document hit's CPU.
     static CONFIG: RefCell<Option<ParsedConfig>> = const { RefCell::new(None) };
@@ -55,19 +72,33 @@ type ParsedConfig = (
     Rc<EdgeConfig>,
 );
 
-/// Updates the current request's trace.
-pub(crate) fn trace(f: impl FnOnce(&mut Trace)) {
-    TRACE.with(|t| f(&mut t.borrow_mut()));
-}
-
-/// The mirror's bindings and settings for one invocation.
+/// The mirror's bindings and settings for one invocation, and its trace. Cloned into work
+/// that outlives the request (a pull), which keeps writing to the same trace.
+#[derive(Clone)]
 pub(crate) struct Mirror {
     pub env: Env,
     pub config: Rc<EdgeConfig>,
+    /// This request's trace (one per request: concurrent requests never share it).
+    trace: Rc<RefCell<Trace>>,
+    /// The fetch event's context, for work that must outlive the client; `None` in the
+    /// queue consumer, which has no client to lose.
+    ctx: Option<Rc<Context>>,
 }
 
 impl Mirror {
-    fn new(env: Env) -> std::result::Result<Mirror, String> {
+    /// Updates this request's trace.
+    pub fn trace(&self, f: impl FnOnce(&mut Trace)) {
+        f(&mut self.trace.borrow_mut());
+    }
+
+    /// The fetch event's context, if this is a request.
+    pub fn ctx(&self) -> Option<&Context> {
+        self.ctx.as_deref()
+    }
+
+    fn new(env: Env, ctx: Option<Context>) -> std::result::Result<Mirror, String> {
+        let ctx = ctx.map(Rc::new);
+        let trace = Rc::new(RefCell::new(Trace::default()));
         use worker::wasm_bindgen::JsCast;
         // workerd hands every request of an isolate the same `env` object, and its bindings
         // do not change under it: the same object needs no reading at all (a dozen calls
@@ -79,7 +110,12 @@ impl Mirror {
             })
         });
         if let Some(config) = same {
-            return Ok(Mirror { env, config });
+            return Ok(Mirror {
+                env,
+                config,
+                trace,
+                ctx,
+            });
         }
         let mut vars = Vec::new();
         for name in [
@@ -114,7 +150,12 @@ impl Mirror {
             *c = Some((obj, vars, Rc::clone(&config)));
             Ok::<_, String>(config)
         })?;
-        Ok(Mirror { env, config })
+        Ok(Mirror {
+            env,
+            config,
+            trace,
+            ctx,
+        })
     }
 
     pub fn bucket(&self) -> Result<worker::Bucket> {
@@ -145,18 +186,19 @@ fn binding_names(env: &Env) -> Vec<String> {
 }
 
 #[event(fetch)]
-async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let started = worker::Date::now().as_millis();
-    TRACE.with(|t| *t.borrow_mut() = Trace::default());
     let method = req.method().to_string();
     let path = req.path();
     let mut which = Route::NotFound;
-    let response = match Mirror::new(env) {
+    let mut trace = None;
+    let response = match Mirror::new(env, Some(ctx)) {
         Err(why) => respond::error(
             500,
             &format!("The mirror's configuration is invalid: {why}"),
         ),
         Ok(mirror) => {
+            trace = Some(Rc::clone(&mirror.trace));
             which = route(&method, &path, mirror.config.flavor);
             let auth = req.headers().get("authorization")?.unwrap_or_default();
             if needs_read_token(&which) && !mirror.config.read_allowed(&auth) {
@@ -171,8 +213,8 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
         Err(e) => respond::error(500, &format!("{e}"))?,
     };
     let response = respond::with_cors(response)?;
-    TRACE.with(|t| {
-        let t = t.borrow();
+    {
+        let t = trace.map(|t| t.borrow().clone()).unwrap_or_default();
         let line = serde_json::json!({
             "method": method,
             "path": path,
@@ -184,7 +226,7 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
             "ms": worker::Date::now().as_millis().saturating_sub(started),
         });
         worker::console_log!("{line}");
-    });
+    }
     Ok(response)
 }
 
@@ -192,7 +234,7 @@ async fn handle(mirror: &Mirror, mut req: Request, which: &Route) -> Result<Resp
     match which {
         Route::Document(doc) => documents::serve(mirror, &req, doc).await,
         Route::Archive(a) => archives::serve(mirror, &req, a).await,
-        Route::Upload(u) => archives::receive(mirror, &mut req, u).await,
+        Route::Upload(u) => uploads::receive(mirror, &mut req, u).await,
         Route::Preflight => respond::preflight(),
         Route::Backfill => fills::backfill(mirror, &mut req).await,
         Route::Objects => store::objects(mirror, &req).await,
@@ -226,6 +268,6 @@ fn route_name(r: &Route) -> &'static str {
 
 #[event(queue)]
 async fn queue(batch: MessageBatch<serde_json::Value>, env: Env, _ctx: Context) -> Result<()> {
-    let mirror = Mirror::new(env).map_err(worker::Error::RustError)?;
+    let mirror = Mirror::new(env, None).map_err(worker::Error::RustError)?;
     fills::consume(&mirror, batch).await
 }

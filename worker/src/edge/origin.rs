@@ -21,7 +21,7 @@ use worker::{
 };
 
 use super::documents::now;
-use super::{trace, Mirror};
+use super::Mirror;
 
 /// Origin operations (fills, pulls) one isolate runs at once; past it, 429.
 pub(crate) const MAX_IN_FLIGHT: usize = 8;
@@ -68,7 +68,7 @@ pub(crate) async fn run_fill(mirror: &Mirror, mut fill: Fill) -> Result<Filled, 
                 let started = worker::Date::now().as_millis();
                 let responses = join_all(requests.iter().map(|r| perform(mirror, r))).await;
                 let spent = worker::Date::now().as_millis().saturating_sub(started);
-                trace(|t| t.origin_ms += spent);
+                mirror.trace(|t| t.origin_ms += spent);
                 for (request, (response, verdict)) in requests.into_iter().zip(responses) {
                     if cut_short.is_none() {
                         cut_short = verdict;
@@ -197,15 +197,18 @@ impl Opened {
     /// Checks the answer's declared `Content-Length` against `guard` before reading, cutting
     /// the connection when it is over the limit.
     pub(crate) fn check_declared(&self, guard: &BodyGuard) -> Result<(), EdgeError> {
-        let declared = self
-            .resp
-            .headers()
-            .get("content-length")
-            .ok()
-            .flatten()
-            .and_then(|l| l.parse().ok());
+        let declared = declared_length(&self.resp);
         guard.declared(declared).inspect_err(|_| self.abort.abort())
     }
+}
+
+/// The `Content-Length` an answer declares, if any.
+pub(crate) fn declared_length(resp: &Response) -> Option<u64> {
+    resp.headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|l| l.parse().ok())
 }
 
 /// `GET url` with an optional bearer token, following redirects here so that every hop is
@@ -376,12 +379,4 @@ pub(crate) async fn open_archive(mirror: &Mirror, url: &Url) -> Result<Opened, E
         Delay::from(Duration::from_millis(ms)).await;
         attempt += 1;
     }
-}
-
-/// The error for a request turned away by the cap.
-pub(crate) fn busy() -> EdgeError {
-    EdgeError::new(
-        EdgeErrorKind::OriginFailed,
-        "the mirror is busy with other origin requests; retry shortly",
-    )
 }

@@ -7,6 +7,8 @@ use tflock_core::edge::http::{
 };
 use worker::{Bucket, Headers, Range, Request, Response, ResponseBody, Result};
 
+use super::tap::Streamed;
+
 /// A text error with `status`.
 pub(crate) fn error(status: u16, message: &str) -> Result<Response> {
     let headers = Headers::new();
@@ -98,6 +100,17 @@ pub(crate) fn document(
     let head = req.method().to_string() == "HEAD";
     let body = if head { Vec::new() } else { bytes };
     Ok(Response::from_bytes(body)?.with_headers(headers))
+}
+
+/// A cold miss streamed as it is pulled: not cacheable (it is verified only at its end,
+/// and a failed one ends broken), no ranges.
+pub(crate) fn streamed(answer: Streamed) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("content-type", "application/zip")?;
+    headers.set("cache-control", "no-store")?;
+    let fixed: worker::worker_sys::FixedLengthStream =
+        worker::FixedLengthStream::wrap(answer.body, answer.length).into();
+    Ok(Response::from_body(ResponseBody::Stream(fixed.readable()))?.with_headers(headers))
 }
 
 /// Streams the archive at `key` from R2 (the runtime pipes it), honouring `Range`,

@@ -5,7 +5,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use tflock_core::edge::hot::HotDocuments;
+use tflock_core::edge::http::expired;
 use tflock_core::edge::keys;
+use tflock_core::edge::uploads::{renew_due, LEASE_MS};
 use tflock_core::protocol::mirror_docs::MirrorDocError;
 use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
 
@@ -22,8 +24,6 @@ pub(crate) struct Stored {
     pub custom: HashMap<String, String>,
 }
 
-/// How long a lease holds before another request may take it over.
-const LEASE_MS: f64 = 10.0 * 60.0 * 1000.0;
 /// Compare-and-swap attempts before giving up (each lost race means someone else wrote).
 /// Every round of racing writers lets at least one through, and the jittered backoff below
 /// spreads them out, so this is far above what twenty uploads of one release at once need.
@@ -136,44 +136,89 @@ pub(crate) async fn update(
     )))
 }
 
-/// Takes the lease on `archive_key`: true when this request now owns it (it was free, or
-/// its owner has been silent for longer than a lease lasts).
-pub(crate) async fn take_lease(bucket: &Bucket, archive_key: &str, now: f64) -> Result<bool> {
+/// A lease this isolate holds on an archive key; [`Lease::keep`] renews it while its
+/// writer streams (`core::edge::uploads`: it expires [`LEASE_MS`] after its last renewal).
+pub(crate) struct Lease {
+    archive_key: String,
+    renewed_at: f64,
+}
+
+impl Lease {
+    /// Renews the lease when it is due. A failed renewal is only logged: the worst case is
+    /// a second writer of the same archive, which the publication claim makes harmless.
+    pub async fn keep(&mut self, bucket: &Bucket, now: f64) {
+        if !renew_due(self.renewed_at, now) {
+            return;
+        }
+        self.renewed_at = now;
+        let mine = HashMap::from([(TAKEN_AT.to_string(), now.to_string())]);
+        let renewed = bucket
+            .put(keys::lease(&self.archive_key), Vec::new())
+            .custom_metadata(mine)
+            .execute()
+            .await;
+        if let Err(e) = renewed {
+            worker::console_warn!("renewing the lease on {} failed: {e}", self.archive_key);
+        }
+    }
+
+    /// Gives the lease back.
+    pub async fn release(self, bucket: &Bucket) {
+        let _ = bucket.delete(keys::lease(&self.archive_key)).await;
+    }
+}
+
+/// The lease's custom metadata field: when it was taken or last renewed.
+const TAKEN_AT: &str = "taken-at";
+
+/// Takes the lease on `archive_key`: `Some` when this request now owns it (it was free, or
+/// its owner has not renewed it for [`LEASE_MS`]).
+pub(crate) async fn take_lease(
+    bucket: &Bucket,
+    archive_key: &str,
+    now: f64,
+) -> Result<Option<Lease>> {
     let key = keys::lease(archive_key);
-    let mine = HashMap::from([("taken-at".to_string(), now.to_string())]);
-    if swap(bucket, &key, None, Vec::new(), "text/plain", mine.clone()).await? {
-        return Ok(true);
-    }
-    let Some(held) = read(bucket, &key).await? else {
-        return swap(bucket, &key, None, Vec::new(), "text/plain", mine).await;
+    let mine = HashMap::from([(TAKEN_AT.to_string(), now.to_string())]);
+    let lease = Lease {
+        archive_key: archive_key.to_string(),
+        renewed_at: now,
     };
-    let taken: f64 = held
-        .custom
-        .get("taken-at")
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(f64::NAN);
-    if tflock_core::edge::http::expired(taken, now, LEASE_MS) {
-        return swap(
-            bucket,
-            &key,
-            Some(&held.etag),
-            Vec::new(),
-            "text/plain",
-            mine,
-        )
-        .await;
-    }
-    Ok(false)
+    let taken = if swap(bucket, &key, None, Vec::new(), "text/plain", mine.clone()).await? {
+        true
+    } else {
+        match read(bucket, &key).await? {
+            None => swap(bucket, &key, None, Vec::new(), "text/plain", mine).await?,
+            Some(held) => {
+                let at: f64 = held
+                    .custom
+                    .get(TAKEN_AT)
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or(f64::NAN);
+                expired(at, now, LEASE_MS)
+                    && swap(
+                        bucket,
+                        &key,
+                        Some(&held.etag),
+                        Vec::new(),
+                        "text/plain",
+                        mine,
+                    )
+                    .await?
+            }
+        }
+    };
+    Ok(taken.then_some(lease))
+}
+
+/// Whether an object exists at `key`.
+pub(crate) async fn exists(bucket: &Bucket, key: &str) -> Result<bool> {
+    Ok(bucket.head(key).await?.is_some())
 }
 
 /// Whether a lease on `archive_key` is held.
 pub(crate) async fn lease_held(bucket: &Bucket, archive_key: &str) -> Result<bool> {
     Ok(bucket.head(keys::lease(archive_key)).await?.is_some())
-}
-
-/// Gives the lease back.
-pub(crate) async fn release_lease(bucket: &Bucket, archive_key: &str) -> Result<()> {
-    bucket.delete(keys::lease(archive_key)).await
 }
 
 pub(crate) fn content_type_meta(value: &str) -> HttpMetadata {

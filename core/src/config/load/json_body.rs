@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 
+/// Byte offsets into the file.
+type Span = std::ops::Range<usize>;
+
 use super::json::{Node, NodeKind, Property};
 use crate::config::model::{Attribute, Block, Body, Item, Origin, Value};
 use crate::config::schema;
@@ -22,6 +25,7 @@ pub fn convert_file(
         name,
         src,
         lines: LineIndex::new(src),
+        flavor,
     };
     // A body may also be an array of objects, whose properties all count.
     let (parts, is_root) = match root.kind {
@@ -66,7 +70,7 @@ fn convert_props(
         }
         match schema::top_level_labels(&p.key, flavor) {
             Some(labels) => {
-                for b in cx.unpack(&p.key, p.value, labels, diags) {
+                for b in cx.unpack(&[], &p.key, &p.key_span, p.value, labels, diags) {
                     body.items.push(Item::Block(b));
                 }
             }
@@ -85,6 +89,7 @@ struct Cx<'a> {
     name: &'a str,
     src: &'a str,
     lines: LineIndex,
+    flavor: Flavor,
 }
 
 impl Cx<'_> {
@@ -96,19 +101,33 @@ impl Cx<'_> {
     /// names. Values are moved, not cloned, so a file's JSON tree is not held twice.
     fn unpack(
         &self,
+        parents: &[String],
         kind: &str,
+        kind_span: &Span,
         value: Node,
         labels: &[&str],
         diags: &mut Diagnostics,
     ) -> Vec<Block> {
         let mut out = Vec::new();
-        self.unpack_level(kind, value, labels, &mut Vec::new(), &mut out, diags);
+        self.unpack_level(
+            parents,
+            kind,
+            kind_span,
+            value,
+            labels,
+            &mut Vec::new(),
+            &mut out,
+            diags,
+        );
         out
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn unpack_level(
         &self,
+        parents: &[String],
         kind: &str,
+        kind_span: &Span,
         v: Node,
         labels_left: &[&str],
         used: &mut Vec<(String, std::ops::Range<usize>)>,
@@ -130,7 +149,8 @@ impl Cx<'_> {
                     }
                     for p in props {
                         used.push((p.key, p.key_span));
-                        self.unpack_level(kind, p.value, &labels_left[1..], used, out, diags);
+                        let rest = &labels_left[1..];
+                        self.unpack_level(parents, kind, kind_span, p.value, rest, used, out, diags);
                         used.pop();
                     }
                 }
@@ -146,7 +166,7 @@ impl Cx<'_> {
                             );
                             continue;
                         }
-                        self.unpack_level(kind, item, labels_left, used, out, diags);
+                        self.unpack_level(parents, kind, kind_span, item, labels_left, used, out, diags);
                     }
                 }
                 _ => diags.push(
@@ -165,13 +185,13 @@ impl Cx<'_> {
                     kind: NodeKind::Object(props),
                     span: v.span,
                 };
-                out.push(self.block(kind, used.clone(), v, diags));
+                out.push(self.block(parents, kind, kind_span, used.clone(), v, diags));
             }
             NodeKind::Array(items) => {
                 for item in items {
                     if item.as_object().is_some() {
                         // HCL declares each block of an array at the array's bracket.
-                        let mut b = self.block(kind, used.clone(), item, diags);
+                        let mut b = self.block(parents, kind, kind_span, used.clone(), item, diags);
                         b.origin.decl = self.range(start.clone());
                         out.push(b);
                     } else {
@@ -197,7 +217,9 @@ impl Cx<'_> {
 
     fn block(
         &self,
+        parents: &[String],
         kind: &str,
+        kind_span: &Span,
         labels: Vec<(String, std::ops::Range<usize>)>,
         v: Node,
         diags: &mut Diagnostics,
@@ -205,10 +227,12 @@ impl Cx<'_> {
         let start = v.start_span();
         Block {
             kind: kind.to_string(),
+            kind_range: self.range(kind_span.clone()),
             label_ranges: labels.iter().map(|(_, s)| self.range(s.clone())).collect(),
             open_brace: self.range(start.clone()),
+            missing_item: self.range(v.span.end.saturating_sub(1)..v.span.end),
             labels: labels.into_iter().map(|(l, _)| l).collect(),
-            body: self.body(kind, v, diags),
+            body: self.body(&[parents, &[kind.to_string()]].concat(), v, diags),
             origin: Origin {
                 file: self.name.to_string(),
                 decl: self.range(start),
@@ -218,7 +242,10 @@ impl Cx<'_> {
         }
     }
 
-    fn body(&self, kind: &str, v: Node, diags: &mut Diagnostics) -> Body {
+    /// The body of the block at `path` (block types from the top level down).
+    fn body(&self, path: &[String], v: Node, diags: &mut Diagnostics) -> Body {
+        let kind = path.last().map_or("", String::as_str);
+        let path_strs: Vec<&str> = path.iter().map(String::as_str).collect();
         let mut body = Body::default();
         let NodeKind::Object(props) = v.kind else {
             return body;
@@ -229,9 +256,16 @@ impl Cx<'_> {
             if p.key == "//" {
                 continue;
             }
-            if let Some(n) = schema::nested_block_labels(kind, &p.key) {
+            if let Some(n) = schema::nested_block_labels(&path_strs, &p.key, self.flavor) {
                 let names = ["type", "name"];
-                for b in self.unpack(&p.key, p.value, &names[..n.min(2)], diags) {
+                for b in self.unpack(
+                    path,
+                    &p.key,
+                    &p.key_span,
+                    p.value,
+                    &names[..n.min(2)],
+                    diags,
+                ) {
                     body.items.push(Item::Block(b));
                 }
                 continue;

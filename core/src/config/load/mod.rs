@@ -1,6 +1,8 @@
 //! Turning one file's bytes into the configuration model: encoding checks, the syntax chosen
 //! by file name, and the top-level schema checks Terraform applies to every file.
 
+mod content;
+mod decode_rules;
 pub mod json;
 mod json_body;
 mod legacy;
@@ -115,9 +117,8 @@ pub fn parse_file(
         }
         names::check_names(name, &src, b, flavor, diags);
         legacy::check_block(b, flavor, diags);
-        if b.kind == "terraform" {
-            refuse_state_store(b, diags);
-        }
+        content::check_block(b, flavor, override_file, diags);
+        decode_rules::check_block(b, flavor, override_file, diags);
         if override_file {
             overrides::refuse_conditions(b, diags);
         }
@@ -156,7 +157,7 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                         "Unsupported block type",
                         format!("Blocks of type {:?} are not expected here.", b.kind),
                     )
-                    .with_range(type_range(b)),
+                    .with_range(content::type_range(b)),
                 );
                 return false;
             };
@@ -200,36 +201,4 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
             true
         }
     });
-}
-
-/// True for the decoding errors that leave every block a merge could need in the parsed file:
-/// the override refusals and `state_store`.
-pub fn keeps_blocks(d: &Diagnostic) -> bool {
-    d.summary.starts_with("Can't override ") || d.detail.contains("\"state_store\"")
-}
-
-/// `state_store` is an experiment in Terraform 1.15, and release builds refuse it wherever it
-/// appears; OpenTofu has no such block and refuses it with the same words.
-fn refuse_state_store(b: &crate::config::model::Block, diags: &mut Diagnostics) {
-    for nb in b.body.blocks_of("state_store") {
-        diags.push(
-            Diagnostic::error(
-                "Unsupported block type",
-                "Blocks of type \"state_store\" are not expected here.",
-            )
-            .with_range(type_range(nb)),
-        );
-    }
-}
-
-/// The range of a block's type keyword (the start of its header).
-fn type_range(b: &crate::config::model::Block) -> Range {
-    let mut r = b.origin.decl.clone();
-    let n = b.kind.chars().count();
-    r.end = crate::diag::Pos {
-        line: r.start.line,
-        column: r.start.column + n,
-        byte: r.start.byte + b.kind.len(),
-    };
-    r
 }

@@ -61,35 +61,12 @@ fn check_variable(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
     }
 }
 
-/// The argument names and block types of a `module` block, in Terraform's schema order.
-pub(crate) fn module_reserved(flavor: Flavor) -> &'static [&'static str] {
-    match flavor {
-        Flavor::Terraform => &[
-            "source",
-            "version",
-            "count",
-            "for_each",
-            "depends_on",
-            "providers",
-            "ignore_nested_deprecations",
-            "_",
-            "lifecycle",
-            "locals",
-            "provider",
-        ],
-        Flavor::OpenTofu => &[
-            "source",
-            "version",
-            "count",
-            "for_each",
-            "depends_on",
-            "providers",
-            "_",
-            "lifecycle",
-            "locals",
-            "provider",
-        ],
-    }
+/// The names a module block takes itself (its schema's arguments and block types), which
+/// variables may not use.
+pub(crate) fn module_reserved(flavor: Flavor) -> Vec<&'static str> {
+    let module = crate::config::schema::module_schema(flavor);
+    let blocks = module.blocks.iter().map(|(t, _)| *t);
+    module.attrs.iter().map(|(n, _)| *n).chain(blocks).collect()
 }
 
 fn check_locals(name: &str, src: &str, b: &Block, diags: &mut Diagnostics) {

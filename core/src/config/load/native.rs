@@ -132,8 +132,10 @@ fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
             file: name.to_string(),
             decl: f.range(ident.start..last.end.max(ident.start)),
         },
+        kind_range: f.range(ident.clone()),
         label_ranges,
         open_brace: f.range(brace..(brace + 1).min(src.len())),
+        missing_item: f.range(brace..(brace + 1).min(src.len())),
         text: Some(text),
         touched: false,
     }

@@ -3,8 +3,8 @@
 //! without a default must be given, and every other argument must name a variable.
 
 use super::tree::ModuleTree;
-use crate::config::load::names::module_reserved;
 use crate::config::model::{Block, Item};
+use crate::config::schema::{module_schema, BodySchema};
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::gotext::suggest::name_suggestion;
@@ -14,12 +14,18 @@ use crate::gotext::suggest::name_suggestion;
 pub fn check_call_arguments(tree: &ModuleTree, flavor: Flavor) -> (Diagnostics, Vec<String>) {
     let mut diags = Diagnostics::new();
     let mut stopped = Vec::new();
-    walk(tree, module_reserved(flavor), &mut diags, &mut stopped);
+    walk(tree, module_schema(flavor), &mut diags, &mut stopped);
     (diags, stopped)
 }
 
-/// `reserved`: what the module block itself takes (hidden from the variables' schema).
-fn walk(tree: &ModuleTree, reserved: &[&str], diags: &mut Diagnostics, stopped: &mut Vec<String>) {
+/// `reserved`: what the module block itself takes (hidden from the variables' schema:
+/// arguments by name, block types by type).
+fn walk(
+    tree: &ModuleTree,
+    reserved: &BodySchema,
+    diags: &mut Diagnostics,
+    stopped: &mut Vec<String>,
+) {
     for child in &tree.children {
         let name = child.path.rsplit("module.").next().unwrap_or_default();
         let call = tree
@@ -44,12 +50,10 @@ fn walk(tree: &ModuleTree, reserved: &[&str], diags: &mut Diagnostics, stopped: 
 fn check_call(
     call: &Block,
     child: &crate::config::Module,
-    reserved: &[&str],
+    reserved: &BodySchema,
     diags: &mut Diagnostics,
 ) {
-    if call.origin.file.ends_with(".json") {
-        return; // JSON bodies decode differently; not checked
-    }
+    let json = call.origin.file.ends_with(".json");
     let variables: Vec<(&str, bool)> = child
         .blocks_of("variable")
         .filter_map(|v| {
@@ -65,7 +69,7 @@ fn check_call(
                     "Missing required argument",
                     format!("The argument {name:?} is required, but no definition was found."),
                 )
-                .with_range(call.open_brace.clone()),
+                .with_range(call.missing_item.clone()),
             );
         }
     }
@@ -77,7 +81,7 @@ fn check_call(
     for item in &call.body.items {
         match item {
             Item::Attribute(a) => {
-                if reserved.contains(&a.name.as_str())
+                if reserved.attrs.iter().any(|(n, _)| *n == a.name)
                     || variables.iter().any(|(n, _)| *n == a.name)
                 {
                     continue;
@@ -85,17 +89,22 @@ fn check_call(
                 let hint = name_suggestion(&a.name, &unset)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
-                let range = name_range(&a.origin.decl, &a.name);
-                diags.push(
-                    Diagnostic::error(
-                        "Unsupported argument",
-                        format!("An argument named {:?} is not expected here.{hint}", a.name),
-                    )
-                    .with_range(range),
-                );
+                // JSON names its key, quotes included (assuming no escapes in it).
+                let (summary, detail, quotes) = if json {
+                    let detail = format!("No argument or block type is named {:?}.{hint}", a.name);
+                    ("Extraneous JSON object property", detail, 2)
+                } else {
+                    let detail =
+                        format!("An argument named {:?} is not expected here.{hint}", a.name);
+                    ("Unsupported argument", detail, 0)
+                };
+                let mut range = name_range(&a.origin.decl, &a.name);
+                range.end.column += quotes;
+                range.end.byte += quotes;
+                diags.push(Diagnostic::error(summary, detail).with_range(range));
             }
             Item::Block(b) => {
-                if reserved.contains(&b.kind.as_str()) {
+                if reserved.blocks.iter().any(|(t, _)| *t == b.kind) {
                     continue;
                 }
                 let hint = if variables.iter().any(|(n, _)| *n == b.kind) {

@@ -191,17 +191,23 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
 
 /// The checks Terraform makes once the whole tree is loaded.
 fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
-    // Terraform builds the whole configuration (where these checks run) only when every
-    // module loaded without an error and none refused the core version.
-    if tree.diagnostics().has_errors() {
+    // `terraform init` checks module call arguments beside errors in the root module's own
+    // files, but not when a called module failed to load; it validates provider
+    // configurations only when every module loaded without an error and none refused the
+    // core version.
+    let clean = !tree.diagnostics().has_errors();
+    let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
+    if !children_clean {
         return tree;
     }
     let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
-    checks.extend(super::validate_provider_configs(
-        &tree,
-        &stopped,
-        opts.flavor,
-    ));
+    if clean {
+        checks.extend(super::validate_provider_configs(
+            &tree,
+            &stopped,
+            opts.flavor,
+        ));
+    }
     tree.provider_checks = checks;
     tree
 }

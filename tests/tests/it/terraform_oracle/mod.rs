@@ -4,6 +4,7 @@
 //! Every generated suite prints its seed; `TFLOCK_ORACLE_SEED=<n>` replays one
 //! (`TFLOCK_ORACLE_SEED=<n> cargo test -p tflock-tests --test it -- terraform_oracle::`).
 
+mod block_schemas;
 mod config_errors;
 mod fixtures;
 mod gen_config;

@@ -1,0 +1,193 @@
+//! `tflock providers mirror DIR`: a network-mirror directory (archives, `index.json`,
+//! `<version>.json` with `h1:` and `zh:`), updated in place. Archives already there that
+//! are the ones the sources announce are hashed where they are, not downloaded again.
+
+use super::providers::{choose_platforms, prepare, single, MirrorArgs, Prepared};
+use crate::host::atomic::{write_atomic, FileMode};
+use crate::host::driver::{drive, Host};
+use crate::host::hash_cache::HashCache;
+use crate::host::http::Http;
+use crate::host::mirror_dir;
+use crate::host::sources::Sources;
+use crate::output::{print_diagnostics, report};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+use tflock_core::addrs::hostname;
+use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
+use tflock_core::protocol::mirror_docs;
+use tflock_core::{Diagnostic, Diagnostics};
+
+/// (host, namespace, type, version) of a mirrored release.
+type MirrorKey = (String, String, String, String);
+/// (platform, archive file name, hashes) of one mirrored package.
+type MirrorArchive = (String, String, Vec<String>);
+
+/// Runs `tflock providers mirror`.
+pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
+    let [target] = args.target.as_slice() else {
+        let mut d = Diagnostics::new();
+        d.push(Diagnostic::error(
+            "No output directory specified",
+            "The providers mirror command requires an output directory as a command-line argument.",
+        ));
+        print_diagnostics(&d);
+        return Ok(ExitCode::FAILURE);
+    };
+    let p = match prepare(Path::new("."), &args.common, &[])? {
+        Ok(p) if !args.lock_file => Prepared {
+            previous: tflock_core::lockfile::Locks::new(),
+            ..p
+        },
+        Ok(p) => p,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
+    let sources = match Sources::from_cli_config(&p.cli_cfg, p.flavor, http) {
+        Ok(sources) => sources,
+        Err(diags) => {
+            print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let hash_cache = HashCache::default_location();
+    let platforms = match choose_platforms(&p, &sources, hash_cache.as_ref(), false) {
+        Ok(platforms) => platforms,
+        Err(d) => {
+            print_diagnostics(&single(*d));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    std::fs::create_dir_all(target)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".tflock-mirror-")
+        .tempdir_in(target)?;
+    let host = Host {
+        sources: &sources,
+        installed: None,
+        cache: None,
+        keep_dir: Some(staging.path().to_path_buf()),
+        parallelism: args.common.parallelism,
+        show_progress: !args.common.json,
+        hash_cache: None,
+        mirror_dir: Some(target.clone()),
+    };
+    let options = PlanOptions::new(p.flavor, Mode::ProvidersLock, platforms);
+    let mut planner = Planner::new(p.requirements, p.previous, options);
+    let kept = drive(&mut planner, &host);
+    let outcome = planner.finish();
+    if outcome.has_errors() {
+        report(&outcome, p.flavor, args.common.json)?;
+        return Ok(ExitCode::FAILURE);
+    }
+    // Group by provider and version, then write archives and the two index files.
+    let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
+    let mut problems = Diagnostics::new();
+    let (mut reused, mut downloaded) = (0usize, 0usize);
+    for ((provider, version, platform), fetched) in &kept {
+        // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
+        // none to copy, and leaving it out silently would make a mirror that lacks it.
+        let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
+            problems.push(mirror_docs::unpacked_source(
+                &provider.for_display(p.flavor),
+                &version.to_string(),
+                &platform.to_string(),
+                p.flavor.product(),
+            ));
+            continue;
+        };
+        let dest = mirror_dir::archive_path(target, provider, version, platform);
+        if let Some(dir) = dest.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        match (&fetched.kept, &fetched.local) {
+            // Already in place, and the planner authenticated it like a download.
+            _ if fetched.reused => reused += 1,
+            (Some(tmp), _) => {
+                std::fs::rename(tmp.path(), &dest)?;
+                downloaded += 1;
+            }
+            // An archive of a filesystem mirror is read where it is, so it is copied.
+            (None, Some(path)) => {
+                let bytes = std::fs::read(path)?;
+                write_atomic(&dest, &bytes, FileMode::Fixed(0o644))?;
+            }
+            (None, None) => anyhow::bail!(
+                "the package of {provider} {version} for {platform} was not kept for the mirror"
+            ),
+        }
+        let filename = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        by_version
+            .entry((
+                hostname::for_display(&provider.hostname),
+                provider.namespace.clone(),
+                provider.r#type.clone(),
+                version.to_string(),
+            ))
+            .or_default()
+            .push((
+                platform.to_string(),
+                filename,
+                vec![hashes.h1.to_string(), hashes.zh.to_string()],
+            ));
+    }
+    for ((host_dir, ns, ty, version), archives) in by_version {
+        let dir = target.join(&host_dir).join(&ns).join(&ty);
+        update_version_json(&dir.join(format!("{version}.json")), &archives)?;
+        update_index_json(&dir.join("index.json"), &version)?;
+        if !args.common.json {
+            println!(
+                "- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)",
+                archives.len()
+            );
+        }
+    }
+    if let Some(line) = mirror_reuse_summary(reused, downloaded) {
+        if !args.common.json {
+            println!("{line}");
+        }
+    }
+    print_diagnostics(&outcome.diagnostics);
+    print_diagnostics(&problems);
+    Ok(if problems.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The document at `path`, if it exists.
+fn read_doc(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn update_version_json(path: &Path, archives: &[MirrorArchive]) -> anyhow::Result<()> {
+    let mut doc = read_doc(path)?;
+    for (platform, filename, hashes) in archives {
+        let next = mirror_docs::add_archive(doc.as_deref(), platform, filename, hashes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        doc = Some(next);
+    }
+    Ok(write_atomic(
+        path,
+        &doc.unwrap_or_default(),
+        FileMode::Fixed(0o644),
+    )?)
+}
+
+fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
+    let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(write_atomic(path, &doc, FileMode::Fixed(0o644))?)
+}

@@ -1,0 +1,307 @@
+//! The structural rules Terraform's block decoders add to their schemas (`decodeResourceBlock`,
+//! `decodeOutputBlock`, `decodeCheckBlock`, ...): blocks that may appear once, reserved names,
+//! meta-arguments that exclude each other. Each is reported where and as Terraform reports it.
+
+use crate::config::model::{Attribute, Block};
+use crate::config::variables::references;
+use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
+
+/// Checks top-level block `b` of one file.
+pub fn check_block(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
+    if !override_file {
+        conditions(b, diags);
+    }
+    match b.kind.as_str() {
+        "resource" | "data" | "ephemeral" => resource(b, flavor, diags),
+        "module" => escaping_and_reserved(
+            b,
+            "module",
+            &["lifecycle", "locals", "provider"],
+            flavor,
+            diags,
+        ),
+        "provider" => provider(b, flavor, diags),
+        "output" => {
+            for p in unlabelled(b, "postcondition") {
+                diags.push(
+                    Diagnostic::error(
+                        "Postconditions are not allowed",
+                        "Output values can only have preconditions, not postconditions.",
+                    )
+                    .with_range(type_range(p)),
+                );
+            }
+        }
+        "check" if !override_file => check(b, diags),
+        _ => {}
+    }
+}
+
+fn resource(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
+    let kind = b.kind.as_str();
+    if flavor == Flavor::Terraform {
+        if let (Some(_), Some(for_each)) = (b.body.attribute("count"), b.body.attribute("for_each"))
+        {
+            diags.push(
+                Diagnostic::error(
+                    r#"Invalid combination of "count" and "for_each""#,
+                    r#"The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created."#,
+                )
+                .with_range(name_range(for_each)),
+            );
+        }
+    }
+    let mut lifecycles = unlabelled(b, "lifecycle");
+    if let Some(first) = lifecycles.next() {
+        for again in lifecycles {
+            diags.push(
+                Diagnostic::error(
+                    "Duplicate lifecycle block",
+                    format!(
+                        "This resource already has a lifecycle block at {}.",
+                        first.origin.decl
+                    ),
+                )
+                .with_range(again.origin.decl.clone()),
+            );
+        }
+        if kind != "resource" && flavor == Flavor::Terraform {
+            unmanaged_lifecycle(first, kind, diags);
+        }
+    }
+    if kind == "resource" {
+        let mut connections = unlabelled(b, "connection");
+        if let Some(first) = connections.next() {
+            for again in connections {
+                diags.push(
+                    Diagnostic::error(
+                        "Duplicate connection block",
+                        format!(
+                            "This resource already has a connection block at {}.",
+                            first.origin.decl
+                        ),
+                    )
+                    .with_range(again.origin.decl.clone()),
+                );
+            }
+        }
+    }
+    escaping_and_reserved(b, kind, &["locals"], flavor, diags);
+}
+
+/// A data or ephemeral resource's lifecycle takes only conditions.
+fn unmanaged_lifecycle(lifecycle: &Block, kind: &str, diags: &mut Diagnostics) {
+    let (what, blocks) = if kind == "data" {
+        ("data", "data resources")
+    } else {
+        ("ephemeral", "ephemeral resources")
+    };
+    for a in lifecycle.body.attributes() {
+        if is_lifecycle_argument(&a.name) {
+            diags.push(
+                Diagnostic::error(
+                    format!("Invalid {what} resource lifecycle argument"),
+                    format!("The lifecycle argument {:?} is defined only for managed resources (\"resource\" blocks), and is not valid for {blocks}.", a.name),
+                )
+                .with_range(name_range(a)),
+            );
+        }
+    }
+    for nb in unlabelled(lifecycle, "action_trigger") {
+        diags.push(
+            Diagnostic::error(
+                format!("Invalid {what} resource lifecycle nested block"),
+                format!("The lifecycle nested block {:?} is defined only for managed resources (\"resource\" blocks), and is not valid for {blocks}.", nb.kind),
+            )
+            .with_range(type_range(nb)),
+        );
+    }
+}
+
+fn is_lifecycle_argument(name: &str) -> bool {
+    matches!(
+        name,
+        "create_before_destroy" | "prevent_destroy" | "ignore_changes" | "replace_triggered_by"
+    )
+}
+
+fn provider(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
+    let reserved: &[&str] = match flavor {
+        Flavor::Terraform => &["count", "depends_on", "for_each", "source"],
+        Flavor::OpenTofu => &["count", "depends_on", "source"],
+    };
+    for name in reserved {
+        if let Some(a) = b.body.attribute(name) {
+            diags.push(
+                Diagnostic::error(
+                    "Reserved argument name in provider block",
+                    format!(
+                        "The provider argument name {name:?} is reserved for use by {} in a future version.",
+                        product(flavor)
+                    ),
+                )
+                .with_range(name_range(a)),
+            );
+        }
+    }
+    escaping_and_reserved(b, "provider", &["lifecycle", "locals"], flavor, diags);
+}
+
+/// One `_` escaping block at most, and no block of a type reserved for the future.
+fn escaping_and_reserved(
+    b: &Block,
+    kind: &str,
+    reserved: &[&str],
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) {
+    // Terraform's ephemeral decoder words its escaping error as the data decoder does.
+    let (meaning, owner) = match kind {
+        "module" => ("module input variables", "module"),
+        "provider" => ("provider-specific", "provider"),
+        "resource" => ("resource-type-specific", "resource"),
+        _ => ("resource-type-specific", "data"),
+    };
+    let mut escapes = unlabelled(b, "_");
+    if let Some(first) = escapes.next() {
+        for again in escapes {
+            diags.push(
+                Diagnostic::error(
+                    "Duplicate escaping block",
+                    format!("The special block type \"_\" can be used to force particular arguments to be interpreted as {meaning} rather than as meta-arguments, but each {owner} block can have only one such block. The first escaping block was at {}.", first.origin.decl),
+                )
+                .with_range(again.origin.decl.clone()),
+            );
+        }
+    }
+    // In OpenTofu a module's lifecycle block is real (`enabled`).
+    let real = |t: &str| flavor == Flavor::OpenTofu && kind == "module" && t == "lifecycle";
+    for nb in b.body.blocks() {
+        // A module's `provider` block takes one label; the others none. A block with
+        // other labels was refused by the schema already.
+        let labels = usize::from(nb.kind == "provider");
+        if reserved.contains(&nb.kind.as_str()) && !real(&nb.kind) && nb.labels.len() == labels {
+            diags.push(
+                Diagnostic::error(
+                    format!("Reserved block type name in {kind} block"),
+                    format!(
+                        "The block type name {:?} is reserved for use by {} in a future version.",
+                        nb.kind,
+                        product(flavor)
+                    ),
+                )
+                .with_range(type_range(nb)),
+            );
+        }
+    }
+}
+
+fn check(b: &Block, diags: &mut Diagnostics) {
+    let mut data = b.body.blocks_of("data").filter(|d| d.labels.len() == 2);
+    if let Some(first) = data.next() {
+        for again in data {
+            diags.push(
+                Diagnostic::error(
+                    "Multiple data resource blocks",
+                    format!(
+                        "This check block already has a data resource defined at {}.",
+                        first.origin.decl
+                    ),
+                )
+                .with_range(again.origin.decl.clone()),
+            );
+        }
+    }
+    // Only asserts that decode cleanly count (an unknown name in one makes it not count).
+    let decodes = |a: &&Block| {
+        a.body.blocks().next().is_none()
+            && a.body
+                .attributes()
+                .all(|x| matches!(x.name.as_str(), "condition" | "error_message"))
+            && a.body.attribute("condition").is_some()
+            && a.body.attribute("error_message").is_some()
+    };
+    if !unlabelled(b, "assert").any(|a| decodes(&a)) {
+        diags.push(
+            Diagnostic::error(
+                "Zero assert blocks",
+                "Check blocks must have at least one assert block.",
+            )
+            .with_range(b.origin.decl.clone()),
+        );
+    }
+}
+
+/// `decodeCheckRuleBlock`: a condition must refer to something, and a variable's validation
+/// to the variable itself.
+fn conditions(b: &Block, diags: &mut Diagnostics) {
+    let rules: Vec<&Block> = match b.kind.as_str() {
+        "variable" => unlabelled(b, "validation").collect(),
+        "output" => unlabelled(b, "precondition").collect(),
+        "resource" | "data" | "ephemeral" => unlabelled(b, "lifecycle")
+            .take(1)
+            .flat_map(|lc| unlabelled(lc, "precondition").chain(unlabelled(lc, "postcondition")))
+            .collect(),
+        "check" => unlabelled(b, "assert").collect(),
+        _ => Vec::new(),
+    };
+    for rule in rules {
+        let Some(condition) = rule.body.attribute("condition") else {
+            continue;
+        };
+        let refs = references(&condition.value);
+        if refs.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    format!("Invalid {} expression", rule.kind),
+                    "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+                )
+                .with_range(condition.expr_range.clone()),
+            );
+        }
+        if let (true, Some(name)) = (b.kind == "variable", b.labels.first()) {
+            let own = |(root, attr): &(String, Option<String>)| {
+                root == "var" && attr.as_deref() == Some(name.as_str())
+            };
+            if !refs.iter().any(own) {
+                diags.push(
+                    Diagnostic::error(
+                        "Invalid variable validation condition",
+                        format!("The condition for variable {name:?} must refer to var.{name} in order to test incoming values."),
+                    )
+                    .with_range(condition.expr_range.clone()),
+                );
+            }
+        }
+    }
+}
+
+/// Nested blocks of type `kind` that the schema let through (these types take no labels).
+fn unlabelled<'a>(b: &'a Block, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+    b.body.blocks_of(kind).filter(|nb| nb.labels.is_empty())
+}
+
+fn product(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Terraform => "Terraform",
+        Flavor::OpenTofu => "OpenTofu",
+    }
+}
+
+fn name_range(a: &Attribute) -> Range {
+    let quotes = if a.origin.file.ends_with(".json") {
+        2
+    } else {
+        0
+    };
+    let mut r = a.origin.decl.clone();
+    r.end = r.start;
+    r.end.column += a.name.chars().count() + quotes;
+    r.end.byte += a.name.len() + quotes;
+    r
+}
+
+fn type_range(b: &Block) -> Range {
+    b.kind_range.clone()
+}

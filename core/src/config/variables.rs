@@ -1,0 +1,149 @@
+//! HCL's `Variables()`: the references an expression makes, each as its root name and, when
+//! the next step is `.name`, that name (`var.region` is `("var", Some("region"))`). `for`
+//! iterators are local to their expression and not references.
+
+use hcl_edit::expr::{Expression, ForExpr, Traversal, TraversalOperator};
+use hcl_edit::visit::{self, Visit};
+
+use crate::config::load::json::{Node, NodeKind};
+use crate::config::model::Value;
+
+/// A reference: the root name and the attribute taken from it, if any.
+pub type Reference = (String, Option<String>);
+
+/// The references an attribute's value makes, native or JSON (JSON strings are templates).
+pub fn references(value: &Value) -> Vec<Reference> {
+    let mut refs = Refs::default();
+    match value {
+        Value::Native { expr, .. } => refs.visit_expr(expr),
+        Value::Json(node) => json(node, &mut refs),
+    }
+    refs.out
+}
+
+fn json(node: &Node, refs: &mut Refs) {
+    match &node.kind {
+        NodeKind::String(s) => {
+            if let Ok(t) = hcl_edit::parser::parse_template(s) {
+                refs.visit_template(&t);
+            }
+        }
+        NodeKind::Array(items) => items.iter().for_each(|n| json(n, refs)),
+        NodeKind::Object(props) => {
+            for p in props {
+                if let Ok(t) = hcl_edit::parser::parse_template(&p.key) {
+                    refs.visit_template(&t);
+                }
+                json(&p.value, refs);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Default)]
+struct Refs {
+    out: Vec<Reference>,
+    locals: Vec<String>,
+}
+
+impl Refs {
+    fn push(&mut self, root: &str, attr: Option<String>) {
+        if !self.locals.iter().any(|l| l == root) {
+            self.out.push((root.to_string(), attr));
+        }
+    }
+}
+
+impl Visit for Refs {
+    fn visit_expr(&mut self, e: &Expression) {
+        match e {
+            Expression::Variable(v) => self.push(v.as_str(), None),
+            _ => visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_traversal(&mut self, t: &Traversal) {
+        let Expression::Variable(root) = &t.expr else {
+            return visit::visit_traversal(self, t);
+        };
+        let attr = match t.operators.first().map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(name)) => Some(name.as_str().to_string()),
+            _ => None,
+        };
+        self.push(root.as_str(), attr);
+        for op in &t.operators {
+            self.visit_traversal_operator(op);
+        }
+    }
+
+    fn visit_for_expr(&mut self, f: &ForExpr) {
+        // The collection is read outside the iterators' scope.
+        self.visit_expr(&f.intro.collection_expr);
+        let outer = self.locals.len();
+        if let Some(k) = &f.intro.key_var {
+            self.locals.push(k.as_str().to_string());
+        }
+        self.locals.push(f.intro.value_var.as_str().to_string());
+        if let Some(k) = &f.key_expr {
+            self.visit_expr(k);
+        }
+        self.visit_expr(&f.value_expr);
+        if let Some(c) = &f.cond {
+            self.visit_expr(&c.expr);
+        }
+        self.locals.truncate(outer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn native(src: &str) -> Vec<Reference> {
+        let expr: Expression = src.parse().unwrap();
+        references(&Value::Native {
+            src: src.to_string(),
+            expr: Box::new(expr),
+        })
+    }
+
+    #[test]
+    fn finds_roots_and_their_first_attribute() {
+        assert_eq!(
+            native("var.a == local.b[0] && length(data.x.y.z) > 0"),
+            vec![
+                ("var".to_string(), Some("a".to_string())),
+                ("local".to_string(), Some("b".to_string())),
+                ("data".to_string(), Some("x".to_string())),
+            ]
+        );
+        assert_eq!(native("self"), vec![("self".to_string(), None)]);
+        assert!(native("true").is_empty());
+        assert!(native("\"a-${1}\"").is_empty());
+    }
+
+    #[test]
+    fn for_iterators_are_not_references() {
+        assert_eq!(
+            native("[for k, v in var.m : v if k != x]"),
+            vec![
+                ("var".to_string(), Some("m".to_string())),
+                ("x".to_string(), None),
+            ]
+        );
+        assert!(native("[for x in [1, 2] : x]").is_empty());
+    }
+
+    #[test]
+    fn json_strings_are_templates() {
+        let node =
+            crate::config::load::json::parse(r#"{"c": "${var.x == 1}", "d": true}"#).unwrap();
+        let props = node.as_object().unwrap();
+        assert_eq!(
+            references(&Value::Json(props[0].value.clone())),
+            vec![("var".to_string(), Some("x".to_string()))]
+        );
+        assert!(references(&Value::Json(props[1].value.clone())).is_empty());
+    }
+}

@@ -1,0 +1,269 @@
+//! Pulling an archive from the origin once, however many requests ask for it. Requests of
+//! one isolate share its pull in memory (no bucket reads); across isolates a lease
+//! (`_tflock/lease/<key>`, an R2 conditional create) makes one of them the downloader and
+//! the others check back with the core's backoff (`core::edge::wait`). The whole pull runs
+//! in the background (`background.rs`): its lease, its slot and its multipart upload are
+//! given back by its own end, whether or not any client still waits for it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures_channel::oneshot;
+use tflock_core::edge::publish::Writer;
+use tflock_core::edge::record::OriginRecord;
+use tflock_core::edge::route::Upload;
+use tflock_core::edge::serve::busy_error;
+use tflock_core::edge::uploads::stale_after_ms;
+use tflock_core::edge::wait::{Waiting, WAIT_MS};
+use tflock_core::edge::{EdgeError, EdgeErrorKind};
+use worker::{Bucket, Delay, Url};
+
+use super::background::outlive_client;
+use super::documents::{self, internal, now};
+use super::origin::{self, Slot};
+use super::publish::publish;
+use super::stage::{err, stage, Beside};
+use super::store::{self, Lease};
+use super::tap::{Streamed, Tap};
+use super::Mirror;
+
+type Outcome = Result<(), EdgeError>;
+
+/// How long a finished pull's outcome is kept for the requests that waited for it.
+const KEEP_OUTCOME_MS: f64 = 1_000.0;
+/// The longest pause between two looks at this isolate's pull (memory only, no R2).
+const LOOK_MAX_MS: u64 = 250;
+
+/// One archive pull of this isolate.
+struct Flight {
+    /// When it started: a pull the runtime cut (its `waitUntil` time ran out) never ends,
+    /// so after the longest a pull may run it is no longer joined.
+    started: f64,
+    /// The outcome once the pull ended, and when.
+    outcome: Option<(Outcome, f64)>,
+}
+
+thread_local! {
+    /// The pulls this isolate runs, by archive key.
+    static PULLS: RefCell<HashMap<String, Flight>> = RefCell::new(HashMap::new());
+}
+
+/// Makes sure the archive `a` is in R2: joins this isolate's pull of it, or starts one
+/// that outlives the request.
+///
+/// Requests that join wait on their own timers and read the outcome from memory: a future
+/// of one request woken by another request's code would run, and do its IO, in that other
+/// request's context, which workerd refuses ("Cannot perform I/O on behalf of a different
+/// request").
+///
+/// With `stream`, a request that starts the pull gets its answer there as it is pulled
+/// (`tap.rs`), once it is large enough to be worth it.
+pub(crate) async fn ensure(
+    mirror: &Mirror,
+    a: &Upload,
+    stream: Option<oneshot::Sender<Streamed>>,
+) -> Outcome {
+    forget_finished();
+    let longest = stale_after_ms(&mirror.config.limits);
+    let leads = PULLS.with(|p| {
+        let mut p = p.borrow_mut();
+        // A pull that ended a moment ago is not joined: this request may come after the
+        // archive was removed, or after a failure that has passed.
+        let running = p
+            .get(&a.key)
+            .is_some_and(|f| f.outcome.is_none() && now() - f.started < longest);
+        if !running {
+            let started = now();
+            p.insert(
+                a.key.clone(),
+                Flight {
+                    started,
+                    outcome: None,
+                },
+            );
+            true
+        } else {
+            false
+        }
+    });
+    if leads {
+        let (m, a) = (mirror.clone(), a.clone());
+        let tap = stream.map(Tap::new);
+        let outcome = outlive_client(mirror, async move {
+            let outcome = lead(&m, &a, tap).await;
+            PULLS.with(|p| {
+                if let Some(f) = p.borrow_mut().get_mut(&a.key) {
+                    f.outcome = Some((outcome.clone(), now()));
+                }
+            });
+            outcome
+        });
+        return outcome
+            .await
+            .unwrap_or_else(|| Err(internal("the pull was dropped by the runtime; retry")));
+    }
+    let mut pause = 10;
+    let joined = now();
+    loop {
+        Delay::from(std::time::Duration::from_millis(pause)).await;
+        pause = (pause * 2).min(LOOK_MAX_MS);
+        if now() - joined > WAIT_MS {
+            return Err(internal(
+                "another request is still pulling this archive; retry",
+            ));
+        }
+        let seen = PULLS.with(|p| match p.borrow().get(&a.key) {
+            None => Some(Ok(())),
+            Some(f) => f.outcome.as_ref().map(|(o, _)| o.clone()),
+        });
+        if let Some(outcome) = seen {
+            forget_finished();
+            return outcome;
+        }
+    }
+}
+
+/// Drops the outcomes of pulls that ended more than [`KEEP_OUTCOME_MS`] ago.
+fn forget_finished() {
+    let now = now();
+    PULLS.with(|p| {
+        p.borrow_mut().retain(|_, f| {
+            f.outcome
+                .as_ref()
+                .is_none_or(|(_, at)| now - at < KEEP_OUTCOME_MS)
+        })
+    });
+}
+
+/// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
+/// for while another isolate holds it.
+async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
+    let bucket = mirror.bucket().map_err(err)?;
+    let record = documents::record(mirror, &bucket, &a.dir, &a.version).await?;
+    let Some((platform, origin_archive)) = record.platform_of(&a.filename) else {
+        return Err(EdgeError::new(
+            EdgeErrorKind::NotFound,
+            format!(
+                "the origin registry lists no {} for {} {}",
+                a.filename, record.provider, record.version
+            ),
+        ));
+    };
+    let mut waiting = Waiting::new(now());
+    let mut lease = loop {
+        if store::exists(&bucket, &a.key).await.map_err(err)? {
+            return Ok(());
+        }
+        if let Some(lease) = store::take_lease(&bucket, &a.key, now())
+            .await
+            .map_err(err)?
+        {
+            break lease;
+        }
+        let Some(pause) = waiting.next(now(), worker::js_sys::Math::random()) else {
+            return Err(internal(
+                "another request is still pulling this archive; retry",
+            ));
+        };
+        Delay::from(std::time::Duration::from_millis(pause)).await;
+    };
+    // This isolate owns the lease: one origin download, counted against the cap (requests
+    // waiting for it are not).
+    let result = match Slot::take() {
+        Some(_slot) => {
+            let url = &origin_archive.url;
+            let from = (platform, url.as_str());
+            download(mirror, &bucket, a, &record, from, &mut lease, tap).await
+        }
+        None => Err(busy_error()),
+    };
+    lease.release(&bucket).await;
+    result
+}
+
+/// Downloads `a` (`platform` at `url`) from the origin, staging and publishing it, and
+/// streaming it to `tap`'s client if there is one.
+async fn download(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    a: &Upload,
+    record: &OriginRecord,
+    (platform, url): (&str, &str),
+    lease: &mut Lease,
+    mut tap: Option<Tap>,
+) -> Outcome {
+    let outcome = download_into(
+        mirror,
+        bucket,
+        a,
+        record,
+        (platform, url),
+        lease,
+        tap.as_mut(),
+    )
+    .await;
+    if let Some(tap) = tap {
+        tap.finish(&outcome).await;
+    }
+    outcome
+}
+
+async fn download_into(
+    mirror: &Mirror,
+    bucket: &Bucket,
+    a: &Upload,
+    record: &OriginRecord,
+    (platform, url): (&str, &str),
+    lease: &mut Lease,
+    tap: Option<&mut Tap>,
+) -> Outcome {
+    let what = format!("{} {} for {platform}", record.provider, record.version);
+    let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
+    let t0 = now();
+    let url = Url::parse(url).map_err(|e| {
+        EdgeError::new(
+            EdgeErrorKind::OriginFailed,
+            format!("{what}: the origin's download URL {url:?}: {e}"),
+        )
+    })?;
+    let mut opened = origin::open_archive(mirror, &url).await.map_err(named)?;
+    if opened.resp.status_code() != 200 {
+        opened.abort.abort();
+        return Err(EdgeError::new(
+            EdgeErrorKind::OriginFailed,
+            format!(
+                "{what}: the origin answered {} for {url}",
+                opened.resp.status_code()
+            ),
+        ));
+    }
+    let guard = mirror.config.limits.archive(url.as_str(), t0);
+    opened.check_declared(&guard).map_err(named)?;
+    let mut tap = tap;
+    if let Some(t) = tap.as_deref_mut() {
+        t.set_length(origin::declared_length(&opened.resp));
+    }
+    let body = opened.resp.stream().map_err(err)?;
+    let limit = mirror.config.limits.archive_bytes;
+    let guarded = Some((guard, &opened.abort));
+    let staged = stage(bucket, &a.key, body, guarded, limit, Beside { lease, tap }).await;
+    mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
+    let (hashes, pending) = staged.map_err(|e| match e.kind {
+        EdgeErrorKind::Refused => EdgeError::new(
+            EdgeErrorKind::Refused,
+            format!("{what}: cannot hash the archive: {}", e.message),
+        ),
+        _ => named(e),
+    })?;
+    publish(
+        mirror,
+        a,
+        Some(record),
+        platform,
+        &hashes,
+        pending,
+        Writer::Origin,
+    )
+    .await
+    .map(|_| ())
+}

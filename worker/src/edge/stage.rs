@@ -1,0 +1,174 @@
+//! An archive streamed into an R2 multipart upload in equal parts while the core hashes it.
+//! Nothing is visible until [`Pending::complete`]; every upload is recorded under
+//! `keys::upload` until it is completed or aborted, so one an evicted isolate left behind
+//! is found and aborted by the sweep (`sweep.rs`, `core::edge::uploads`).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tflock_core::edge::keys;
+use tflock_core::edge::limits::BodyGuard;
+use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
+use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
+use tflock_core::edge::{EdgeError, EdgeErrorKind};
+use tflock_core::hash::{ZipHasher, ZipHashes};
+use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
+
+use super::documents::{internal, now};
+use super::origin;
+use super::part_buffer::PartBuffer;
+use super::store::{self, Lease};
+use super::tap::Tap;
+
+/// Bytes streamed between two turns of the event loop. When the body's chunks are already
+/// buffered, each read resolves as a microtask and the loop never gives the isolate back:
+/// every other request to it (document hits) waited for the whole pull, then had its
+/// connection dropped (`cargo xtask bench worker`, hits during the pull).
+const YIELD_EVERY: usize = 1024 * 1024;
+
+/// What runs beside a staging: the lease it renews, and the client it streams to (a cold
+/// miss's, see `tap.rs`).
+pub(crate) struct Beside<'a> {
+    /// The writer's lease, renewed as it streams.
+    pub lease: &'a mut Lease,
+    /// The client of a cold miss, which gets each chunk once it was hashed and staged.
+    pub tap: Option<&'a mut Tap>,
+}
+
+/// An archive written to R2 as parts but not yet visible.
+pub(crate) struct Pending {
+    key: String,
+    upload: MultipartUpload,
+    parts: Vec<UploadedPart>,
+}
+
+impl Pending {
+    /// Makes the archive visible, and forgets the upload's record.
+    pub async fn complete(self, bucket: &Bucket) -> Result<(), EdgeError> {
+        self.upload.complete(self.parts).await.map_err(err)?;
+        forget(bucket, &self.key).await;
+        Ok(())
+    }
+
+    /// Drops the parts, and forgets the upload's record.
+    pub async fn abort(self, bucket: &Bucket) {
+        let _ = self.upload.abort().await;
+        forget(bucket, &self.key).await;
+    }
+}
+
+/// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
+/// `guard` (an origin download) and at most `limit` bytes, with `beside` kept up as it goes.
+/// On failure the upload is aborted here. A body that is no zip is `Refused`.
+pub(crate) async fn stage(
+    bucket: &Bucket,
+    key: &str,
+    body: ByteStream,
+    guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+    beside: Beside<'_>,
+) -> Result<(ZipHashes, Pending), EdgeError> {
+    let upload = bucket
+        .create_multipart_upload(key.to_string())
+        .http_metadata(store::content_type_meta("application/zip"))
+        .execute()
+        .await
+        .map_err(err)?;
+    let record = HashMap::from([
+        (UPLOAD_ID.to_string(), upload.upload_id().await),
+        (STARTED_AT.to_string(), now().to_string()),
+    ]);
+    let recorded = bucket
+        .put(keys::upload(key), Vec::new())
+        .custom_metadata(record)
+        .execute()
+        .await;
+    if let Err(e) = recorded {
+        let _ = upload.abort().await;
+        return Err(err(e));
+    }
+    match stream_parts(bucket, key, &upload, body, guard, limit, beside).await {
+        Ok((hashes, parts)) => Ok((
+            hashes,
+            Pending {
+                key: key.to_string(),
+                upload,
+                parts,
+            },
+        )),
+        Err(e) => {
+            let _ = upload.abort().await;
+            forget(bucket, key).await;
+            Err(e)
+        }
+    }
+}
+
+/// Removes the record of `key`'s upload (a record left behind is swept later, harmlessly:
+/// aborting a finished upload changes nothing).
+async fn forget(bucket: &Bucket, key: &str) {
+    let _ = bucket.delete(keys::upload(key)).await;
+}
+
+async fn stream_parts(
+    bucket: &Bucket,
+    key: &str,
+    upload: &MultipartUpload,
+    mut body: ByteStream,
+    mut guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+    mut beside: Beside<'_>,
+) -> Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
+    let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
+    let mut hasher = ZipHasher::new();
+    let mut splitter = PartSplitter::new(PART_SIZE);
+    let mut part = PartBuffer::new(bucket, key, upload)
+        .await
+        .map_err(|e| internal(&e))?;
+    let mut streamed = 0;
+    loop {
+        let chunk = match guard.as_mut() {
+            Some((g, abort)) => match origin::next_chunk(&mut body, g, abort).await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(a) => return Err(a.error),
+            },
+            None => match body.next().await {
+                Some(chunk) => chunk.map_err(err)?,
+                None => break,
+            },
+        };
+        hasher.update(&chunk).map_err(|e| refused(e.to_string()))?;
+        for piece in splitter.cut(&chunk) {
+            part.write(&piece).await.map_err(|e| internal(&e))?;
+        }
+        if splitter.total() > limit {
+            return Err(refused(format!("the archive is larger than {limit} bytes")));
+        }
+        if let Some(tap) = beside.tap.as_deref_mut() {
+            tap.push(&chunk);
+        }
+        pace(&mut streamed, chunk.len()).await;
+        beside.lease.keep(bucket, now()).await;
+    }
+    let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
+    if let Some(len) = splitter.finish() {
+        part.upload(len).await.map_err(|e| internal(&e))?;
+    }
+    Ok((hashes, part.into_parts()))
+}
+
+/// Counts `n` more bytes streamed; every [`YIELD_EVERY`] bytes, yields to the event loop.
+pub(crate) async fn pace(streamed: &mut usize, n: usize) {
+    *streamed += n;
+    if *streamed >= YIELD_EVERY {
+        *streamed = 0;
+        // A zero timer is a macrotask: requests waiting for the isolate go first.
+        Delay::from(Duration::ZERO).await;
+    }
+}
+
+pub(crate) fn err(e: worker::Error) -> EdgeError {
+    internal(&e.to_string())
+}
