@@ -84,8 +84,64 @@ function flavorOption(v) {
   return v;
 }
 
-/** Reads and parses a lock file: `{ text, lock, diagnostics }`; HCL's error when unreadable. */
-function loadLock(path, flavor) {
+/** The names of the files in `dir` (none when it cannot be listed). */
+function fileNames(dir) {
+  try {
+    return readdirSync(dir).filter((n) => {
+      try {
+        return statSync(join(dir, n)).isFile();
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The flavour for the module in `dir` whose lock file text is `lockText` (or null), as the
+ * native CLI picks it without `-flavor`; prints the CLI's line about the choice.
+ */
+function workdirFlavor(given, lockText, dir) {
+  const choice = chooseFlavor(given, lockText, fileNames(dir));
+  if (choice.message) err(`${choice.message}\n`);
+  return choice.flavor;
+}
+
+const PRODUCT = { terraform: "Terraform", opentofu: "OpenTofu" };
+const COMMAND = { terraform: "terraform", opentofu: "tofu" };
+
+/**
+ * A copy of the core's `install::choose_flavor` and its `message` (the differential test
+ * holds the two together): `given`, else the product the lock file's first line names
+ * (the header `formatLock` writes), else OpenTofu when the directory has `.tofu` files,
+ * else Terraform. Exported from the module it would cost 3 KB gzipped, over the package's
+ * size ceiling until issue 32 item 1 shrinks the module.
+ */
+function chooseFlavor(given, lockText, names) {
+  if (given) return { flavor: given, message: null };
+  const tofu = names.filter((n) => /\.tofu(\.json)?$/.test(n)).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const first = (lockText ?? "").split("\n")[0].replace(/^\uFEFF/, "").replace(/\r+$/, "");
+  const header = lockText === null ? undefined : ["opentofu", "terraform"].find((f) => first === tf.formatLock({ providers: [] }, { flavor: f }).split("\n")[0]);
+  const say = (flavor, why) => ({
+    flavor,
+    message: `tflock: following ${PRODUCT[flavor]} (${why}); -flavor=${flavor === "terraform" ? "opentofu" : "terraform"} overrides`,
+  });
+  if (header === "terraform") {
+    return tofu.length === 0 ? { flavor: header, message: null } : say(header, `${LOCK_FILE_NAME} was written by "terraform init"; ${tofu[0]} is ignored`);
+  }
+  if (header === "opentofu") return say(header, `${LOCK_FILE_NAME} was written by "${COMMAND[header]} init"`);
+  if (tofu.length > 0) return say("opentofu", `${tofu[0]} is OpenTofu configuration`);
+  return { flavor: "terraform", message: null };
+}
+
+/**
+ * Reads and parses a lock file: `{ text, lock, diagnostics }`; HCL's error when unreadable.
+ * With `inDir`, the flavour is the working directory's (the file's directory), as the CLI's
+ * `lockfile fmt` and `check` pick it; without, the file's header (`lockfile diff`).
+ */
+function loadLock(path, flavor, inDir = false) {
   let bytes;
   try {
     bytes = readFileSync(path);
@@ -97,6 +153,7 @@ function loadLock(path, flavor) {
     };
   }
   const text = new TextDecoder().decode(bytes); // U+FFFD for bad bytes; a BOM is dropped
+  if (inDir) flavor = workdirFlavor(flavor, new TextDecoder().decode(bytes), dirname(path));
   const { lock, diagnostics } = tf.parseLock(text, { filename: path, flavor });
   return { text, lock, diagnostics };
 }
@@ -125,7 +182,7 @@ function lockfileFmt(args) {
   const write = flags.w || flags.write;
   if (write && flags.check) throw new Usage("the argument '--write' cannot be used with '--check'");
   const path = positional[0] ?? LOCK_FILE_NAME;
-  const loaded = loadLock(path, flavorOption(flags.flavor));
+  const loaded = loadLock(path, flavorOption(flags.flavor), true);
   if (report(loaded)) return 1;
   const text = tf.formatLock(loaded.lock, { flavor: loaded.lock.flavor });
   if (flags.check) {
@@ -149,7 +206,7 @@ function lockfileCheck(args) {
   }
   if (positional.length > 1) throw new Usage(`unexpected argument '${positional[1]}' found`);
   const path = positional[0] ?? LOCK_FILE_NAME;
-  const loaded = loadLock(path, flavorOption(flags.flavor));
+  const loaded = loadLock(path, flavorOption(flags.flavor), true);
   if (report(loaded)) return 1;
   const n = loaded.lock.providers.length;
   out(`${path}: valid, ${n} provider${n === 1 ? "" : "s"} locked\n`);
@@ -331,11 +388,16 @@ function merge(args) {
   }
   if (positional.length > 1) throw new Usage(`unexpected argument '${positional[1]}' found`);
   const dir = positional[0] ?? ".";
-  const flavor = flags.flavor ?? "terraform";
-  if (flavor !== "terraform" && flavor !== "opentofu") {
-    err(`Error: invalid -flavor: "${flavor}" is neither "terraform" nor "opentofu"\n`);
+  const given = flags.flavor ?? (process.env.TFLOCK_FLAVOR || undefined);
+  if (given !== undefined && given !== "terraform" && given !== "opentofu") {
+    err(`Error: invalid -flavor: "${given}" is neither "terraform" nor "opentofu"\n`);
     return 1;
   }
+  let lockText = null;
+  try {
+    lockText = new TextDecoder().decode(readFileSync(join(dir, LOCK_FILE_NAME)));
+  } catch {}
+  const flavor = workdirFlavor(given, lockText, dir);
   let files;
   try {
     files = readDirFiles(dir);

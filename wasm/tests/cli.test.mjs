@@ -12,7 +12,7 @@ import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync, cpSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { root, pkgDir, fixtures, runCli } from "./helpers.mjs";
+import { root, pkgDir, fixtures, runCli, cli } from "./helpers.mjs";
 
 const bin = fileURLToPath(new URL("cli.js", pkgDir));
 const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"));
@@ -180,6 +180,28 @@ test("tflock version (text, -json, -v) reads the working directory's lock file",
     same(["-v"], cwd);
     same(["-chdir=" + cwd, "version"]);
   }
+});
+
+test("without -flavor both pick the working directory's flavour and say so alike", () => {
+  const dir = join(work, "flavour");
+  cpSync(fixtures + "lockfile/valid-terraform", dir, { recursive: true });
+  writeFileSync(join(dir, "main.tf"), 'resource "null_resource" "a" {}\n');
+  writeFileSync(join(dir, "extra.tofu"), 'resource "null_resource" "b" {}\n');
+  // A Terraform lock header with a .tofu file beside it: the header wins, the file is named.
+  same(["lockfile", "fmt"], dir);
+  same(["lockfile", "check"], dir);
+  same(["merge"], dir);
+  same(["merge", "-flavor=opentofu"], dir);
+  // No lock file: the .tofu file decides.
+  rmSync(join(dir, ".terraform.lock.hcl"));
+  const r = same(["merge"], dir);
+  assert.match(r.stderr, /extra\.tofu is OpenTofu configuration/);
+  // TFLOCK_FLAVOR stands for -flavor in `merge`, as in the native CLI.
+  const env = { ...process.env, TFLOCK_FLAVOR: "terraform" };
+  const want = spawnSync(cli, ["merge"], { cwd: dir, env, encoding: "utf8" });
+  const got = spawnSync(process.execPath, [bin, "merge"], { cwd: dir, env, encoding: "utf8" });
+  assert.deepEqual([got.status, got.stdout, got.stderr], [want.status, want.stdout, want.stderr]);
+  assert.ok(!want.stdout.includes('"b"'), "the .tofu file is ignored under Terraform's rules");
 });
 
 test("a bad -flavor and a bad -chdir are the native CLI's errors", () => {
