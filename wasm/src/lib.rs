@@ -27,6 +27,13 @@ pub use planner::Planner;
 pub use registry_host::{lock, lock_with, LockEvent};
 pub use version::{canonical_constraints, parse_constraints, select_version};
 
+/// `version()`: the release of the core this package was built from, as `tflock version`
+/// prints it (the same workspace version as the native CLI).
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = version)]
+pub fn package_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
 /// Runs once when the module is instantiated: routes Rust panics (bugs, never bad input)
 /// to `console.error` with their message and location instead of an opaque `unreachable`
 /// trap. Not `console_error_panic_hook`: this is the same message for a kilobyte less of the

@@ -61,7 +61,10 @@ fn load(text: &str, options: &JsValue) -> JsResult<(Locks, Diagnostics, Flavor)>
 }
 
 /// `parseLock(text, { filename?, flavor? })`: `{ lock, diagnostics }`, never throws for
-/// bad content (errors are diagnostics, and `lock` holds what could be read).
+/// bad content. When a diagnostic is an error, `lock` is `null`: the core's result of a
+/// refused text leaves entries out (a duplicate provider block, a block that failed
+/// validation), and the CLI refuses to use it, so no caller can format, diff or merge it as
+/// if it were the file.
 #[wasm_bindgen(js_name = parseLock, unchecked_return_type = "ParsedLock")]
 pub fn parse_lock(
     text: &str,
@@ -71,17 +74,18 @@ pub fn parse_lock(
     let (locks, diags, flavor) = load(text, &options)?;
     #[derive(Serialize)]
     struct Parsed {
-        lock: LockJs,
+        lock: Option<LockJs>,
         diagnostics: Vec<crate::config::DiagnosticJs>,
     }
     to_js(&Parsed {
-        lock: lock_js(&locks, flavor),
+        lock: (!diags.has_errors()).then(|| lock_js(&locks, flavor)),
         diagnostics: crate::config::diagnostics(&diags),
     })
 }
 
 /// A lock argument: the text of a lock file (its first error diagnostic is thrown) or a
-/// lock object as `parseLock` returns it (invalid fields are thrown).
+/// lock object as `parseLock` returns it (invalid fields are thrown, and so is a provider
+/// listed twice, which a lock file cannot hold: Terraform's `Duplicate provider lock`).
 pub fn lock_arg(v: &JsValue, flavor: Option<Flavor>) -> JsResult<(Locks, Flavor)> {
     if let Some(text) = v.as_string() {
         let opts = JsValue::UNDEFINED;
@@ -99,10 +103,21 @@ pub fn lock_arg(v: &JsValue, flavor: Option<Flavor>) -> JsResult<(Locks, Flavor)
         },
     };
     let mut locks = Locks::new();
-    for p in array(&get(v, "providers"), "lock.providers")? {
+    for (i, p) in array(&get(v, "providers"), "lock.providers")?
+        .into_iter()
+        .enumerate()
+    {
         let addr = string(&p, "provider")?;
         let provider = Provider::parse(&addr, flavor)
             .map_err(|e| error("Invalid provider source address", format!("{addr:?}: {e}")))?;
+        if locks.provider(&provider).is_some() {
+            return Err(error(
+                "Duplicate provider lock",
+                format!(
+                    "This lock already declared a lock for provider {provider} before providers[{i}]."
+                ),
+            ));
+        }
         let ver = string(&p, "version")?;
         let version = Version::parse_flavored(&ver, flavor)
             .map_err(|e| error("Invalid provider version number", format!("{ver:?}: {e}")))?;
@@ -138,17 +153,7 @@ pub fn format_lock(
 ) -> JsResult<String> {
     let options = options.unwrap_or(JsValue::UNDEFINED);
     let (locks, flavor) = lock_arg(&lock, opt_flavor(&options)?)?;
-    // Re-inserting through `set_provider` normalizes text input the same way.
-    let mut normalized = Locks::new();
-    for l in locks.providers() {
-        normalized.set_provider(
-            l.addr().clone(),
-            l.version().clone(),
-            l.constraints().cloned(),
-            l.hashes().iter().cloned(),
-        );
-    }
-    Ok(write_locks(&normalized, flavor))
+    Ok(write_locks(&locks.normalized(), flavor))
 }
 
 /// `diffLock(before, after)`: the reviewer's view (`tflock lockfile diff --json`).

@@ -86,8 +86,12 @@ export interface ParseLockOptions extends FlavorOptions {
   filename?: string;
 }
 
-/** `parseLock` result. */
-export interface ParsedLock { lock: Lock & { flavor: Flavor }; diagnostics: Diagnostic[]; }
+/**
+ * `parseLock` result. `lock` is `null` when a diagnostic is an error: what the file's valid
+ * parts hold is not the file (a duplicate block or an invalid one is left out), and the CLI
+ * refuses such a file too.
+ */
+export interface ParsedLock { lock: (Lock & { flavor: Flavor }) | null; diagnostics: Diagnostic[]; }
 
 /** One change to a provider's entry (`kind` decides the other fields). */
 export type LockChange =

@@ -42,6 +42,8 @@ test("formatLock equals `tflock lockfile fmt` and parseLock's errors equal `lock
         assert.equal(d.range?.filename, path);
       }
       assert.throws(() => tf.formatLock(text), (e) => e instanceof Error && e.summary === errors[0].summary);
+      // What the file's valid parts hold is not the file: no lock to format, diff or merge.
+      assert.equal(parsed.lock, null, path);
       rejected++;
     }
   }
@@ -59,6 +61,45 @@ test("parseLock returns the providers with their versions and hashes", () => {
     for (const h of p.hashes) assert.ok(text.includes(h), h);
   }
   assert.ok(diagnostics.every((d) => d.severity !== "error"));
+});
+
+test("a duplicate provider block is refused by parseLock, formatLock and the CLI alike, never dropped", () => {
+  const one = readFileSync(join(dir, "valid-terraform/.terraform.lock.hcl"), "utf8");
+  const first = one.slice(one.indexOf("provider "));
+  const block = first.slice(0, first.indexOf("\n}\n") + 3);
+  const text = one + "\n" + block;
+  const tmp = mkdtempSync(join(tmpdir(), "tflock-wasm-dup-"));
+  try {
+    const file = join(tmp, ".terraform.lock.hcl");
+    writeFileSync(file, text);
+    const cli = runCli(["lockfile", "fmt", file]);
+    assert.equal(cli.status, 1);
+    assert.match(cli.stderr, /Error: Duplicate provider lock/);
+    const parsed = tf.parseLock(text, { filename: file });
+    assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary), ["Duplicate provider lock"]);
+    assert.ok(cli.stderr.includes(parsed.diagnostics.find((d) => d.severity === "error").detail));
+    assert.equal(parsed.lock, null);
+    assert.throws(() => tf.formatLock(parsed.lock), (e) => e instanceof Error);
+    assert.throws(() => tf.formatLock(text), (e) => e.summary === "Duplicate provider lock");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("a lock object listing a provider twice is refused by every function taking a lock", () => {
+  const { lock } = tf.parseLock(readFileSync(join(dir, "valid-terraform/.terraform.lock.hcl"), "utf8"));
+  const twice = structuredClone(lock);
+  twice.providers.push({ ...structuredClone(lock.providers[0]), version: "0.0.1" });
+  const isDuplicate = (e) => e instanceof Error && e.summary === "Duplicate provider lock" && e.detail.includes(lock.providers[0].provider);
+  assert.throws(() => tf.formatLock(twice), isDuplicate);
+  assert.throws(() => tf.diffLock(lock, twice), isDuplicate);
+  assert.throws(() => tf.mergeLock(lock, lock, twice), isDuplicate);
+  assert.throws(() => tf.lockCoverage(twice, {}, ["linux_amd64"]), isDuplicate);
+  // The same address spelled two ways is one provider.
+  const spelled = structuredClone(lock);
+  spelled.providers.push({ ...structuredClone(lock.providers[0]), provider: lock.providers[0].provider.replace("registry.terraform.io/", "") });
+  assert.throws(() => tf.formatLock(spelled), isDuplicate);
+  assert.equal(tf.formatLock(lock), runCli(["lockfile", "fmt", join(dir, "valid-terraform/.terraform.lock.hcl")]).stdout);
 });
 
 test("diffLock equals `tflock lockfile diff --json` on every change fixture", () => {

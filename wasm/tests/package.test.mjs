@@ -25,7 +25,7 @@ test("every file the exports map and `files` name exists", () => {
 test("the Node entry exports the whole API and the types declare it", async () => {
   const tf = await loadPackage();
   const dts = readFileSync(new URL("tflock.d.ts", pkgDir), "utf8");
-  const api = ["hashZip", "hashFiles", "ZipHasher", "parseConstraints", "canonicalConstraints", "selectVersion", "parseLock", "formatLock", "diffLock", "mergeLock", "lockCoverage", "loadModule", "checkLock", "verifySha256Sums", "Planner", "lock"];
+  const api = ["hashZip", "hashFiles", "ZipHasher", "parseConstraints", "canonicalConstraints", "selectVersion", "parseLock", "formatLock", "diffLock", "mergeLock", "lockCoverage", "loadModule", "checkLock", "verifySha256Sums", "Planner", "lock", "version"];
   for (const name of api) {
     assert.ok(name in tf, `missing export ${name}`);
     assert.match(dts, new RegExp(`export (function|class) ${name}\\b`), `missing declaration ${name}`);

@@ -6,7 +6,8 @@
 //! `cargo install` when missing or different. `--locked` is deliberately not passed: the
 //! CLI's own lock file pins a crate the registry no longer serves.
 //!
-//! npm tools (`wasm-opt` from `binaryen`, `playwright-core`, `miniflare`) are pinned in
+//! npm tools (`wasm-opt` from `binaryen`, `playwright-core`, `miniflare`, and the bundlers
+//! `esbuild`, `webpack`, `vite`, `rollup` for the bundler tests) are pinned in
 //! `wasm/tools/package.json` + `package-lock.json` and installed with `npm ci` into
 //! `wasm/tools/node_modules/` (git-ignored) when missing. Debian's `binaryen` is never used:
 //! its `wasm-opt` is too old for current wasm-bindgen output.
@@ -201,7 +202,8 @@ pub(crate) fn ensure_tools() -> Result<()> {
     .with_context(|| {
         format!(
             "could not download the npm tools pinned in {TOOLS}/package-lock.json \
-             (binaryen, playwright-core, miniflare): is the npm registry reachable?"
+             (binaryen, playwright-core, miniflare and the bundlers): is the npm \
+             registry reachable?"
         )
     })
 }
@@ -234,14 +236,24 @@ pub(crate) fn ensure_chromium() -> Result<String> {
 }
 
 /// The package in a headless browser and in workerd (`wasm/tests/browser/`,
-/// `wasm/tests/workerd/`), checked against the native CLI. Expects the package and the
-/// debug CLI to be built.
+/// `wasm/tests/workerd/`), checked against the native CLI, and built into a page by
+/// esbuild, webpack 5, Vite and Rollup and run in the browser (`wasm/tests/bundlers/`).
+/// Expects the package and the debug CLI to be built.
 fn host_tests() -> Result<()> {
     ensure_tools()?;
     let chromium = ensure_chromium()?;
     super::run(
         Command::new("node")
-            .args(["--test", "wasm/tests/browser/", "wasm/tests/workerd/"])
+            // One file at a time: the bundler builds are CPU-heavy, and the browser test
+            // checks that a paced stream reaches the page in many chunks, which a loaded
+            // machine turns into a few large ones.
+            .args([
+                "--test",
+                "--test-concurrency=1",
+                "wasm/tests/browser/",
+                "wasm/tests/workerd/",
+                "wasm/tests/bundlers/",
+            ])
             .env("CHROMIUM", chromium),
     )
 }
