@@ -43,6 +43,7 @@ mod lockfile_reader_oracle;
 mod lockfile_rules;
 mod lockfile_writer_oracle;
 mod parser_memory;
+mod plan_metadata_hashes;
 mod plan_scenarios;
 mod plan_signatures;
 mod pre_commit_hooks;
