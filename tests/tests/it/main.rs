@@ -15,6 +15,7 @@ mod cli_e2e_modules;
 mod cli_e2e_network;
 mod cli_e2e_no_silent_failures;
 mod cli_flavor_from_workdir;
+mod cli_metadata_hashes;
 mod cli_mirror_incremental;
 mod cli_module_tree;
 mod cli_platforms_remembered;

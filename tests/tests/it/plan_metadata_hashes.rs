@@ -10,12 +10,20 @@ use tflock_core::version::Constraints;
 use tflock_core::Flavor;
 use tflock_tests::fake_registry::{FakeHost, FakeRegistry, PackageId, SourceKind};
 
-const PLATFORMS: [&str; 4] = ["darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"];
+const PLATFORMS: [&str; 4] = [
+    "darwin_arm64",
+    "linux_amd64",
+    "linux_arm64",
+    "windows_amd64",
+];
 const NAMES: [&str; 2] = ["alpha", "beta"];
 
 fn provider(name: &str) -> Provider {
-    Provider::parse(&format!("registry.example.com/acme/{name}"), Flavor::Terraform)
-        .expect("address")
+    Provider::parse(
+        &format!("registry.example.com/acme/{name}"),
+        Flavor::Terraform,
+    )
+    .expect("address")
 }
 
 fn id(name: &str, platform: &str) -> PackageId {
@@ -105,7 +113,12 @@ fn assert_complete(reg: &FakeRegistry, lock: &str) {
 fn opentofu_packages_lock_every_platform_with_one_download_per_provider_and_the_same_bytes() {
     let reg = registry(true);
     let (full, meta) = both(&reg, Flavor::OpenTofu, SourceKind::Registry, false);
-    assert_eq!(full.zips.len(), NAMES.len() * PLATFORMS.len(), "{:?}", full.zips);
+    assert_eq!(
+        full.zips.len(),
+        NAMES.len() * PLATFORMS.len(),
+        "{:?}",
+        full.zips
+    );
     assert_eq!(meta.zips.len(), NAMES.len(), "{:?}", meta.zips);
     assert_eq!(meta.lock, full.lock);
     assert_complete(&reg, &meta.lock);
@@ -168,8 +181,8 @@ fn provenance_says_which_h1_came_from_metadata_and_which_was_computed_here() {
 }
 
 #[test]
-fn a_mirror_h1_the_downloaded_package_contradicts_is_not_trusted_and_every_platform_is_downloaded(
-) {
+fn a_mirror_h1_the_downloaded_package_contradicts_is_not_trusted_and_every_platform_is_downloaded()
+{
     let reg = registry(false);
     let mut host = FakeHost::new(&reg, Flavor::Terraform, SourceKind::Mirror);
     // The mirror lies about the first platform's h1: (its zh: is right, so the package
@@ -190,7 +203,12 @@ fn a_mirror_h1_the_downloaded_package_contradicts_is_not_trusted_and_every_platf
     }
     let meta = run(&mut host, Flavor::Terraform, HashSource::Metadata);
     assert!(!meta.outcome.has_errors(), "{:?}", meta.outcome.diagnostics);
-    assert_eq!(meta.zips.len(), NAMES.len() * PLATFORMS.len(), "{:?}", meta.zips);
+    assert_eq!(
+        meta.zips.len(),
+        NAMES.len() * PLATFORMS.len(),
+        "{:?}",
+        meta.zips
+    );
     assert!(meta
         .outcome
         .providers
@@ -226,7 +244,10 @@ fn a_platform_whose_zh_the_signed_sha256sums_do_not_list_fails_without_being_dow
     }
     let meta = run(&mut host, Flavor::OpenTofu, HashSource::Metadata);
     assert!(meta.outcome.has_errors(), "{}", meta.lock);
-    assert!(!meta.zips.iter().any(|z| z.ends_with(&format!("{last}.zip"))));
+    assert!(!meta
+        .zips
+        .iter()
+        .any(|z| z.ends_with(&format!("{last}.zip"))));
     let text = format!("{:?}", meta.outcome.diagnostics);
     assert!(text.contains(last), "{text}");
     assert!(
