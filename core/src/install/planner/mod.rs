@@ -71,6 +71,8 @@ mod fetch;
 mod finish;
 mod journal;
 mod metadata;
+#[cfg(test)]
+mod metadata_tests;
 mod outbox;
 mod phase;
 mod report;
