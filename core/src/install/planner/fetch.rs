@@ -41,7 +41,7 @@ impl Turn<'_> {
         if self.opts.hash_source == HashSource::Metadata
             && metadata::describe(&source, self.platform(i)).is_some()
         {
-            // Settled once every platform is located (`metadata::settle`).
+            // Settled once every platform is located (`settle_described`, metadata.rs).
             return Step::Described(Box::new(source));
         }
         self.fetch(version, preferred, i, source)
