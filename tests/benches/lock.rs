@@ -15,6 +15,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tflock_tests::bench_packages::{self, VERSION};
 use tflock_tests::fake_registry::TestKey;
 use tflock_tests::http_server::StaticServer;
 
@@ -26,7 +27,6 @@ const PLATFORMS: [&str; 4] = [
     "darwin_arm64",
     "windows_amd64",
 ];
-const VERSION: &str = "1.0.0";
 
 fn main() {
     let mb = package_mb();
@@ -492,68 +492,16 @@ fn relay_paced(mut from: std::net::TcpStream, mut to: std::net::TcpStream, pace:
 }
 
 fn zip_path(provider: &str, platform: &str) -> String {
-    format!("/files/{provider}/terraform-provider-{provider}_{VERSION}_{platform}.zip")
+    bench_packages::zip_path(provider, platform)
 }
 
-/// Provider-shaped zips: one large, partly compressible binary plus LICENSE and README.
 /// Size of each generated package, in MB (`TFLOCK_BENCH_MB`, default 50).
 fn package_mb() -> usize {
-    std::env::var("TFLOCK_BENCH_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(50)
+    bench_packages::package_mb(50)
 }
 
 fn generate(root: &Path, mb: usize) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for provider in PROVIDERS {
-        for platform in PLATFORMS {
-            let file = root.join(format!("{provider}_{platform}_{mb}.zip"));
-            if !file.exists() {
-                let seed = Sha256::digest(format!("{provider}{platform}").as_bytes());
-                let binary = binary_like(mb << 20, &seed);
-                let mut buf = std::io::Cursor::new(Vec::new());
-                {
-                    let mut z = zip::ZipWriter::new(&mut buf);
-                    let opts = zip::write::SimpleFileOptions::default()
-                        .compression_method(zip::CompressionMethod::Deflated)
-                        .compression_level(Some(1))
-                        .unix_permissions(0o755);
-                    z.start_file(format!("terraform-provider-{provider}_v{VERSION}"), opts)
-                        .expect("entry");
-                    z.write_all(&binary).expect("write");
-                    z.start_file("LICENSE", opts).expect("entry");
-                    z.write_all(b"Mozilla Public License Version 2.0\n")
-                        .expect("write");
-                    z.start_file("README.md", opts).expect("entry");
-                    z.write_all(b"# bench provider\n").expect("write");
-                    z.finish().expect("finish");
-                }
-                std::fs::write(&file, buf.into_inner()).expect("write zip");
-            }
-            out.insert(
-                zip_path(provider, platform),
-                std::fs::read(&file).expect("read zip"),
-            );
-        }
-    }
-    out
-}
-
-/// Bytes that deflate roughly 2:1, like a compiled Go binary.
-fn binary_like(len: usize, seed: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len);
-    let mut block: Vec<u8> = seed.to_vec();
-    let mut i = 0u64;
-    while out.len() < len {
-        block = Sha256::digest(&block).to_vec();
-        out.extend_from_slice(&block);
-        // Runs of structure (tables, padding) between random-looking code.
-        out.extend(std::iter::repeat_n((i % 251) as u8, 32));
-        i += 1;
-    }
-    out.truncate(len);
-    out
+    bench_packages::generate(root, mb, &PROVIDERS, &PLATFORMS)
 }
 
 fn extract(zip_path: &Path, dir: &Path) {

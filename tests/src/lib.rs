@@ -1,6 +1,7 @@
 //! Shared helpers for tflock's cross-crate tests: fixture paths, the Go oracle programs, the
 //! built `tflock` binary and the edge mirror Worker's dev server.
 
+pub mod bench_packages;
 pub mod edge_dev;
 pub mod fake_registry;
 pub mod http_server;

@@ -49,7 +49,7 @@ fn main() -> Result<()> {
         Some("publish-check") => step("publish dry run", publish_dry_run(true)),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|merge|signature|wasm|worker]>"
+                "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|metadata|merge|signature|wasm|worker]>"
             );
             eprintln!(
                 "  test   install what is needed, then fmt, clippy, wasm check and every test"
@@ -312,6 +312,10 @@ fn bench(args: &[String]) -> Result<()> {
             "bench lock",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "lock"]),
         ),
+        "metadata" => step(
+            "bench metadata",
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock_metadata"]),
+        ),
         "merge" => step(
             "bench merge",
             cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"]),
@@ -323,13 +327,13 @@ fn bench(args: &[String]) -> Result<()> {
         "wasm" => step("bench wasm", wasm::bench(args.get(1).map(String::as_str))),
         "worker" => step("bench worker", worker::bench(&args[1..])),
         other => {
-            bail!("unknown benchmark {other:?} (known: hash, lock, merge, signature, wasm, worker)")
+            bail!("unknown benchmark {other:?} (known: hash, lock, metadata, merge, signature, wasm, worker)")
         }
     }
 }
 
 /// The benchmarks the summary table covers, in its order.
-const SUMMARY_BENCHES: [&str; 5] = ["hash", "merge", "signature", "lock", "wasm"];
+const SUMMARY_BENCHES: [&str; 6] = ["hash", "merge", "signature", "lock", "metadata", "wasm"];
 
 /// Runs [`SUMMARY_BENCHES`] with their rows collected in one file, then prints the table
 /// (Markdown, so README.md can show it) with the machine it was measured on.

@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
-use tflock_core::install::{requirements, Mode, Outcome, PackageLocation, PlanOptions, Planner};
+use tflock_core::install::{
+    requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions, Planner,
+};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock init`.
@@ -45,6 +47,10 @@ pub struct InitArgs {
     /// `provider_installation`; repeat for several.
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dir: Vec<PathBuf>,
+    /// As for `providers lock` (the CLI config's `tflock_metadata_hashes = true` sets both);
+    /// `init` downloads the one package it installs, so no download is saved here.
+    #[arg(long = "metadata-hashes")]
+    pub metadata_hashes: bool,
     /// Terraform refuses positional arguments; kept to say so in its words.
     #[arg(hide = true)]
     pub extra: Vec<String>,
@@ -130,6 +136,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     options.readonly = readonly;
     options.plugin_cache = cache_dir.is_some();
     options.plugin_cache_may_break_lock = cli_cfg.plugin_cache_may_break_dependency_lock_file;
+    options.hash_source = HashSource::choose(args.metadata_hashes, cli_cfg.tflock_metadata_hashes);
 
     let providers_dir = dir.join(".terraform").join("providers");
     std::fs::create_dir_all(&providers_dir)?;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::install::{
-    restrict_to_arguments, Mode, PlanOptions, Planner, PlatformRequest, PLATFORMS_ENV,
+    restrict_to_arguments, HashSource, Mode, PlanOptions, Planner, PlatformRequest, PLATFORMS_ENV,
 };
 use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
@@ -81,6 +81,11 @@ struct LockArgs {
     /// Do not read or write the shared hash cache (`~/.cache/tflock/zh`).
     #[arg(long = "no-hash-cache")]
     no_hash_cache: bool,
+    /// Take each platform's h1: from the source's metadata (OpenTofu's `packages`, a
+    /// network mirror's hashes) once one downloaded package per provider matched it; the
+    /// CLI config's `tflock_metadata_hashes = true` sets it for every run.
+    #[arg(long = "metadata-hashes")]
+    metadata_hashes: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -286,6 +291,8 @@ fn lock_one(
     let mut options = PlanOptions::new(p.flavor, Mode::ProvidersLock, platforms);
     options.plugin_cache = cache_dir.is_some();
     options.plugin_cache_may_break_lock = p.cli_cfg.plugin_cache_may_break_dependency_lock_file;
+    options.hash_source =
+        HashSource::choose(args.metadata_hashes, p.cli_cfg.tflock_metadata_hashes);
     let host = Host {
         sources: &sources,
         installed: None,

@@ -30,7 +30,7 @@ pub use exchange::{
 };
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
-pub use options::{Mode, PlanOptions, Requirements};
+pub use options::{HashSource, Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};
 pub use platform_choice::{

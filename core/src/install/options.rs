@@ -23,6 +23,33 @@ pub enum Mode {
     ProvidersLock,
 }
 
+/// Where `providers lock` and `init` take each platform's `h1:` from.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum HashSource {
+    /// Each platform's own package, downloaded and hashed: what both products do.
+    #[default]
+    Packages,
+    /// The source's metadata (OpenTofu's `packages`, a network mirror's `hashes`) once one
+    /// downloaded package per provider matched it; every other platform's `zh:` is still
+    /// checked against the signed `SHA256SUMS` (`-metadata-hashes`).
+    Metadata,
+}
+
+impl HashSource {
+    /// The mode a run uses: `-metadata-hashes` given, else the CLI configuration's
+    /// `tflock_metadata_hashes`, else the products' own behaviour.
+    pub fn choose(flag: bool, cli_config: Option<bool>) -> HashSource {
+        if flag || cli_config == Some(true) {
+            HashSource::Metadata
+        } else {
+            HashSource::Packages
+        }
+    }
+}
+
 /// The planner's settings.
 #[derive(Debug, Clone)]
 pub struct PlanOptions {
@@ -46,6 +73,8 @@ pub struct PlanOptions {
     pub plugin_cache: bool,
     /// `plugin_cache_may_break_dependency_lock_file = true`.
     pub plugin_cache_may_break_lock: bool,
+    /// Where each platform's `h1:` comes from.
+    pub hash_source: HashSource,
 }
 
 impl PlanOptions {
@@ -61,6 +90,7 @@ impl PlanOptions {
             enforce_gpg_validation: false,
             plugin_cache: false,
             plugin_cache_may_break_lock: false,
+            hash_source: HashSource::Packages,
         }
     }
 }

@@ -81,6 +81,9 @@ pub struct HashProvenance {
     pub reported_by_mirror: bool,
     /// Already in the previous lock file.
     pub from_previous_lock: bool,
+    /// Taken from the source's metadata for a platform whose package was not downloaded
+    /// (`-metadata-hashes`); `platforms` names them.
+    pub from_metadata: bool,
 }
 
 impl HashProvenance {
@@ -94,6 +97,7 @@ impl HashProvenance {
             reported_by_registry: false,
             reported_by_mirror: false,
             from_previous_lock: false,
+            from_metadata: false,
         }
     }
 }

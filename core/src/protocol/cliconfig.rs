@@ -84,6 +84,9 @@ pub struct CliConfig {
     /// lock` and `mirror` use when none are given (Terraform and OpenTofu ignore it, as
     /// they ignore every key they do not know).
     pub tflock_platforms: Option<Vec<String>>,
+    /// tflock's own `tflock_metadata_hashes = true`: `-metadata-hashes` for every
+    /// `providers lock` and `init` (Terraform and OpenTofu ignore it).
+    pub tflock_metadata_hashes: Option<bool>,
 }
 
 /// A checked installation source: patterns parsed, mirror URL validated.
@@ -304,6 +307,17 @@ impl CliConfig {
                             "Invalid tflock_platforms setting",
                             format!(
                                 "The tflock_platforms setting at {} in {filename} must be a list of platform strings, like [\"linux_amd64\", \"darwin_arm64\"]; it is ignored.",
+                                pos(src, attr.span())
+                            ),
+                        )),
+                    },
+                    "tflock_metadata_hashes" => match &attr.value {
+                        Expression::Bool(b) => cfg.tflock_metadata_hashes = Some(*b.value()),
+                        // As for tflock_platforms: a warning, and the setting is unused.
+                        _ => diags.push(Diagnostic::warning(
+                            "Invalid tflock_metadata_hashes setting",
+                            format!(
+                                "The tflock_metadata_hashes setting at {} in {filename} must be true or false; it is ignored.",
                                 pos(src, attr.span())
                             ),
                         )),
@@ -875,6 +889,31 @@ provider_installation {
         assert_eq!(
             diags.iter().next().unwrap().detail,
             "The provider_installation block at 1:1 must not be introduced with an equals sign."
+        );
+    }
+
+    #[test]
+    fn tflock_metadata_hashes_is_read_and_a_wrong_value_is_a_warning_naming_the_field() {
+        let (cfg, diags) = CliConfig::parse(
+            "tflock_metadata_hashes = true\n",
+            "a.tfrc",
+            Flavor::Terraform,
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(cfg.tflock_metadata_hashes, Some(true));
+        let (cfg, diags) = CliConfig::parse(
+            "tflock_metadata_hashes = \"yes\"\n",
+            "a.tfrc",
+            Flavor::Terraform,
+        );
+        assert_eq!(cfg.tflock_metadata_hashes, None);
+        assert_eq!(diags.0.len(), 1);
+        assert_eq!(diags.0[0].severity, crate::diag::Severity::Warning);
+        assert_eq!(diags.0[0].summary, "Invalid tflock_metadata_hashes setting");
+        assert!(
+            diags.0[0].detail.contains("at 1:1 in a.tfrc"),
+            "{}",
+            diags.0[0].detail
         );
     }
 

@@ -3,12 +3,14 @@
 
 use super::accept::{accept, Accepted, Release};
 use super::journal::{InstallFailure, Problem, Stage};
+use super::metadata;
 use super::outbox::About;
 use super::phase::{Obtained, Step, Via};
 use super::texts;
 use super::turn::Turn;
 use crate::hash::PackageHash;
 use crate::install::exchange::{FetchedPackage, Need, SourceError, SourcePackage};
+use crate::install::options::HashSource;
 use crate::install::outcome::Install;
 use crate::version::Version;
 
@@ -36,6 +38,23 @@ impl Turn<'_> {
             Ok(source) => source,
             Err(err) => return self.fail(version, i, InstallFailure::Source(err)),
         };
+        if self.opts.hash_source == HashSource::Metadata
+            && metadata::describe(&source, self.platform(i)).is_some()
+        {
+            // Settled once every platform is located (`settle_described`, metadata.rs).
+            return Step::Described(Box::new(source));
+        }
+        self.fetch(version, preferred, i, source)
+    }
+
+    /// Announces platform `i`'s package and asks for it.
+    pub(super) fn fetch(
+        &mut self,
+        version: &Version,
+        preferred: &[PackageHash],
+        i: usize,
+        source: SourcePackage,
+    ) -> Step {
         let (flavor, platform) = (self.flavor(), self.platform(i));
         let line = if self.lock_mode() {
             texts::fetching(self.provider, version, platform, flavor)
@@ -87,28 +106,33 @@ impl Turn<'_> {
             &fetched,
             self.signatures,
         ) {
-            Ok(accepted) => self.obtained(version, i, &source, accepted),
+            Ok(accepted) => self.obtained(version, i, &source, accepted, false),
             Err(rejection) => self.fail(version, i, InstallFailure::Rejected(rejection)),
         }
     }
 
-    fn obtained(
+    /// Records platform `i`'s accepted package; `from_metadata` when its hashes are the
+    /// source's metadata rather than a download's.
+    pub(super) fn obtained(
         &mut self,
         version: &Version,
         i: usize,
         source: &SourcePackage,
         accepted: Accepted,
+        from_metadata: bool,
     ) -> Step {
         let (flavor, platform) = (self.flavor(), self.platform(i));
         let auth = texts::auth_in_line(accepted.auth.as_ref());
-        let line = if self.lock_mode() {
+        let line = if from_metadata {
+            texts::from_metadata(self.provider, version, platform, &auth, flavor)
+        } else if self.lock_mode() {
             texts::retrieved(self.provider, version, platform, &auth, flavor)
         } else {
             texts::installed(self.provider, version, &auth, flavor)
         };
         self.say(Stage::Platform(i), line);
-        // `providers lock` only hashes the package.
-        let install = (!self.lock_mode()).then(|| Install {
+        // `providers lock` only hashes the package; metadata names no package to unpack.
+        let install = (!self.lock_mode() && !from_metadata).then(|| Install {
             provider: self.provider.clone(),
             version: version.clone(),
             platform: platform.clone(),
@@ -121,10 +145,11 @@ impl Turn<'_> {
             local_h1: accepted.installed_h1,
             install,
             via: Via::Source(accepted.auth),
+            from_metadata,
         }))
     }
 
-    fn fail(&mut self, version: &Version, i: usize, failure: InstallFailure) -> Step {
+    pub(super) fn fail(&mut self, version: &Version, i: usize, failure: InstallFailure) -> Step {
         self.note(Problem::Install {
             platform: i,
             version: version.clone(),

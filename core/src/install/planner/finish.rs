@@ -270,13 +270,17 @@ impl Planner {
 
     /// What platform `i`'s package says about the recorded hash `p` is for.
     fn add_provenance(&self, p: &mut HashProvenance, i: usize, o: &Obtained) {
+        // A package taken from metadata was never hashed here: what its checks "verified
+        // locally" is the metadata itself.
         if o.local_h1 == p.hash {
-            p.computed_locally = true;
+            p.computed_locally |= !o.from_metadata;
+            p.from_metadata |= o.from_metadata;
             push_unique(&mut p.platforms, self.opts.platforms[i].to_string());
         }
         let records = o.auth().map_or(&[][..], |a| &a.hashes);
         for r in records.iter().filter(|r| r.hash == p.hash.as_str()) {
-            p.computed_locally |= r.verified_locally;
+            p.computed_locally |= r.verified_locally && !o.from_metadata;
+            p.from_metadata |= r.verified_locally && o.from_metadata;
             p.reported_by_registry |= r.reported_by_registry;
             p.reported_by_mirror |= r.reported_by_trusted_mirror;
             if p.signed_by.is_none() {

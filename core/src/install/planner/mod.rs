@@ -48,7 +48,13 @@
 //!
 //!   Locating ── Answer::PackageMeta ── on_location (fetch.rs)
 //!     ├─ source error ─────────────────────► Failed
+//!     ├─ -metadata-hashes, h1: and zh: listed ► Described(SourcePackage)
 //!     └─ described: ask Need::Package ─────► Fetching(SourcePackage)
+//!
+//!   Described ── every platform located ── settle_described (metadata.rs)
+//!     ├─ first described, no anchor yet: ask Need::Package ──► Fetching (the anchor)
+//!     ├─ anchor obtained with the claimed h1: ──► Obtained (from metadata) or Failed
+//!     └─ anchor failed or hashed otherwise: ask Need::Package ► Fetching
 //!
 //!   Fetching ── Answer::Package ── on_package (fetch.rs; the verdict is accept.rs)
 //!     ├─ accepted ─────────────────────────► Obtained(Via::Source)
@@ -64,6 +70,9 @@ mod accept_tests;
 mod fetch;
 mod finish;
 mod journal;
+mod metadata;
+#[cfg(test)]
+mod metadata_tests;
 mod outbox;
 mod phase;
 mod report;
@@ -222,6 +231,7 @@ impl Turn<'_> {
                 selected.advance(i, |version, preferred, step| {
                     self.on_step(version, preferred, i, step, answer)
                 });
+                self.settle_described(&mut selected);
                 Phase::Selected(selected)
             }
             // `Planner::answer` lets through only the answers a phase waits for.

@@ -66,6 +66,20 @@ pub(super) struct Selected {
     pub preferred: Vec<PackageHash>,
     /// One step per target platform.
     pub platforms: Vec<Step>,
+    /// With [`crate::install::HashSource::Metadata`]: the platform whose package is
+    /// downloaded to check the source's metadata, once chosen.
+    pub anchor: Option<Anchor>,
+}
+
+/// The one platform per provider whose package is downloaded in metadata mode, and the
+/// `h1:` the source's metadata claims for it: the metadata is trusted for the other
+/// platforms only when the package hashes to that.
+#[derive(Debug, Clone)]
+pub(super) struct Anchor {
+    /// The platform's index.
+    pub platform: usize,
+    /// The `h1:` the metadata lists for it.
+    pub claimed_h1: PackageHash,
 }
 
 /// Which local copy a platform is waiting to hear about.
@@ -86,6 +100,9 @@ pub(super) enum Step {
     Locating,
     /// Waiting for the package the source described.
     Fetching(Box<SourcePackage>),
+    /// Metadata mode: the source described the package with its `h1:`; waiting for the
+    /// provider's anchor platform to say whether that metadata can be trusted.
+    Described(Box<SourcePackage>),
     /// The installed copy matches the lock: it stays, and so does the lock entry.
     Kept,
     /// The package is in hand and accepted.
@@ -107,6 +124,9 @@ pub(super) struct Obtained {
     pub install: Option<Install>,
     /// Where it came from.
     pub via: Via,
+    /// Its hashes were taken from the source's metadata: the package was not downloaded,
+    /// so `local_h1` is the `h1:` the metadata lists, not one computed here.
+    pub from_metadata: bool,
 }
 
 /// Where an obtained package came from.
@@ -199,7 +219,8 @@ impl Step {
             Step::Checking(_) => Some(Awaited::LocalPackage),
             Step::Locating => Some(Awaited::PackageMeta),
             Step::Fetching(_) => Some(Awaited::Package),
-            Step::Kept | Step::Obtained(_) | Step::Failed => None,
+            // Described steps wait on another platform, not on the host.
+            Step::Described(_) | Step::Kept | Step::Obtained(_) | Step::Failed => None,
         }
     }
 

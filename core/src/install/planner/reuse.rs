@@ -94,6 +94,7 @@ impl Turn<'_> {
                 version,
                 preferred,
                 platforms: vec![step],
+                anchor: None,
             }),
             Local::Checking(check) => Phase::Reusing(Reusing {
                 version,
@@ -192,6 +193,7 @@ impl Turn<'_> {
             local_h1: h1,
             install: Some(install),
             via: Via::PluginCache,
+            from_metadata: false,
         }))
     }
 }

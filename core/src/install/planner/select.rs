@@ -126,6 +126,7 @@ impl Turn<'_> {
             version,
             preferred,
             platforms,
+            anchor: None,
         })
     }
 

@@ -105,6 +105,21 @@ pub fn retrieved(p: &Provider, v: &Version, platform: &Platform, auth: &str, f: 
     )
 }
 
+/// `- Took <p> <v> for <platform> from the source's metadata (<auth>)` (`-metadata-hashes`:
+/// the package was not downloaded).
+pub fn from_metadata(
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+    auth: &str,
+    f: Flavor,
+) -> String {
+    format!(
+        "- Took {} {v} for {platform} from the source's metadata, without downloading ({auth})",
+        p.for_display(f)
+    )
+}
+
 /// What `providers lock` reports per provider and platform.
 pub fn obtained(p: &Provider, platform: &Platform, change: LockChange, f: Flavor) -> String {
     let tail = match change {
