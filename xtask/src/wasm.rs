@@ -294,7 +294,7 @@ pub fn test() -> Result<()> {
 /// (issue 30) took it to 526.4 KB, each measured the same way. No wasm-opt pass or rustc
 /// opt-level recovered the first growth (each measured); issue 32 brings it back under 500 KB
 /// by shrinking what the module spends its bytes on.
-const GZIP_BUDGET: u64 = 536_000;
+const GZIP_BUDGET: u64 = 540_000;
 
 /// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path) -> Result<()> {

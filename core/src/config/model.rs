@@ -80,6 +80,23 @@ pub struct Block {
     pub touched: bool,
 }
 
+impl Attribute {
+    /// HCL's `NameRange`: the name at the start of the declaration, or in JSON the quoted
+    /// key (assuming it has no escapes).
+    pub fn name_range(&self) -> Range {
+        let quotes = if self.origin.file.ends_with(".json") {
+            2
+        } else {
+            0
+        };
+        let mut r = self.origin.decl.clone();
+        r.end = r.start;
+        r.end.column += self.name.chars().count() + quotes;
+        r.end.byte += self.name.len() + quotes;
+        r
+    }
+}
+
 /// Where a JSON block's property name (with its quotes) and closing brace were written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonPlaces {

@@ -6,7 +6,7 @@
 
 use crate::config::model::{Attribute, Block};
 use crate::config::schema::{body_decode, BodyDecode, BodySchema};
-use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 use crate::gotext::suggest::name_suggestion;
 
@@ -42,7 +42,7 @@ fn check_body<'a>(
                         format!("Unexpected {:?} block", first.kind),
                         "Blocks are not allowed here.",
                     )
-                    .with_range(type_range(first)),
+                    .with_range(first.kind_range()),
                 );
             }
         }
@@ -112,7 +112,7 @@ fn check_required(b: &Block, schema: &BodySchema, override_file: bool, diags: &m
 }
 
 /// HCL's label-count errors for a nested block the schema knows; false when it is refused.
-fn labels_fit(b: &Block, labels: &[&str], diags: &mut Diagnostics) -> bool {
+pub(super) fn labels_fit(b: &Block, labels: &[&str], diags: &mut Diagnostics) -> bool {
     if b.labels.len() > labels.len() {
         let detail = if labels.is_empty() {
             format!("No labels are expected for {} blocks.", b.kind)
@@ -171,7 +171,7 @@ fn unsupported_argument(a: &Attribute, parent: &Block, schema: &BodySchema) -> D
         "Unsupported argument",
         format!("An argument named {:?} is not expected here.{hint}", a.name),
     )
-    .with_range(attr_name_range(a))
+    .with_range(a.name_range())
 }
 
 fn unsupported_block(b: &Block, schema: &BodySchema) -> Diagnostic {
@@ -188,7 +188,7 @@ fn unsupported_block(b: &Block, schema: &BodySchema) -> Diagnostic {
         "Unsupported block type",
         format!("Blocks of type {:?} are not expected here.{hint}", b.kind),
     )
-    .with_range(type_range(b))
+    .with_range(b.kind_range())
 }
 
 fn extraneous_property(a: &Attribute, parent: &Block, schema: &BodySchema) -> Diagnostic {
@@ -201,25 +201,5 @@ fn extraneous_property(a: &Attribute, parent: &Block, schema: &BodySchema) -> Di
         "Extraneous JSON object property",
         format!("No argument or block type is named {:?}.{hint}", a.name),
     )
-    .with_range(attr_name_range(a))
-}
-
-/// An attribute's name range: from the start of its declaration, as long as the name, or in
-/// JSON the quoted key (assuming it has no escapes).
-fn attr_name_range(a: &Attribute) -> Range {
-    let quotes = if a.origin.file.ends_with(".json") {
-        2
-    } else {
-        0
-    };
-    let mut r = a.origin.decl.clone();
-    r.end = r.start;
-    r.end.column += a.name.chars().count() + quotes;
-    r.end.byte += a.name.len() + quotes;
-    r
-}
-
-/// A block's type range: its keyword, or in JSON its quoted property name.
-pub(super) fn type_range(b: &Block) -> Range {
-    b.kind_range()
+    .with_range(a.name_range())
 }

@@ -2,9 +2,9 @@
 //! `decodeOutputBlock`, `decodeCheckBlock`, ...): blocks that may appear once, reserved names,
 //! meta-arguments that exclude each other. Each is reported where and as Terraform reports it.
 
-use crate::config::model::{Attribute, Block};
+use crate::config::model::Block;
 use crate::config::variables::references;
-use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
 /// Checks top-level block `b` of one file.
@@ -29,7 +29,7 @@ pub fn check_block(b: &Block, flavor: Flavor, override_file: bool, diags: &mut D
                         "Postconditions are not allowed",
                         "Output values can only have preconditions, not postconditions.",
                     )
-                    .with_range(type_range(p)),
+                    .with_range(p.kind_range()),
                 );
             }
         }
@@ -48,7 +48,7 @@ fn resource(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
                     r#"Invalid combination of "count" and "for_each""#,
                     r#"The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created."#,
                 )
-                .with_range(name_range(for_each)),
+                .with_range(for_each.name_range()),
             );
         }
     }
@@ -104,7 +104,7 @@ fn unmanaged_lifecycle(lifecycle: &Block, kind: &str, diags: &mut Diagnostics) {
                     format!("Invalid {what} resource lifecycle argument"),
                     format!("The lifecycle argument {:?} is defined only for managed resources (\"resource\" blocks), and is not valid for {blocks}.", a.name),
                 )
-                .with_range(name_range(a)),
+                .with_range(a.name_range()),
             );
         }
     }
@@ -114,7 +114,7 @@ fn unmanaged_lifecycle(lifecycle: &Block, kind: &str, diags: &mut Diagnostics) {
                 format!("Invalid {what} resource lifecycle nested block"),
                 format!("The lifecycle nested block {:?} is defined only for managed resources (\"resource\" blocks), and is not valid for {blocks}.", nb.kind),
             )
-            .with_range(type_range(nb)),
+            .with_range(nb.kind_range()),
         );
     }
 }
@@ -141,7 +141,7 @@ fn provider(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
                         product(flavor)
                     ),
                 )
-                .with_range(name_range(a)),
+                .with_range(a.name_range()),
             );
         }
     }
@@ -191,7 +191,7 @@ fn escaping_and_reserved(
                         product(flavor)
                     ),
                 )
-                .with_range(type_range(nb)),
+                .with_range(nb.kind_range()),
             );
         }
     }
@@ -287,21 +287,4 @@ fn product(flavor: Flavor) -> &'static str {
         Flavor::Terraform => "Terraform",
         Flavor::OpenTofu => "OpenTofu",
     }
-}
-
-fn name_range(a: &Attribute) -> Range {
-    let quotes = if a.origin.file.ends_with(".json") {
-        2
-    } else {
-        0
-    };
-    let mut r = a.origin.decl.clone();
-    r.end = r.start;
-    r.end.column += a.name.chars().count() + quotes;
-    r.end.byte += a.name.len() + quotes;
-    r
-}
-
-fn type_range(b: &Block) -> Range {
-    b.kind_range()
 }

@@ -135,18 +135,12 @@ pub fn parse_file(
 fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
     body.items.retain(|item| match item {
         Item::Attribute(a) => {
-            let mut r = a.origin.decl.clone();
-            r.end = crate::diag::Pos {
-                line: r.start.line,
-                column: r.start.column + a.name.chars().count(),
-                byte: r.start.byte + a.name.len(),
-            };
             diags.push(
                 Diagnostic::error(
                     "Unsupported argument",
                     format!("An argument named {:?} is not expected here.", a.name),
                 )
-                .with_range(r),
+                .with_range(a.name_range()),
             );
             false
         }
@@ -157,48 +151,11 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
                         "Unsupported block type",
                         format!("Blocks of type {:?} are not expected here.", b.kind),
                     )
-                    .with_range(content::type_range(b)),
+                    .with_range(b.kind_range()),
                 );
                 return false;
             };
-            if b.labels.len() > labels.len() {
-                let detail = if labels.is_empty() {
-                    format!("No labels are expected for {} blocks.", b.kind)
-                } else {
-                    format!(
-                        "Only {} labels ({}) are expected for {} blocks.",
-                        labels.len(),
-                        labels.join(", "),
-                        b.kind
-                    )
-                };
-                let at = b
-                    .label_ranges
-                    .get(labels.len())
-                    .cloned()
-                    .unwrap_or_else(|| b.origin.decl.clone());
-                diags.push(
-                    Diagnostic::error(format!("Extraneous label for {}", b.kind), detail)
-                        .with_range(at),
-                );
-                return false;
-            }
-            if b.labels.len() < labels.len() {
-                diags.push(
-                    Diagnostic::error(
-                        format!("Missing {} for {}", labels[b.labels.len()], b.kind),
-                        format!(
-                            "All {} blocks must have {} labels ({}).",
-                            b.kind,
-                            labels.len(),
-                            labels.join(", ")
-                        ),
-                    )
-                    .with_range(b.open_brace.clone()),
-                );
-                return false;
-            }
-            true
+            content::labels_fit(b, labels, diags)
         }
     });
 }

@@ -5,7 +5,7 @@
 use super::tree::ModuleTree;
 use crate::config::model::{Block, Item};
 use crate::config::schema::{module_schema, BodySchema};
-use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 use crate::gotext::suggest::name_suggestion;
 
@@ -89,19 +89,15 @@ fn check_call(
                 let hint = name_suggestion(&a.name, &unset)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
-                // JSON names its key, quotes included (assuming no escapes in it).
-                let (summary, detail, quotes) = if json {
+                let (summary, detail) = if json {
                     let detail = format!("No argument or block type is named {:?}.{hint}", a.name);
-                    ("Extraneous JSON object property", detail, 2)
+                    ("Extraneous JSON object property", detail)
                 } else {
                     let detail =
                         format!("An argument named {:?} is not expected here.{hint}", a.name);
-                    ("Unsupported argument", detail, 0)
+                    ("Unsupported argument", detail)
                 };
-                let mut range = name_range(&a.origin.decl, &a.name);
-                range.end.column += quotes;
-                range.end.byte += quotes;
-                diags.push(Diagnostic::error(summary, detail).with_range(range));
+                diags.push(Diagnostic::error(summary, detail).with_range(a.name_range()));
             }
             Item::Block(b) => {
                 if reserved.blocks.iter().any(|(t, _)| *t == b.kind) {
@@ -112,7 +108,7 @@ fn check_call(
                 } else {
                     String::new()
                 };
-                let range = name_range(&b.origin.decl, &b.kind);
+                let range = b.kind_range();
                 diags.push(
                     Diagnostic::error(
                         "Unsupported block type",
@@ -123,13 +119,4 @@ fn check_call(
             }
         }
     }
-}
-
-/// The range of `name` written at the start of `decl` (HCL's `NameRange`/`TypeRange`).
-fn name_range(decl: &Range, name: &str) -> Range {
-    let mut range = decl.clone();
-    range.end = range.start;
-    range.end.column += name.chars().count();
-    range.end.byte += name.len();
-    range
 }
