@@ -296,6 +296,10 @@ export interface HashOutcome {
   /** Reported by a network mirror (OpenTofu `trust_all_hashes`). */
   reportedByMirror: boolean;
   fromPreviousLock: boolean;
+  /** Its platform's `h1:` taken from the source's metadata (OpenTofu `packages`, a mirror's
+   * `hashes`) once another platform's download matched, instead of from its own package
+   * (the CLI's `-metadata-hashes`; `lock()` does not offer the mode yet). */
+  fromMetadata: boolean;
 }
 
 /** `lock()` settings: a planner run plus the transport and the installation sources. */
