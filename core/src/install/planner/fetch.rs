@@ -88,25 +88,30 @@ impl Turn<'_> {
         source: SourcePackage,
         result: Result<FetchedPackage, SourceError>,
     ) -> Step {
-        let fetched = match result {
-            Ok(fetched) => fetched,
-            Err(err) => return self.fail(version, i, InstallFailure::Source(err)),
-        };
+        match result {
+            Ok(fetched) => self.judge(version, i, &source, &fetched, false),
+            Err(err) => self.fail(version, i, InstallFailure::Source(err)),
+        }
+    }
+
+    /// Accepts platform `i`'s `package` or records why not, whether it was downloaded or
+    /// described by the source's metadata (`from_metadata`).
+    pub(super) fn judge(
+        &mut self,
+        version: &Version,
+        i: usize,
+        source: &SourcePackage,
+        package: &FetchedPackage,
+        from_metadata: bool,
+    ) -> Step {
         let release = Release {
             provider: self.provider,
             version,
             constraints: self.constraints,
         };
         let prior = self.previous_lock();
-        match accept(
-            self.opts,
-            release,
-            prior,
-            &source,
-            &fetched,
-            self.signatures,
-        ) {
-            Ok(accepted) => self.obtained(version, i, &source, accepted, false),
+        match accept(self.opts, release, prior, source, package, self.signatures) {
+            Ok(accepted) => self.obtained(version, i, source, accepted, from_metadata),
             Err(rejection) => self.fail(version, i, InstallFailure::Rejected(rejection)),
         }
     }

@@ -12,8 +12,6 @@
 //! The lock is then the one a download of every platform writes. If the anchor fails or
 //! hashes to anything else, the metadata is not trusted and the others are downloaded.
 
-use super::accept::{accept, Release};
-use super::journal::InstallFailure;
 use super::phase::{Anchor, Selected, Step};
 use super::turn::Turn;
 use crate::addrs::Platform;
@@ -158,22 +156,6 @@ impl Turn<'_> {
             // `on_location` lets only described sources wait; were one not, download it.
             return self.fetch(version, preferred, i, source);
         };
-        let release = Release {
-            provider: self.provider,
-            version,
-            constraints: self.constraints,
-        };
-        let prior = self.previous_lock();
-        match accept(
-            self.opts,
-            release,
-            prior,
-            &source,
-            &described.package,
-            self.signatures,
-        ) {
-            Ok(accepted) => self.obtained(version, i, &source, accepted, true),
-            Err(rejection) => self.fail(version, i, InstallFailure::Rejected(rejection)),
-        }
+        self.judge(version, i, &source, &described.package, true)
     }
 }
