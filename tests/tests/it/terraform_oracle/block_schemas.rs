@@ -10,12 +10,9 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use std::fmt::Write as _;
 use std::path::Path;
-use tflock_core::collections::SortedMap;
-use tflock_core::config::{load_tree, tree_requirements, LoadOptions};
-use tflock_core::Flavor;
 use tflock_tests::terraform::run_terraform;
 
-use super::harness::{failures_of, rng};
+use super::harness::{failures_of, rng, tflock_tree_diagnostics};
 
 const CASES: usize = 40;
 
@@ -413,16 +410,7 @@ fn terraform_sees(dir: &Path, home: &Path) -> Seen {
 }
 
 fn tflock_sees(files: &[(String, String)]) -> Seen {
-    let mut dirs: SortedMap<String, Vec<(String, Vec<u8>)>> = SortedMap::new();
-    for (path, text) in files {
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-        dirs.entry(dir.to_string())
-            .or_default()
-            .push((name.to_string(), text.clone().into_bytes()));
-    }
-    let tree = load_tree(&dirs, "", &LoadOptions::new(Flavor::Terraform));
-    let mut diags = tree.diagnostics();
-    diags.extend(tree_requirements(&tree, Flavor::Terraform).diagnostics);
+    let diags = tflock_tree_diagnostics(files);
     let mut seen: Seen = diags
         .iter()
         .filter(|d| schema_summary(&d.summary))

@@ -66,3 +66,23 @@ pub fn failures_of<T: Sync>(
             .collect()
     })
 }
+
+/// What tflock reports for a module tree given as `(path, text)` files (the root module is
+/// the files without a directory): loading diagnostics and the requirement tree's, Terraform
+/// flavour.
+pub fn tflock_tree_diagnostics(files: &[(String, String)]) -> tflock_core::Diagnostics {
+    use tflock_core::config::{load_tree, tree_requirements, LoadOptions};
+    use tflock_core::Flavor;
+    let mut dirs: tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>> =
+        Default::default();
+    for (path, text) in files {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        dirs.entry(dir.to_string())
+            .or_default()
+            .push((name.to_string(), text.clone().into_bytes()));
+    }
+    let tree = load_tree(&dirs, "", &LoadOptions::new(Flavor::Terraform));
+    let mut diags = tree.diagnostics();
+    diags.extend(tree_requirements(&tree, Flavor::Terraform).diagnostics);
+    diags
+}
