@@ -33,7 +33,8 @@ fn check_body<'a>(
         return;
     }
     let json = b.origin.file.ends_with(".json");
-    match body_decode(path, flavor) {
+    let decode = body_decode(path, flavor);
+    match decode {
         BodyDecode::Any => {}
         BodyDecode::JustAttributes => {
             if let Some(first) = b.body.blocks().next() {
@@ -47,7 +48,7 @@ fn check_body<'a>(
             }
         }
         BodyDecode::Content(schema) | BodyDecode::Partial(schema) => {
-            let strict = matches!(body_decode(path, flavor), BodyDecode::Content(_));
+            let strict = matches!(decode, BodyDecode::Content(_));
             check_required(b, schema, override_file, diags);
             let mut seen_once: Vec<&str> = Vec::new();
             for nested in b.body.blocks() {
