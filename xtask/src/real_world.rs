@@ -12,6 +12,7 @@
 //! to stdout and `<target>/real-world/report.md` (with `results.tsv` beside it).
 
 mod compare;
+mod init;
 mod scan;
 
 use anyhow::{bail, Context, Result};
@@ -26,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use compare::{diagnostics, short_diff, tree};
 
-const USAGE: &str = "usage: cargo xtask real-world [--mirror DIR] [--only TEXT] [--jobs N]";
+const USAGE: &str =
+    "usage: cargo xtask real-world [--mirror DIR] [--only TEXT] [--jobs N] [--no-init]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
@@ -35,6 +37,8 @@ struct Options {
     mirror: PathBuf,
     only: Option<String>,
     jobs: usize,
+    /// Skip the `init` comparison.
+    no_init: bool,
 }
 
 fn options(args: &[String]) -> Result<Options> {
@@ -44,6 +48,7 @@ fn options(args: &[String]) -> Result<Options> {
             .unwrap_or_else(|| PathBuf::from("/work/.mirror")),
         only: None,
         jobs: 2,
+        no_init: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -52,6 +57,7 @@ fn options(args: &[String]) -> Result<Options> {
             "--mirror" => o.mirror = PathBuf::from(value()?),
             "--only" => o.only = Some(value()?),
             "--jobs" => o.jobs = value()?.parse().context(USAGE)?,
+            "--no-init" => o.no_init = true,
             _ => bail!("{USAGE}"),
         }
     }
@@ -101,9 +107,30 @@ impl Kind {
     }
 }
 
+/// What a comparison compared.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum What {
+    /// `providers` in a module directory.
+    Module,
+    /// A lock file's verdict.
+    Lock,
+    /// `init -backend=false` in a module directory, against the loopback registry.
+    Init,
+}
+
+impl What {
+    fn label(self) -> &'static str {
+        match self {
+            What::Module => "module",
+            What::Lock => "lock file",
+            What::Init => "init",
+        }
+    }
+}
+
 struct Outcome {
     repo: usize,
-    lock: bool,
+    what: What,
     rel: String,
     kind: Kind,
     /// Why it was skipped, or the difference: a short diff of trees and diagnostics.
@@ -111,6 +138,10 @@ struct Outcome {
     constructs: BTreeSet<&'static str>,
     /// Lock files only: `tflock lockfile fmt` changes it.
     fmt_changes: bool,
+    /// Modules only: the requirement-tree lines both tools printed.
+    requirements: BTreeSet<String>,
+    /// Init only: both tools wrote a lock file (so agreement compared real bytes).
+    locks_written: bool,
 }
 
 pub fn run(args: &[String]) -> Result<()> {
@@ -142,39 +173,25 @@ pub fn run(args: &[String]) -> Result<()> {
         jobs.len()
     );
 
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    let started = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..o.jobs.max(1) {
-            s.spawn(|| loop {
-                let n = next.fetch_add(1, Ordering::SeqCst);
-                let Some(job) = jobs.get(n) else { break };
-                let scratch = work.join("jobs").join(n.to_string());
-                let outcome = match job {
-                    Job::Module { repo, rel } => {
-                        let copy = work.join("copies").join(repos[*repo].key());
-                        compare_module(*repo, &copy, rel, &scratch, &work)
-                    }
-                    Job::Lock { repo, rel } => {
-                        compare_lock(*repo, &repos[*repo].dir.join(rel), rel, &scratch, &work)
-                    }
-                };
-                let _ = std::fs::remove_dir_all(&scratch);
-                if (n + 1).is_multiple_of(100) {
-                    eprintln!(
-                        "real-world: {}/{} after {:?}",
-                        n + 1,
-                        jobs.len(),
-                        started.elapsed()
-                    );
-                }
-                results.lock().expect("results").push(outcome);
-            });
-        }
+    let mut results = pool(jobs.len(), o.jobs, |n| {
+        let scratch = work.join("jobs").join(n.to_string());
+        let outcome = match &jobs[n] {
+            Job::Module { repo, rel } => {
+                let copy = work.join("copies").join(repos[*repo].key());
+                compare_module(*repo, &copy, rel, &scratch, &work)
+            }
+            Job::Lock { repo, rel } => {
+                compare_lock(*repo, &repos[*repo].dir.join(rel), rel, &scratch, &work)
+            }
+        };
+        let _ = std::fs::remove_dir_all(&scratch);
+        outcome
     });
-    let mut results = results.into_inner().expect("results");
-    results.sort_by(|a, b| (a.repo, a.lock, &a.rel).cmp(&(b.repo, b.lock, &b.rel)));
+    if !o.no_init {
+        let inits = compare_inits(&results, &repos, &work, o.jobs)?;
+        results.extend(inits);
+    }
+    results.sort_by(|a, b| (a.repo, a.what, &a.rel).cmp(&(b.repo, b.what, &b.rel)));
 
     let tflock_commit = Command::new("git")
         .args(["rev-parse", "--short=12", "HEAD"])
@@ -192,24 +209,170 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Runs `count` comparisons on `threads` threads, with progress on stderr.
+fn pool(count: usize, threads: usize, job: impl Fn(usize) -> Outcome + Sync) -> Vec<Outcome> {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                if n >= count {
+                    break;
+                }
+                let outcome = job(n);
+                if (n + 1).is_multiple_of(100) {
+                    eprintln!("real-world: {}/{count} after {:?}", n + 1, started.elapsed());
+                }
+                results.lock().expect("results").push(outcome);
+            });
+        }
+    });
+    results.into_inner().expect("results")
+}
+
+/// The `init` comparison ([`init`]) on every module directory the `providers` comparison did
+/// not skip.
+fn compare_inits(
+    modules: &[Outcome],
+    repos: &[Repo],
+    work: &Path,
+    threads: usize,
+) -> Result<Vec<Outcome>> {
+    let dirs: Vec<&Outcome> = modules
+        .iter()
+        .filter(|r| r.what == What::Module && r.kind != Kind::Skipped)
+        .collect();
+    let wanted = init::wanted_versions(
+        dirs.iter()
+            .flat_map(|r| r.requirements.iter().map(String::as_str)),
+    );
+    let spec = work.join("registry-spec.txt");
+    std::fs::write(&spec, init::spec(&wanted))?;
+    let server = work.join("fake_registry_server");
+    build_bin("tflock-tests", "fake_registry_server", &server)?;
+    let registry = init::Registry::start(&server, &spec)?;
+    let config = work.join("init.tfrc");
+    std::fs::write(&config, registry.cli_config())?;
+    eprintln!(
+        "real-world: init in {} directories, {} providers on the loopback registry",
+        dirs.len(),
+        wanted.len()
+    );
+    let outcomes = pool(dirs.len(), threads, |n| {
+        let r = dirs[n];
+        let scratch = work.join("init-jobs").join(n.to_string());
+        let copy = work.join("copies").join(repos[r.repo].key());
+        let rel = if r.rel == "." { "" } else { r.rel.as_str() };
+        let outcome = compare_init(r, &copy, rel, &scratch, work, &config);
+        let _ = std::fs::remove_dir_all(&scratch);
+        outcome
+    });
+    drop(registry);
+    Ok(outcomes)
+}
+
+/// Both tools run `init -backend=false` in their own copy of the repository; their exit
+/// status, diagnostic summaries and lock files must be the same.
+fn compare_init(
+    module: &Outcome,
+    copy: &Path,
+    rel: &str,
+    scratch: &Path,
+    work: &Path,
+    config: &Path,
+) -> Outcome {
+    let mut outcome = Outcome {
+        repo: module.repo,
+        what: What::Init,
+        rel: module.rel.clone(),
+        kind: Kind::Differ,
+        detail: Vec::new(),
+        constructs: module.constructs.clone(),
+        fmt_changes: false,
+        requirements: BTreeSet::new(),
+        locks_written: false,
+    };
+    let (tf_root, our_root) = (scratch.join("tf"), scratch.join("ours"));
+    for root in [&tf_root, &our_root] {
+        if let Err(e) = init::copy_tree(copy, root) {
+            outcome.detail.push(format!("copying the repository: {e}"));
+            return outcome;
+        }
+    }
+    let args = ["init", "-backend=false", "-input=false", "-no-color"];
+    let mut tf_cmd = terraform(&tf_root.join(rel), work, &scratch.join("tf-data"), &args);
+    tf_cmd.env("TF_CLI_CONFIG_FILE", config);
+    let tf = run_captured(tf_cmd, scratch, "tf");
+    let mut our_cmd = tflock(&our_root.join(rel), work, &scratch.join("our-data"), &args);
+    our_cmd.env("TF_CLI_CONFIG_FILE", config);
+    let ours = run_captured(our_cmd, scratch, "tflock");
+    let lock = |root: &Path| std::fs::read_to_string(root.join(rel).join(".terraform.lock.hcl"));
+    let (tf_lock, our_lock) = (lock(&tf_root).ok(), lock(&our_root).ok());
+    outcome.locks_written = tf_lock.is_some() && our_lock.is_some();
+    let render = |d: BTreeSet<(String, String)>| -> BTreeSet<String> {
+        d.into_iter().map(|(s, m)| format!("{s}: {m}")).collect()
+    };
+    let mut diff = short_diff(&render(diagnostics(&tf.text)), &render(diagnostics(&ours.text)), 8);
+    if tf_lock != our_lock {
+        let lines = |l: &Option<String>| -> BTreeSet<String> {
+            match l {
+                Some(text) => text.lines().map(|l| format!("lock {l}")).collect(),
+                None => BTreeSet::from(["(no lock file)".to_string()]),
+            }
+        };
+        diff.push("lock files differ:".into());
+        diff.extend(short_diff(&lines(&tf_lock), &lines(&our_lock), 12));
+    }
+    outcome.kind = match (tf.ok, ours.ok) {
+        _ if tf.ok == ours.ok && diff.is_empty() => Kind::Agree,
+        (true, true) | (false, false) => Kind::Differ,
+        (false, true) => Kind::OnlyTerraformErrors,
+        (true, false) => Kind::OnlyTflockErrors,
+    };
+    outcome.detail = diff;
+    outcome
+}
+
+/// The likely cause of an `init` difference.
+fn init_cause(r: &Outcome) -> String {
+    if r.detail.iter().any(|l| l == "lock files differ:") {
+        return "init: lock files differ".into();
+    }
+    if let Some(error) = r.detail.iter().find_map(|l| l.strip_prefix("- error: ")) {
+        return format!("init: error missing: {error}");
+    }
+    if let Some(error) = r.detail.iter().find_map(|l| l.strip_prefix("+ error: ")) {
+        return format!("init: error only tflock gives: {error}");
+    }
+    "init: other".into()
+}
+
 /// Builds the CLI and copies the binary to `to` at once: other worktrees sharing the target
 /// directory rebuild `debug/tflock` from their own sources.
 fn build_tflock(to: &Path) -> Result<()> {
-    eprintln!("xtask: building tflock");
+    build_bin("tflock", "tflock", to)
+}
+
+/// Builds one binary of a workspace package and copies it to `to`.
+fn build_bin(package: &str, bin: &str, to: &Path) -> Result<()> {
+    eprintln!("xtask: building {bin}");
     let out = Command::new(env!("CARGO"))
-        .args(["build", "-p", "tflock", "--bin", "tflock"])
+        .args(["build", "-p", package, "--bin", bin])
         .arg("--message-format=json-render-diagnostics")
         .stderr(Stdio::inherit())
         .output()?;
     if !out.status.success() {
-        bail!("cargo build -p tflock failed");
+        bail!("cargo build -p {package} failed");
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let name = format!(r#""name":"{bin}""#);
     let executable = stdout
         .lines()
-        .filter(|l| l.contains(r#""name":"tflock""#))
+        .filter(|l| l.contains(&name) && l.contains(r#""kind":["bin"]"#))
         .find_map(|l| l.split(r#""executable":""#).nth(1)?.split('"').next())
-        .context("cargo did not name the tflock executable")?;
+        .with_context(|| format!("cargo did not name the {bin} executable"))?;
     std::fs::copy(executable, to)?;
     Ok(())
 }
@@ -500,7 +663,7 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
     let reach = scan::reach(copy, &dir);
     let mut outcome = Outcome {
         repo,
-        lock: false,
+        what: What::Module,
         rel: if rel.is_empty() {
             ".".into()
         } else {
@@ -510,6 +673,8 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
         detail: Vec::new(),
         constructs: reach.constructs.clone(),
         fmt_changes: false,
+        requirements: BTreeSet::new(),
+        locks_written: false,
     };
     if let Some(first) = reach.remote.first() {
         outcome.detail.push(format!("remote module {first}"));
@@ -553,6 +718,7 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
         (true, false) => Kind::OnlyTflockErrors,
     };
     outcome.detail = diff;
+    outcome.requirements = tf_tree.union(&our_tree).cloned().collect();
     outcome
 }
 
@@ -623,12 +789,14 @@ fn compare_lock(repo: usize, file: &Path, rel: &str, scratch: &Path, work: &Path
     }
     Outcome {
         repo,
-        lock: true,
+        what: What::Lock,
         rel: rel.into(),
         kind,
         detail,
         constructs: BTreeSet::new(),
         fmt_changes,
+        requirements: BTreeSet::new(),
+        locks_written: false,
     }
 }
 
@@ -637,7 +805,10 @@ fn compare_lock(repo: usize, file: &Path, rel: &str, scratch: &Path, work: &Path
 fn cause(r: &Outcome) -> String {
     let has = |text: &str| r.detail.iter().any(|l| l.contains(text));
     let uses = |construct: &str| r.constructs.contains(construct);
-    if r.lock {
+    if r.what == What::Init {
+        return init_cause(r);
+    }
+    if r.what == What::Lock {
         return if r.kind == Kind::Agree {
             "lock file rewritten by tflock lockfile fmt".into()
         } else {
@@ -687,10 +858,10 @@ const KINDS: [Kind; 5] = [
 ];
 
 fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
-    let count = |repo: Option<usize>, lock: bool, kind: Option<Kind>| {
+    let count = |repo: Option<usize>, what: What, kind: Option<Kind>| {
         results
             .iter()
-            .filter(|r| repo.is_none_or(|i| r.repo == i) && r.lock == lock)
+            .filter(|r| repo.is_none_or(|i| r.repo == i) && r.what == what)
             .filter(|r| kind.is_none_or(|k| r.kind == k))
             .count()
     };
@@ -698,21 +869,26 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
         "# Terraform 1.15.5 and tflock on real repositories\n\n\
          Module directories: `terraform get` + `terraform providers` vs `tflock providers` \
          (trees with siblings sorted, exit status, diagnostic summaries). Lock files: \
-         `terraform providers` vs `tflock lockfile check`. tflock at {tflock_commit}.\n\n\
+         `terraform providers` vs `tflock lockfile check`. Init: `init -backend=false` by both \
+         against a loopback registry of fake signed releases (exit status, diagnostic \
+         summaries, lock files byte for byte). tflock at {tflock_commit}.\n\n\
          | repository | commit | directories | agree | differ | only Terraform errors | \
-         only tflock errors | skipped (remote modules) | lock files | lock agree |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+         only tflock errors | skipped (remote modules) | lock files | lock agree | init | \
+         init agree |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let row = |out: &mut String, name: &str, commit: &str, repo: Option<usize>| {
-        let _ = write!(out, "| {name} | {commit} | {} |", count(repo, false, None));
+        let _ = write!(out, "| {name} | {commit} | {} |", count(repo, What::Module, None));
         for k in KINDS {
-            let _ = write!(out, " {} |", count(repo, false, Some(k)));
+            let _ = write!(out, " {} |", count(repo, What::Module, Some(k)));
         }
         let _ = writeln!(
             out,
-            " {} | {} |",
-            count(repo, true, None),
-            count(repo, true, Some(Kind::Agree))
+            " {} | {} | {} | {} |",
+            count(repo, What::Lock, None),
+            count(repo, What::Lock, Some(Kind::Agree)),
+            count(repo, What::Init, None),
+            count(repo, What::Init, Some(Kind::Agree))
         );
     };
     for (i, repo) in repos.iter().enumerate() {
@@ -728,7 +904,14 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
     let _ = writeln!(
         out,
         "\nLock files `tflock lockfile fmt` rewrites: {fmt} of {}.",
-        count(None, true, None)
+        count(None, What::Lock, None)
+    );
+    let written = results.iter().filter(|r| r.locks_written).count();
+    let _ = writeln!(
+        out,
+        "Init runs where both tools wrote a lock file: {written} of {}; the lock files of \
+         those that agree are byte-identical.",
+        count(None, What::Init, None)
     );
 
     let mut causes = std::collections::BTreeMap::<String, usize>::new();
@@ -746,7 +929,7 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
         .iter()
         .filter(|r| !matches!(r.kind, Kind::Agree | Kind::Skipped) || r.fmt_changes)
     {
-        let what = if r.lock { "lock file" } else { "module" };
+        let what = r.what.label();
         let _ = writeln!(
             out,
             "\n### {} `{}` ({what}): {}",
@@ -789,7 +972,7 @@ fn tsv(repos: &[Repo], results: &[Outcome]) -> String {
             format!(
                 "{}\t{}\t{}\t{}\t{cause}\t{}\n",
                 repos[r.repo].name,
-                if r.lock { "lock" } else { "module" },
+                r.what.label(),
                 r.rel,
                 r.kind.label(),
                 c.join(",")
