@@ -14,6 +14,7 @@
 mod compare;
 mod init;
 mod scan;
+mod testdata;
 
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeSet;
@@ -69,6 +70,8 @@ struct Repo {
     /// `owner/name`.
     name: String,
     locks_only: bool,
+    /// Only the module directories under this path (see [`testdata`]).
+    modules_under: Option<String>,
     commit: String,
     /// The extracted files.
     dir: PathBuf,
@@ -83,6 +86,7 @@ impl Repo {
 enum Job {
     Module { repo: usize, rel: String },
     Lock { repo: usize, rel: String },
+    Merge { repo: usize, rel: String },
 }
 
 /// What one comparison found.
@@ -116,6 +120,8 @@ enum What {
     Lock,
     /// `init -backend=false` in a module directory, against the loopback registry.
     Init,
+    /// Terraform on `tflock merge`'s output in place of a module's files and override files.
+    Merge,
 }
 
 impl What {
@@ -124,6 +130,7 @@ impl What {
             What::Module => "module",
             What::Lock => "lock file",
             What::Init => "init",
+            What::Merge => "merge",
         }
     }
 }
@@ -158,12 +165,24 @@ pub fn run(args: &[String]) -> Result<()> {
 
     let mut jobs = Vec::new();
     for (i, repo) in repos.iter().enumerate() {
-        copy_configuration(&repo.dir, &work.join("copies").join(repo.key()))?;
+        let copy = work.join("copies").join(repo.key());
+        copy_configuration(&repo.dir, &copy)?;
         let mut dirs = BTreeSet::new();
         let mut locks = Vec::new();
         walk(&repo.dir, &repo.dir, &mut dirs, &mut locks);
-        if !repo.locks_only {
-            jobs.extend(dirs.into_iter().map(|rel| Job::Module { repo: i, rel }));
+        let modules = match &repo.modules_under {
+            Some(under) => testdata::module_dirs(&copy, under)?,
+            None if repo.locks_only => Vec::new(),
+            None => dirs.into_iter().collect(),
+        };
+        for rel in modules {
+            if has_override_files(&copy.join(&rel)) {
+                jobs.push(Job::Merge {
+                    repo: i,
+                    rel: rel.clone(),
+                });
+            }
+            jobs.push(Job::Module { repo: i, rel });
         }
         jobs.extend(locks.into_iter().map(|rel| Job::Lock { repo: i, rel }));
     }
@@ -182,6 +201,10 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             Job::Lock { repo, rel } => {
                 compare_lock(*repo, &repos[*repo].dir.join(rel), rel, &scratch, &work)
+            }
+            Job::Merge { repo, rel } => {
+                let copy = work.join("copies").join(repos[*repo].key());
+                compare_merge(*repo, &copy, rel, &scratch, &work)
             }
         };
         let _ = std::fs::remove_dir_all(&scratch);
@@ -223,7 +246,11 @@ fn pool(count: usize, threads: usize, job: impl Fn(usize) -> Outcome + Sync) -> 
                 }
                 let outcome = job(n);
                 if (n + 1).is_multiple_of(100) {
-                    eprintln!("real-world: {}/{count} after {:?}", n + 1, started.elapsed());
+                    eprintln!(
+                        "real-world: {}/{count} after {:?}",
+                        n + 1,
+                        started.elapsed()
+                    );
                 }
                 results.lock().expect("results").push(outcome);
             });
@@ -314,7 +341,11 @@ fn compare_init(
     let render = |d: BTreeSet<(String, String)>| -> BTreeSet<String> {
         d.into_iter().map(|(s, m)| format!("{s}: {m}")).collect()
     };
-    let mut diff = short_diff(&render(diagnostics(&tf.text)), &render(diagnostics(&ours.text)), 8);
+    let mut diff = short_diff(
+        &render(diagnostics(&tf.text)),
+        &render(diagnostics(&ours.text)),
+        8,
+    );
     if tf_lock != our_lock {
         let lines = |l: &Option<String>| -> BTreeSet<String> {
             match l {
@@ -327,6 +358,111 @@ fn compare_init(
     }
     outcome.kind = match (tf.ok, ours.ok) {
         _ if tf.ok == ours.ok && diff.is_empty() => Kind::Agree,
+        (true, true) | (false, false) => Kind::Differ,
+        (false, true) => Kind::OnlyTerraformErrors,
+        (true, false) => Kind::OnlyTflockErrors,
+    };
+    outcome.detail = diff;
+    outcome
+}
+
+/// Whether a directory holds override files.
+fn has_override_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name
+                .strip_suffix(".tf")
+                .or_else(|| name.strip_suffix(".tf.json"));
+            stem.is_some_and(|s| s == "override" || s.ends_with("_override"))
+        })
+    })
+}
+
+/// Terraform reads a module with its override files, then `tflock merge`'s output alone in
+/// their place: both must load alike (exit status, requirement tree, diagnostic summaries).
+fn compare_merge(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Path) -> Outcome {
+    let mut outcome = Outcome {
+        repo,
+        what: What::Merge,
+        rel: if rel.is_empty() {
+            ".".into()
+        } else {
+            rel.into()
+        },
+        kind: Kind::Differ,
+        detail: Vec::new(),
+        constructs: BTreeSet::new(),
+        fmt_changes: false,
+        requirements: BTreeSet::new(),
+        locks_written: false,
+    };
+    let reach = scan::reach(copy, &copy.join(rel));
+    if let Some(first) = reach.remote.first() {
+        outcome.kind = Kind::Skipped;
+        outcome.detail.push(format!("remote module {first}"));
+        return outcome;
+    }
+    let _ = std::fs::create_dir_all(scratch);
+    let providers = |root: &Path, name: &str| {
+        let dir = root.join(rel);
+        let data = scratch.join(format!("{name}-data"));
+        let get = run_captured(
+            terraform(&dir, work, &data, &["get", "-no-color"]),
+            scratch,
+            name,
+        );
+        if !get.ok {
+            return get;
+        }
+        run_captured(
+            terraform(&dir, work, &data, &["providers", "-no-color"]),
+            scratch,
+            name,
+        )
+    };
+    let original = providers(copy, "original");
+    let merged_root = scratch.join("merged");
+    if let Err(e) = init::copy_tree(copy, &merged_root) {
+        outcome.detail.push(format!("copying the repository: {e}"));
+        return outcome;
+    }
+    let merge = run_captured(
+        tflock(
+            &copy.join(rel),
+            work,
+            &scratch.join("tflock-data"),
+            &["merge"],
+        ),
+        scratch,
+        "merge",
+    );
+    let merged = if merge.ok {
+        let dir = merged_root.join(rel);
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if scan::is_config_file(&e.file_name().to_string_lossy()) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+        let _ = std::fs::write(dir.join("merged.tf"), &merge.stdout);
+        providers(&merged_root, "merged")
+    } else {
+        merge
+    };
+    let render = |text: &str| -> BTreeSet<String> {
+        diagnostics(text)
+            .into_iter()
+            .map(|(s, m)| format!("{s}: {m}"))
+            .collect()
+    };
+    let mut diff = short_diff(&tree(&original.stdout), &tree(&merged.stdout), 12);
+    diff.extend(short_diff(
+        &render(&original.text),
+        &render(&merged.text),
+        8,
+    ));
+    outcome.kind = match (original.ok, merged.ok) {
+        _ if original.ok == merged.ok && diff.is_empty() => Kind::Agree,
         (true, true) | (false, false) => Kind::Differ,
         (false, true) => Kind::OnlyTerraformErrors,
         (true, false) => Kind::OnlyTflockErrors,
@@ -388,7 +524,12 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
         }
         let mut words = line.split_whitespace();
         let name = words.next().expect("a word").to_string();
-        let locks_only = words.next() == Some("locks-only");
+        let words: Vec<&str> = words.collect();
+        let locks_only = words.contains(&"locks-only");
+        let modules_under = words
+            .iter()
+            .find_map(|w| w.strip_prefix("modules-under="))
+            .map(String::from);
         if o.only.as_ref().is_some_and(|only| !name.contains(only)) {
             continue;
         }
@@ -412,6 +553,7 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
         repos.push(Repo {
             name,
             locks_only,
+            modules_under,
             commit,
             dir,
         });
@@ -808,6 +950,9 @@ fn cause(r: &Outcome) -> String {
     if r.what == What::Init {
         return init_cause(r);
     }
+    if r.what == What::Merge {
+        return format!("merge: {}", r.kind.label());
+    }
     if r.what == What::Lock {
         return if r.kind == Kind::Agree {
             "lock file rewritten by tflock lockfile fmt".into()
@@ -871,24 +1016,32 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
          (trees with siblings sorted, exit status, diagnostic summaries). Lock files: \
          `terraform providers` vs `tflock lockfile check`. Init: `init -backend=false` by both \
          against a loopback registry of fake signed releases (exit status, diagnostic \
-         summaries, lock files byte for byte). tflock at {tflock_commit}.\n\n\
+         summaries, lock files byte for byte). Merge: where a module has override files, \
+         Terraform reads `tflock merge`'s output in their place and must load it alike. \
+         tflock at {tflock_commit}.\n\n\
          | repository | commit | directories | agree | differ | only Terraform errors | \
          only tflock errors | skipped (remote modules) | lock files | lock agree | init | \
-         init agree |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         init agree | merge | merge agree |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let row = |out: &mut String, name: &str, commit: &str, repo: Option<usize>| {
-        let _ = write!(out, "| {name} | {commit} | {} |", count(repo, What::Module, None));
+        let _ = write!(
+            out,
+            "| {name} | {commit} | {} |",
+            count(repo, What::Module, None)
+        );
         for k in KINDS {
             let _ = write!(out, " {} |", count(repo, What::Module, Some(k)));
         }
         let _ = writeln!(
             out,
-            " {} | {} | {} | {} |",
+            " {} | {} | {} | {} | {} | {} |",
             count(repo, What::Lock, None),
             count(repo, What::Lock, Some(Kind::Agree)),
             count(repo, What::Init, None),
-            count(repo, What::Init, Some(Kind::Agree))
+            count(repo, What::Init, Some(Kind::Agree)),
+            count(repo, What::Merge, None),
+            count(repo, What::Merge, Some(Kind::Agree))
         );
     };
     for (i, repo) in repos.iter().enumerate() {

@@ -26,9 +26,7 @@ fn main() {
         let address = words.next().expect("a provider address");
         let provider = Provider::parse(address, tflock_core::Flavor::Terraform)
             .unwrap_or_else(|e| panic!("spec line {line:?}: {e:?}"));
-        let registry = registries
-            .entry(provider.hostname.to_string())
-            .or_default();
+        let registry = registries.entry(provider.hostname.to_string()).or_default();
         for version in words {
             registry.publish(&provider, version, &[here.as_str()]);
         }

@@ -19,7 +19,9 @@ const BUILTIN_HOST: &str = "terraform.io";
 
 /// Provider address → the versions its constraints name, from requirement-tree lines
 /// (`<module> provider[<address>] <constraints>`).
-pub fn wanted_versions<'a>(lines: impl Iterator<Item = &'a str>) -> BTreeMap<String, BTreeSet<String>> {
+pub fn wanted_versions<'a>(
+    lines: impl Iterator<Item = &'a str>,
+) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for line in lines {
         let Some(rest) = line.split_once("provider[").map(|(_, r)| r) else {

@@ -216,16 +216,12 @@ pub fn add_module(
             .and_then(|a| reference::attribute_ref(a, &mut reqs.diagnostics));
         let local = match reference {
             Some(r) => r.name,
+            // A type whose prefix is no provider name implies no provider; Terraform says so
+            // (for resources and data sources) only once the whole tree has loaded cleanly,
+            // in `validate_provider_configs`.
             None => match implied_local_name(b) {
-                Ok(local) => local,
-                Err(d) => {
-                    // Only resources and data sources are validated this way; an ephemeral
-                    // resource or action with such a type has no provider at all.
-                    if matches!(b.kind.as_str(), "resource" | "data") {
-                        reqs.diagnostics.push(*d);
-                    }
-                    continue;
-                }
+                Some(local) => local,
+                None => continue,
             },
         };
         reqs.mention(
@@ -314,20 +310,11 @@ pub fn resource_local_name(b: &Block) -> String {
 }
 
 /// The local name a resource's type implies: the text before its first `_`, normalized as
-/// Terraform's `ParseProviderPart` does (`AWS_instance` means `aws`), or Terraform's error
-/// for a prefix that is no provider name.
-fn implied_local_name(b: &Block) -> Result<String, Box<Diagnostic>> {
+/// Terraform's `ParseProviderPart` does (`AWS_instance` means `aws`); `None` for a prefix
+/// that is no provider name.
+fn implied_local_name(b: &Block) -> Option<String> {
     let ty = b.labels.first().map_or("", String::as_str);
-    let prefix = Provider::local_name_for_resource_type(ty);
-    parse_provider_part(prefix).map_err(|e| {
-        Box::new(
-            Diagnostic::error(
-                "Invalid provider local name",
-                format!("{prefix:?} is an invalid implied provider local name: {e}"),
-            )
-            .with_range(b.origin.decl.clone()),
-        )
-    })
+    parse_provider_part(Provider::local_name_for_resource_type(ty)).ok()
 }
 
 /// Terraform's `checkProviderNameNormalized` for a provider block's name, at its header.

@@ -485,7 +485,8 @@ fn duplicate_requirements<'f>(
     }
 }
 
-/// Resources whose implied provider is required under another local name.
+/// Resources whose type implies no valid provider name (an error), or a provider required
+/// under another local name (a warning): Terraform's `checkImpliedProviderNames`.
 fn implied_duplicates(
     facts: &Facts,
     local_names: &Names<&str, &Provider>,
@@ -494,7 +495,17 @@ fn implied_duplicates(
 ) {
     for (ty, addr, range) in &facts.implied {
         let local = Provider::local_name_for_resource_type(ty);
-        if parse_provider_part(local).is_err() || local_names.contains_key(local) {
+        if let Err(e) = parse_provider_part(local) {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid provider local name",
+                    format!("{local:?} is an invalid implied provider local name: {e}"),
+                )
+                .with_range(range.clone()),
+            );
+            continue;
+        }
+        if local_names.contains_key(local) {
             continue;
         }
         let implied = Provider::implied(local, flavor);
