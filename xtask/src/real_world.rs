@@ -562,7 +562,9 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
 }
 
 fn wanted_file(name: &str) -> bool {
-    scan::is_config_file(name) || scan::is_test_file(name) || name == ".terraform.lock.hcl"
+    // Mock data files too: Terraform reads a test's `mock_provider` source directory at load.
+    let mock = name.ends_with(".tfmock.hcl") || name.ends_with(".tfmock.json");
+    scan::is_config_file(name) || scan::is_test_file(name) || mock || name == ".terraform.lock.hcl"
 }
 
 /// Writes the wanted files of `HEAD` under `dir`; returns the commit.

@@ -4,6 +4,7 @@
 //! `test.<file>` / `run.<name>`. Nothing else in a test file adds a requirement: a test
 //! file's own `provider` blocks do not.
 
+use crate::config::load::test_file_rules::check_test_file;
 use crate::config::load::{json, parse_syntax, Syntax};
 use crate::diag::{Diagnostics, Range};
 use crate::flavor::Flavor;
@@ -92,22 +93,32 @@ impl TestFile {
 
 /// Reads the `run` blocks of test file `name` (relative to the module directory). Syntax
 /// errors are hclsyntax's (or HCL's JSON parser's), as `terraform init` reports them.
-pub fn parse_test_file(name: &str, bytes: &[u8], diags: &mut Diagnostics) -> Option<TestFile> {
+pub fn parse_test_file(
+    name: &str,
+    bytes: &[u8],
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) -> Option<TestFile> {
     let runs = match parse_syntax(name, bytes, diags)? {
         (src, Syntax::Json(root)) => json_runs(name, &src, &root),
-        (_, Syntax::Native(body)) => body
-            .blocks_of("run")
-            .filter_map(|run| {
-                let name = run.labels.first()?.clone();
-                let module = run.body.blocks_of("module").next().and_then(|m| {
-                    Some(TestModule {
-                        source: m.body.attribute("source")?.literal_str()?,
-                        range: m.origin.decl.clone(),
-                    })
-                });
-                Some(TestRun { name, module })
-            })
-            .collect(),
+        (_, Syntax::Native(body)) => {
+            let kept = check_test_file(&body, flavor, diags);
+            body.blocks_of("run")
+                .zip(kept)
+                .filter(|(_, kept)| *kept)
+                .map(|(run, _)| run)
+                .filter_map(|run| {
+                    let name = run.labels.first()?.clone();
+                    let module = run.body.blocks_of("module").next().and_then(|m| {
+                        Some(TestModule {
+                            source: m.body.attribute("source")?.literal_str()?,
+                            range: m.origin.decl.clone(),
+                        })
+                    });
+                    Some(TestRun { name, module })
+                })
+                .collect()
+        }
     };
     Some(TestFile {
         name: name.to_string(),
@@ -170,7 +181,13 @@ mod tests {
     fn runs_and_their_modules_are_read_from_both_syntaxes() {
         let mut d = Diagnostics::new();
         let hcl = "provider \"google\" {}\nrun \"setup\" {\n  module {\n    source = \"./tests/setup\"\n  }\n}\nrun \"plain\" {}\n";
-        let f = parse_test_file("tests/main.tftest.hcl", hcl.as_bytes(), &mut d).unwrap();
+        let f = parse_test_file(
+            "tests/main.tftest.hcl",
+            hcl.as_bytes(),
+            Flavor::Terraform,
+            &mut d,
+        )
+        .unwrap();
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(f.runs.len(), 2);
         assert_eq!(f.runs[0].module.as_ref().unwrap().source, "./tests/setup");
@@ -184,7 +201,8 @@ mod tests {
         );
 
         let json = r#"{"run": {"j": {"module": {"source": "./helper"}}, "k": {}}}"#;
-        let f = parse_test_file("c.tftest.json", json.as_bytes(), &mut d).unwrap();
+        let f =
+            parse_test_file("c.tftest.json", json.as_bytes(), Flavor::Terraform, &mut d).unwrap();
         assert_eq!(f.runs.len(), 2);
         assert_eq!(f.runs[0].module.as_ref().unwrap().source, "./helper");
         assert_eq!(f.tree_name(), "test.c.tftest.json");
@@ -194,7 +212,9 @@ mod tests {
     #[test]
     fn syntax_errors_are_reported() {
         let mut d = Diagnostics::new();
-        assert!(parse_test_file("a.tftest.hcl", b"run \"x\" {\n", &mut d).is_none());
+        assert!(
+            parse_test_file("a.tftest.hcl", b"run \"x\" {\n", Flavor::Terraform, &mut d).is_none()
+        );
         assert!(d.has_errors());
     }
 

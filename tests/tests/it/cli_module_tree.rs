@@ -5,7 +5,10 @@
 //! providers` for trees; `terraform init` for the errors, which tflock reports as `init`
 //! does, since it reads module directories itself): modules beside or above the working
 //! directory (`../../modules/x`), missing or unreadable local module directories, registry
-//! modules behind such calls, and the modules test files' runs call.
+//! modules behind such calls, the modules test files' runs call, and what Terraform's
+//! test-file decoder refuses (schemas, names, duplicates, backends in runs, override targets;
+//! the `test-file-*` cases, each checked against `terraform providers` and `terraform init
+//! -json` for summaries, lines and details).
 
 use crate::e2e_common::*;
 use tflock_tests::fixtures;

@@ -95,7 +95,12 @@ fn once_only(path: &[&str], kind: &str) -> bool {
     )
 }
 
-fn check_required(b: &Block, schema: &BodySchema, override_file: bool, diags: &mut Diagnostics) {
+pub(super) fn check_required(
+    b: &Block,
+    schema: &BodySchema,
+    override_file: bool,
+    diags: &mut Diagnostics,
+) {
     if override_file && schema.relaxed_in_overrides {
         return;
     }
@@ -160,7 +165,11 @@ fn unset_names<'s>(parent: &Block, schema: &'s BodySchema) -> Vec<&'s str> {
         .collect()
 }
 
-fn unsupported_argument(a: &Attribute, parent: &Block, schema: &BodySchema) -> Diagnostic {
+pub(super) fn unsupported_argument(
+    a: &Attribute,
+    parent: &Block,
+    schema: &BodySchema,
+) -> Diagnostic {
     let hint = match name_suggestion(&a.name, &unset_names(parent, schema)) {
         Some(s) => format!(" Did you mean {s:?}?"),
         None if schema.blocks.iter().any(|(t, _)| *t == a.name) => {
@@ -175,7 +184,7 @@ fn unsupported_argument(a: &Attribute, parent: &Block, schema: &BodySchema) -> D
     .with_range(a.name_range())
 }
 
-fn unsupported_block(b: &Block, schema: &BodySchema) -> Diagnostic {
+pub(super) fn unsupported_block(b: &Block, schema: &BodySchema) -> Diagnostic {
     let types: Vec<&str> = schema.blocks.iter().map(|(t, _)| *t).collect();
     let hint = match name_suggestion(&b.kind, &types) {
         Some(s) => format!(" Did you mean {s:?}?"),

@@ -9,6 +9,7 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
+pub(crate) mod test_file_rules;
 mod text;
 
 use crate::config::model::{Body, Item};

@@ -318,7 +318,7 @@ fn implied_local_name(b: &Block) -> Option<String> {
 }
 
 /// Terraform's `checkProviderNameNormalized` for a provider block's name, at its header.
-fn unnormalized_provider_name(name: &str, range: &Range) -> Option<Diagnostic> {
+pub(crate) fn unnormalized_provider_name(name: &str, range: &Range) -> Option<Diagnostic> {
     let detail = match parse_provider_part(name) {
         Err(e) => format!("{name} is an invalid provider local name: {e}"),
         Ok(n) if n != name => format!(

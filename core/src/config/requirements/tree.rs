@@ -503,7 +503,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
             let name = name.as_ref();
             if is_test_file(name, flavor) {
                 let shown = format!("{prefix}{name}");
-                if let Some(file) = parse_test_file(&shown, bytes.as_ref(), diags) {
+                if let Some(file) = parse_test_file(&shown, bytes.as_ref(), flavor, diags) {
                     found.push(file);
                 }
             }
