@@ -24,9 +24,17 @@ impl<'a> Parser<'a> {
                 Kind::Ident => {
                     let (item, item_diags) = self.parse_body_item();
                     diags.extend(item_diags);
-                    if let Some(Item::Attribute { name, name_range }) = item {
+                    if let Some(Item::Attribute {
+                        name,
+                        name_range,
+                        end,
+                    }) = item
+                    {
                         match attrs.get(name) {
                             Some(existing) => {
+                                // HCL keeps the first definition and the body stays whole, so
+                                // Terraform decodes it on: hcl-edit must not see the second.
+                                self.blanks.push((name_range.start.byte, end));
                                 let detail = format!(
                                     "The argument {} was already set at {}. Each argument may be set only once.",
                                     crate::gotext::quote_bytes(name),
@@ -140,6 +148,7 @@ impl<'a> Parser<'a> {
     fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
         let (_, mut diags) = self.parse_expression();
+        let expr_end = self.prev_range().end.byte;
         if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();
         } else if !single_line {
@@ -164,6 +173,7 @@ impl<'a> Parser<'a> {
         let item = Item::Attribute {
             name: self.bytes(&ident),
             name_range: ident.span,
+            end: expr_end,
         };
         (Some(item), diags)
     }
@@ -318,5 +328,10 @@ impl<'a> Parser<'a> {
 
 /// A body item the parser returns: only attributes matter (for "Attribute redefined").
 enum Item<'a> {
-    Attribute { name: &'a [u8], name_range: Span },
+    /// `end` is the byte offset where the value expression ends.
+    Attribute {
+        name: &'a [u8],
+        name_range: Span,
+        end: usize,
+    },
 }

@@ -54,8 +54,12 @@ pub(crate) fn parse_syntax(
     if !json {
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
-        if syntax.iter().any(Diagnostic::is_error) {
-            diags.extend(syntax);
+        // A redefined attribute leaves the body whole (the first definition counts), and
+        // Terraform goes on to decode it; any other syntax error ends the file here.
+        let fatal = |d: &Diagnostic| d.is_error() && d.summary != "Attribute redefined";
+        let stop = syntax.iter().any(fatal);
+        diags.extend(syntax);
+        if stop {
             return None;
         }
     }

@@ -278,11 +278,16 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
                 strict_content(nested, &ASSERT, diags);
                 constant_condition(nested, diags);
             }
+            // A plan_options or module block the decoder refused is not the run's, so a
+            // later one is no duplicate of it.
             "plan_options" => match plan_options {
                 Some(first) => diags.push(multiple("plan_options", "run", first, nested)),
                 None => {
-                    plan_options = Some(nested);
+                    let before = errors(diags);
                     plan_options_block(nested, diags);
+                    if errors(diags) == before {
+                        plan_options = Some(nested);
+                    }
                 }
             },
             "variables" => match variables {
@@ -296,8 +301,11 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
                 if let Some(first) = module {
                     diags.push(multiple("module", "run", first, nested));
                 }
-                module = Some(nested);
+                let before = errors(diags);
                 run_module(nested, diags);
+                if errors(diags) == before {
+                    module = Some(nested);
+                }
             }
             "backend" => {
                 diags.push(
@@ -352,7 +360,8 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
                     )
                     .with_range(a.expr_range.clone()),
                 );
-                false
+                // The run keeps its zero value: apply.
+                true
             }
         },
     };
@@ -428,7 +437,9 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
                 )
                 .with_range(be.origin.decl.clone()),
             );
-            file.earlier.push((name, state_key, apply));
+            if decoded {
+                file.earlier.push((name, state_key, apply));
+            }
             return decoded;
         }
         file.backends.insert(state_key.clone(), name.clone());
@@ -446,7 +457,10 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
             );
         }
     }
-    file.earlier.push((name, state_key, apply));
+    // Only runs the decoder accepted join the file's runs, which later backends look back on.
+    if decoded {
+        file.earlier.push((name, state_key, apply));
+    }
     decoded
 }
 

@@ -16,3 +16,4 @@ mod provider_configs;
 mod providers;
 mod required_version;
 mod syntax;
+mod test_files;

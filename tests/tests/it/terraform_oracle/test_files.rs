@@ -1,0 +1,310 @@
+//! Test files against Terraform's test-file decoder: generated `*.tftest.hcl` files built from
+//! valid and invalid pieces (`test` blocks, runs with commands, plan options, modules,
+//! variables, assertions, backends and `skip_cleanup`, file-level variables, providers, mock
+//! providers and override blocks with targets of every kind). Every diagnostic with a source
+//! range that `terraform init` gives must be tflock's, text and position alike.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use std::path::Path;
+use tflock_tests::terraform::run_terraform;
+
+use super::harness::{failures_of, rng, tflock_tree_diagnostics};
+
+const CASES: usize = 40;
+
+const RUN_NAMES: &[&str] = &["setup", "check", "setup", "1bad", "with-dash", "x"];
+const TARGETS: &[&str] = &[
+    "aws_instance.a",
+    "aws_instance.a[\"k\"]",
+    "data.aws_ami.b",
+    "data.aws_ami.b[0]",
+    "module.m",
+    "module.m[0]",
+    "module.m.aws_instance.a",
+    "module.m[1].data.aws_ami.b",
+];
+
+fn pick<'a>(rng: &mut StdRng, from: &[&'a str]) -> &'a str {
+    from.choose(rng).expect("a choice")
+}
+
+/// One override block of a random kind and target (sometimes none, sometimes a bad argument).
+fn override_block(rng: &mut StdRng, indent: &str) -> String {
+    let kind = pick(
+        rng,
+        &["override_resource", "override_data", "override_module"],
+    );
+    let mut body = Vec::new();
+    if rng.gen_bool(0.85) {
+        body.push(format!("target = {}", pick(rng, TARGETS)));
+    }
+    match rng.gen_range(0..5) {
+        0 => body.push("values = {}".into()),
+        1 => body.push("outputs = {}".into()),
+        2 => body.push(format!(
+            "override_during = {}",
+            pick(rng, &["plan", "apply", "later"])
+        )),
+        _ => {}
+    }
+    block(indent, kind, &body)
+}
+
+fn block(indent: &str, header: &str, body: &[String]) -> String {
+    let mut out = format!("{indent}{header} {{\n");
+    for line in body {
+        for l in line.lines() {
+            out.push_str(&format!("{indent}  {l}\n"));
+        }
+    }
+    out.push_str(&format!("{indent}}}\n"));
+    out
+}
+
+fn run_block(rng: &mut StdRng) -> String {
+    let name = pick(rng, RUN_NAMES);
+    let mut body: Vec<String> = Vec::new();
+    for _ in 0..rng.gen_range(0..5) {
+        let item = match rng.gen_range(0..14) {
+            0 => format!(
+                "command = {}",
+                pick(rng, &["apply", "plan", "\"plan\"", "destroy"])
+            ),
+            1 => {
+                let mut opts = Vec::new();
+                if rng.gen_bool(0.6) {
+                    opts.push(format!(
+                        "mode = {}",
+                        pick(rng, &["normal", "refresh-only", "destroy"])
+                    ));
+                }
+                if rng.gen_bool(0.5) {
+                    opts.push(format!("refresh = {}", pick(rng, &["true", "false"])));
+                }
+                if rng.gen_bool(0.2) {
+                    opts.push("targets = []".into());
+                }
+                block("", "plan_options", &opts)
+            }
+            2 => {
+                let mut m = Vec::new();
+                match rng.gen_range(0..4) {
+                    0 => m.push("source = \"./helper\"".to_string()),
+                    1 => m.push("source = \"git::https://example.com/m.git\"".to_string()),
+                    2 => m.push("version = \"1.0.0\"".to_string()),
+                    _ => m.push("source = \"./helper\"\nsauce = 1".to_string()),
+                }
+                block("", "module", &m)
+            }
+            3 => {
+                if rng.gen_bool(0.3) {
+                    block("", "variables", &["nested {}".to_string()])
+                } else {
+                    block("", "variables", &["v = 2".to_string()])
+                }
+            }
+            4 => {
+                let mut a = vec![format!(
+                    "condition = {}",
+                    pick(rng, &["var.v > 0", "true", "output.o == 1"])
+                )];
+                if rng.gen_bool(0.8) {
+                    a.push("error_message = \"bad\"".into());
+                }
+                block("", "assert", &a)
+            }
+            5 => block(
+                "",
+                &format!("backend {:?}", pick(rng, &["local", "remote", "s3"])),
+                &[],
+            ),
+            6 => format!("skip_cleanup = {}", pick(rng, &["true", "false"])),
+            7 => format!("state_key = {:?}", pick(rng, &["a", "b"])),
+            8 => "expect_failures = [var.v]".into(),
+            9 => "comand = apply".into(),
+            10 => block("", "asert", &[]),
+            11 => override_block(rng, ""),
+            12 => "parallel = true".into(),
+            _ => block("", "plan_options", &[]),
+        };
+        body.push(item);
+    }
+    let header = if rng.gen_bool(0.05) {
+        format!("run {name:?} \"extra\"")
+    } else {
+        format!("run {name:?}")
+    };
+    block("", &header, &body)
+}
+
+fn top_item(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..12) {
+        0 => block(
+            "",
+            "test",
+            &[pick(
+                rng,
+                &["parallel = true", "skip_cleanup = true", "paralel = true"],
+            )
+            .to_string()],
+        ),
+        1..=4 => run_block(rng),
+        5 => block(
+            "",
+            &format!("variable {:?}", pick(rng, &["v", "w", "w"])),
+            &["default = 1".to_string()],
+        ),
+        6 => block(
+            "",
+            "variables",
+            &[format!("{} = 3", pick(rng, &["v", "w", "z"]))],
+        ),
+        7 => {
+            let mut body = Vec::new();
+            if rng.gen_bool(0.5) {
+                body.push(format!("alias = {:?}", pick(rng, &["west", "east"])));
+            }
+            let kind = pick(rng, &["provider", "mock_provider"]);
+            let name = pick(rng, &["aws", "aws", "google", "AWS"]);
+            if kind == "mock_provider" {
+                for _ in 0..rng.gen_range(0..3) {
+                    body.push(match rng.gen_range(0..4) {
+                        0 => "mock_resource \"aws_instance\" {}".into(),
+                        1 => "mock_data \"aws_ami\" {}".into(),
+                        2 => "mock_data \"aws_ami\" {\n  default = {}\n}".into(),
+                        _ => override_block(rng, ""),
+                    });
+                }
+            }
+            block("", &format!("{kind} {name:?}"), &body)
+        }
+        8 => override_block(rng, ""),
+        9 => "thing = 1\n".into(),
+        10 => block("", "rn \"x\"", &[]),
+        _ => run_block(rng),
+    }
+}
+
+fn case(rng: &mut StdRng) -> Vec<(String, String)> {
+    let text: String = (0..rng.gen_range(1..6))
+        .map(|_| top_item(rng))
+        .collect::<Vec<_>>()
+        .join("\n");
+    vec![
+        (
+            "main.tf".into(),
+            "variable \"v\" {\n  default = 1\n}\n\noutput \"o\" {\n  value = var.v\n}\n".into(),
+        ),
+        (
+            "helper/main.tf".into(),
+            "output \"h\" {\n  value = 1\n}\n".into(),
+        ),
+        ("tests/main.tftest.hcl".into(), text),
+    ]
+}
+
+type Seen = Vec<String>;
+
+fn terraform_sees(dir: &Path, home: &Path) -> Seen {
+    let cli_config = home.join("cli.tfrc");
+    let out = run_terraform(dir, home, &cli_config, &["init", "-backend=false", "-json"]);
+    let mut seen: Seen = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "diagnostic")
+        .map(|v| v["diagnostic"].clone())
+        .filter(|d| d["range"].is_object())
+        .map(|d| {
+            let r = &d["range"];
+            format!(
+                "{} {} | {}:{}:{}-{}:{} | {}",
+                d["severity"].as_str().unwrap_or_default(),
+                d["summary"].as_str().unwrap_or_default(),
+                r["filename"].as_str().unwrap_or_default(),
+                r["start"]["line"],
+                r["start"]["column"],
+                r["end"]["line"],
+                r["end"]["column"],
+                d["detail"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    seen.sort();
+    seen
+}
+
+fn tflock_sees(files: &[(String, String)]) -> Seen {
+    let diags = tflock_tree_diagnostics(files);
+    let mut seen: Seen = diags
+        .iter()
+        .filter_map(|d| {
+            let r = d.range.as_ref()?;
+            Some(format!(
+                "{} {} | {}:{}:{}-{}:{} | {}",
+                if d.is_error() { "error" } else { "warning" },
+                d.summary,
+                r.filename,
+                r.start.line,
+                r.start.column,
+                r.end.line,
+                r.end.column,
+                d.detail
+            ))
+        })
+        .collect();
+    seen.sort();
+    seen
+}
+
+#[test]
+fn test_files_are_decoded_as_terraform_decodes_them() {
+    let (mut rng, seed) = rng("test files", 4_051);
+    let cases: Vec<Vec<(String, String)>> = (0..CASES).map(|_| case(&mut rng)).collect();
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let failures = failures_of(&cases, |n, files| {
+        let work = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let p = work.path().join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        }
+        let want = terraform_sees(work.path(), home.path());
+        let got = tflock_sees(files);
+        if want == got {
+            // Agreeing cases with diagnostics are counted below, so the suite cannot pass on
+            // inputs that never trip the decoder.
+            return if want.is_empty() {
+                Vec::new()
+            } else {
+                vec![String::new()]
+            };
+        }
+        let shown: String = files
+            .iter()
+            .map(|(p, t)| format!("--- {p}\n{t}\n"))
+            .collect();
+        let only_tf: Vec<_> = want.iter().filter(|w| !got.contains(w)).collect();
+        let only_ours: Vec<_> = got.iter().filter(|g| !want.contains(g)).collect();
+        vec![format!(
+            "seed {seed}, case {n}\n{shown}--- only terraform {only_tf:#?}\n--- only tflock {only_ours:#?}"
+        )]
+    });
+    let real: Vec<&String> = failures.iter().filter(|f| !f.is_empty()).collect();
+    let with_diagnostics = failures.len() - real.len();
+    assert!(
+        real.is_empty(),
+        "{} of {CASES} test files are decoded differently from terraform init:\n\n{}",
+        real.len(),
+        real.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    assert!(
+        with_diagnostics >= CASES / 4,
+        "only {with_diagnostics} of {CASES} cases gave a diagnostic (seed {seed})"
+    );
+}
