@@ -267,7 +267,7 @@ fn object_key(k: &hcl_edit::expr::ObjectKey) -> Option<String> {
 
 /// Whether `s` is a number as cty's string conversion reads it (Go's `big.ParseFloat` in
 /// base 10): a signed decimal with optional fraction and exponent, or an infinity.
-fn is_decimal_number(s: &str) -> bool {
+pub(crate) fn is_decimal_number(s: &str) -> bool {
     let s = s.strip_prefix(['+', '-']).unwrap_or(s);
     if s == "Inf" || s == "inf" {
         return true;

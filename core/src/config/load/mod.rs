@@ -2,6 +2,7 @@
 //! by file name, and the top-level schema checks Terraform applies to every file.
 
 mod content;
+mod cty;
 mod decode_rules;
 pub mod json;
 mod json_body;
@@ -9,7 +10,9 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
+mod static_eval;
 mod text;
+mod value_decode;
 
 use crate::config::model::{Body, Item};
 use crate::config::schema;
@@ -119,6 +122,7 @@ pub fn parse_file(
         legacy::check_block(b, flavor, diags);
         content::check_block(b, flavor, override_file, diags);
         decode_rules::check_block(b, flavor, override_file, diags);
+        value_decode::check_block(b, override_file, diags);
         if override_file {
             overrides::refuse_conditions(b, diags);
         }

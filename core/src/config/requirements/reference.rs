@@ -38,7 +38,7 @@ pub struct Place<'a> {
 
 impl Place<'_> {
     /// The range of bytes `span` of the expression's text.
-    fn sub(&self, span: std::ops::Range<usize>) -> Range {
+    pub(crate) fn sub(&self, span: std::ops::Range<usize>) -> Range {
         let Some(text) = self.text else {
             return self.range.clone();
         };
