@@ -87,11 +87,30 @@ impl Ty {
             Ty::String => "string".into(),
             Ty::Number => "number".into(),
             Ty::Bool => "bool".into(),
-            Ty::List(e) => format!("list of {}", e.friendly(constraint)),
-            Ty::Set(e) => format!("set of {}", e.friendly(constraint)),
-            Ty::Map(e) => format!("map of {}", e.friendly(constraint)),
+            Ty::List(e) => format!("list of {}", e.element_name(constraint)),
+            Ty::Set(e) => format!("set of {}", e.element_name(constraint)),
+            Ty::Map(e) => format!("map of {}", e.element_name(constraint)),
             Ty::Tuple(_) => "tuple".into(),
             Ty::Object(_) => "object".into(),
+        }
+    }
+
+    /// Whether `any` appears anywhere in the type.
+    fn has_dynamic(&self) -> bool {
+        match self {
+            Ty::Dynamic => true,
+            Ty::List(e) | Ty::Set(e) | Ty::Map(e) => e.has_dynamic(),
+            Ty::Tuple(es) => es.iter().any(Ty::has_dynamic),
+            Ty::Object(attrs) => attrs.iter().any(|(_, t, _)| t.has_dynamic()),
+            _ => false,
+        }
+    }
+
+    /// A collection's element type, named as cty names it after "list of".
+    fn element_name(&self, constraint: bool) -> String {
+        match self {
+            Ty::Dynamic if constraint => "any single type".into(),
+            _ => self.friendly(constraint),
         }
     }
 
@@ -175,6 +194,11 @@ fn all(verdicts: impl Iterator<Item = Verdict>) -> Verdict {
 fn elements_convert<'a>(items: impl Iterator<Item = &'a Ty> + Clone, e: &Ty) -> Verdict {
     if items.clone().next().is_none() {
         return Verdict::Yes;
+    }
+    if *e != Ty::Dynamic && e.has_dynamic() && items.clone().nth(1).is_some() {
+        // The converted elements keep their own types where the element type says `any`,
+        // and cty then requires them to unify: not modelled.
+        return Verdict::Unsure;
     }
     let target = if *e == Ty::Dynamic {
         match unify(items.clone()) {

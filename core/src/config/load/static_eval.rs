@@ -150,6 +150,11 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
         Expression::Array(_) | Expression::Object(_) => x.range(Some(span.start..span.start + 1)),
         Expression::Parenthesis(p) => start_range(x, p.inner())?,
         Expression::UnaryOp(_) => x.range(Some(span.start..span.start + 1)),
+        // hcl-edit folds `-1` into one number; hclsyntax keeps a negation, which starts
+        // at its operator.
+        Expression::Number(_) if x.text(&span).starts_with('-') => {
+            x.range(Some(span.start..span.start + 1))
+        }
         Expression::FuncCall(_) => {
             let open = x.text(&span).find('(')?;
             x.range(Some(span.start..span.start + open + 1))
