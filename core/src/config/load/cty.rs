@@ -50,6 +50,45 @@ pub enum Val {
     Object(Vec<(String, Val)>),
 }
 
+impl From<&crate::config::literal::Literal> for Val {
+    fn from(l: &crate::config::literal::Literal) -> Val {
+        use crate::config::literal::Literal as L;
+        match l {
+            L::Null => Val::Null,
+            L::Bool(b) => Val::Bool(*b),
+            L::Number(n) => Val::Number(n.clone()),
+            L::String(s) => Val::String(s.clone()),
+            L::Array(items) => Val::Tuple(items.iter().map(Val::from).collect()),
+            L::Object(m) => Val::Object(m.iter().map(|(k, v)| (k.clone(), Val::from(v))).collect()),
+        }
+    }
+}
+
+impl From<&crate::config::types::Type> for Ty {
+    fn from(t: &crate::config::types::Type) -> Ty {
+        use crate::config::types::Type as T;
+        match t {
+            T::Any => Ty::Dynamic,
+            T::String => Ty::String,
+            T::Number => Ty::Number,
+            T::Bool => Ty::Bool,
+            T::List(e) => Ty::List(Box::new(Ty::from(&**e))),
+            T::Set(e) => Ty::Set(Box::new(Ty::from(&**e))),
+            T::Map(e) => Ty::Map(Box::new(Ty::from(&**e))),
+            T::Tuple(es) => Ty::Tuple(es.iter().map(Ty::from).collect()),
+            T::Object(attrs) => {
+                let mut out: Vec<(String, Ty, bool)> = Vec::new();
+                for (n, t, opt) in attrs {
+                    out.retain(|(m, _, _)| m != n);
+                    out.push((n.clone(), Ty::from(t), *opt));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ty::Object(out)
+            }
+        }
+    }
+}
+
 /// Whether a conversion exists, or cannot be decided here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {

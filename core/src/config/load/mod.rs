@@ -2,7 +2,7 @@
 //! by file name, and the top-level schema checks Terraform applies to every file.
 
 mod content;
-mod cty;
+pub(crate) mod cty;
 mod decode_rules;
 pub mod json;
 mod json_body;
@@ -21,6 +21,7 @@ use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 pub use text::decode;
+pub(crate) use value_decode::own_default_fails;
 
 /// One parsed configuration file.
 #[derive(Debug, Clone)]

@@ -45,6 +45,20 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
     }
 }
 
+/// Whether variable block `b`'s own `default` does not convert to its own `type`: Terraform
+/// then keeps an unknown default, which a later override merge does not check again.
+pub(crate) fn own_default_fails(b: &Block, override_file: bool) -> bool {
+    if b.origin.file.ends_with(".json") {
+        return false;
+    }
+    let mut d = Diagnostics::new();
+    variable(b, override_file, &mut d);
+    d.iter().any(|x| {
+        x.summary == "Invalid default value for variable"
+            && x.detail.starts_with("This default value is not compatible")
+    })
+}
+
 /// Decodes argument `name` of `b` into `ty`; the decoded value when that succeeded.
 fn decode_into(b: &Block, name: &str, ty: &Ty, diags: &mut Diagnostics) -> Option<Val> {
     let a = b.body.attribute(name)?;
