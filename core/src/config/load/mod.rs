@@ -11,6 +11,7 @@ pub(crate) mod names;
 mod native;
 mod overrides;
 mod static_eval;
+mod static_refs;
 mod text;
 mod value_decode;
 
@@ -124,6 +125,7 @@ pub fn parse_file(
         content::check_block(b, flavor, override_file, diags);
         decode_rules::check_block(b, flavor, override_file, diags);
         value_decode::check_block(b, override_file, diags);
+        static_refs::check_block(b, diags);
         if override_file {
             overrides::refuse_conditions(b, diags);
         }

@@ -4,10 +4,12 @@
 //! of another kind, a missing attribute, an extra element, a string that is not a number
 //! or bool), `nullable = false` with a null default, `const` beside `sensitive` or
 //! `ephemeral`, and the constant bools and strings of variables, outputs and lifecycles
-//! (references, calls, nulls, collections, strings that are almost bools). Every such
+//! (references, calls, nulls, collections, strings that are almost bools), and the static
+//! references of `depends_on`, `ignore_changes`, `moved` and `removed`. Every such
 //! diagnostic `terraform init` gives must be tflock's, text and position alike.
 //!
-//! Native syntax only: tflock does not check these values in JSON files yet.
+//! Native syntax only: tflock does not check these values in JSON files yet, nor quoted
+//! texts that do not parse as references.
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -355,15 +357,104 @@ fn case(rng: &mut StdRng) -> Vec<(String, String)> {
         s.push_str("}\n");
     }
     if rng.gen_bool(0.5) {
-        s.push_str("resource \"terraform_data\" \"r\" {\n  lifecycle {\n");
+        s.push_str("resource \"terraform_data\" \"r\" {\n");
+        if rng.gen_bool(0.4) {
+            let _ = writeln!(s, "  depends_on = {}", reference_list(rng, false));
+        }
+        s.push_str("  lifecycle {\n");
         for name in ["create_before_destroy", "prevent_destroy"] {
             if rng.gen_bool(0.6) {
                 let _ = writeln!(s, "    {name} = {}", BOOLS.choose(rng).expect("v"));
             }
         }
+        if rng.gen_bool(0.5) {
+            let _ = writeln!(s, "    ignore_changes = {}", reference_list(rng, true));
+        }
         s.push_str("  }\n}\n");
     }
-    vec![("main.tf".to_string(), s)]
+    let mut files = Vec::new();
+    for (i, (head, body)) in [
+        (
+            "data \"terraform_remote_state\" \"s\"",
+            "  backend = \"local\"\n",
+        ),
+        ("module \"m\"", "  source = \"./m\"\n"),
+        ("output \"deps\"", "  value = 1\n"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        if rng.gen_bool(0.3) {
+            let _ = writeln!(
+                s,
+                "{head} {{\n{body}  depends_on = {}\n}}",
+                reference_list(rng, false)
+            );
+            if i == 1 {
+                files.push(("m/main.tf".to_string(), String::new()));
+            }
+        }
+    }
+    if rng.gen_bool(0.3) {
+        let _ = writeln!(
+            s,
+            "moved {{\n  from = {}\n  to = {}\n}}",
+            REFERENCES.choose(rng).expect("r"),
+            REFERENCES.choose(rng).expect("r")
+        );
+    }
+    if rng.gen_bool(0.2) {
+        let _ = writeln!(
+            s,
+            "removed {{\n  from = {}\n  lifecycle {{\n    destroy = false\n  }}\n}}",
+            REFERENCES.choose(rng).expect("r")
+        );
+    }
+    files.push(("main.tf".to_string(), s));
+    files
+}
+
+/// Elements of reference lists: references (bare, quoted, keywords Terraform reads as
+/// names) and what is not one. No quoted text that does not parse as a reference: tflock
+/// leaves those to a later release.
+const REFERENCES: &[&str] = &[
+    "terraform_data.a",
+    "terraform_data.a.id",
+    "var.x[0]",
+    "local.m[\"k\"]",
+    "true",
+    "null",
+    "\"terraform_data.b\"",
+    "3",
+    "upper(\"a\")",
+    "(terraform_data.a)",
+    "terraform_data.a.*.id",
+    "{}",
+    "[input]",
+    "var.x[var.y]",
+    "action.x.y",
+    "input[-1]",
+    "input",
+];
+
+/// A `depends_on` or `ignore_changes` value: mostly a list of references.
+fn reference_list(rng: &mut StdRng, ignore_changes: bool) -> String {
+    if rng.gen_bool(0.15) {
+        let whole: &[&str] = if ignore_changes {
+            &["all", "input", "\"*\"", "\"all\"", "1"]
+        } else {
+            &["terraform_data.a", "\"x\"", "1", "{}"]
+        };
+        return whole.choose(rng).expect("w").to_string();
+    }
+    let n = rng.gen_range(0..4);
+    let mut items: Vec<&str> = (0..n)
+        .map(|_| *REFERENCES.choose(rng).expect("r"))
+        .collect();
+    if ignore_changes && rng.gen_bool(0.3) {
+        items.insert(rng.gen_range(0..=items.len()), "\"*\"");
+    }
+    format!("[{}]", items.join(", "))
 }
 
 /// Diagnostic summaries this suite is about.
@@ -380,6 +471,10 @@ fn value_summary(s: &str) -> bool {
             | "Invalid legacy variable type hint"
             | "Const variable cannot be sensitive"
             | "Const variable cannot be ephemeral"
+            | "Invalid expression"
+            | "Invalid ignore_changes wildcard"
+            | "Invalid ignore_changes ruleset"
+            | "Invalid depends_on Action Reference"
     )
 }
 
@@ -444,7 +539,9 @@ fn argument_values_are_decoded_as_terraform_loads_them() {
     let failures = failures_of(&cases, |n, files| {
         let work = tempfile::tempdir().expect("tempdir");
         for (path, text) in files {
-            std::fs::write(work.path().join(path), text).expect("write");
+            let p = work.path().join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
         }
         let want = terraform_sees(work.path(), home.path());
         let got = tflock_sees(files);
