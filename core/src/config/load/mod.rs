@@ -124,8 +124,12 @@ pub fn parse_file(
         legacy::check_block(b, flavor, diags);
         content::check_block(b, flavor, override_file, diags);
         decode_rules::check_block(b, flavor, override_file, diags);
-        value_decode::check_block(b, override_file, diags);
-        static_refs::check_block(b, diags);
+        // OpenTofu words several of these differently (and has no `const`); with no
+        // OpenTofu oracle at hand they are Terraform's only.
+        if flavor == Flavor::Terraform {
+            value_decode::check_block(b, override_file, diags);
+            static_refs::check_block(b, diags);
+        }
         if override_file {
             overrides::refuse_conditions(b, diags);
         }

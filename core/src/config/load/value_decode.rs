@@ -34,6 +34,13 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
             ] {
                 decode_into(b, name, &ty, diags);
             }
+            // An output's type goes straight to typeexpr: no quoted or legacy forms.
+            if let Some(x) = b.body.attribute("type").and_then(Expr::of) {
+                let mut found = Vec::new();
+                if get_type(&x, x.expr, &mut found).is_some() {
+                    diags.extend(found);
+                }
+            }
         }
         "resource" if b.labels.len() == 2 => {
             if let Some(lc) = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty()) {

@@ -3,9 +3,9 @@
 //! argument counts), `default`s made from the type with at most one thing wrong (a value
 //! of another kind, a missing attribute, an extra element, a string that is not a number
 //! or bool), `nullable = false` with a null default, `const` beside `sensitive` or
-//! `ephemeral`, and the constant bools and strings of variables, outputs and lifecycles
-//! (references, calls, nulls, collections, strings that are almost bools), and the static
-//! references of `depends_on`, `ignore_changes`, `moved` and `removed`. Every such
+//! `ephemeral`, output `type`s, the constant bools and strings of variables, outputs and
+//! lifecycles (references, calls, nulls, collections, strings that are almost bools), and
+//! the static references of `depends_on`, `ignore_changes`, `moved` and `removed`. Every such
 //! diagnostic `terraform init` gives must be tflock's, text and position alike.
 //!
 //! Native syntax only: tflock does not check these values in JSON files yet, nor quoted
@@ -345,6 +345,14 @@ fn case(rng: &mut StdRng) -> Vec<(String, String)> {
     }
     if rng.gen_bool(0.5) {
         s.push_str("output \"o\" {\n  value = 1\n");
+        if rng.gen_bool(0.3) {
+            let t = if rng.gen_bool(0.5) {
+                ODD_TYPES.choose(rng).expect("odd").to_string()
+            } else {
+                type_text(&shape(rng, 0, false))
+            };
+            let _ = writeln!(s, "  type = {t}");
+        }
         for (name, values) in [
             ("description", STRINGS),
             ("sensitive", BOOLS),
