@@ -1,25 +1,9 @@
-//! Variable type constraints and the value conversions Terraform (cty) applies to defaults,
-//! with cty's error texts, for checking a merged variable's default against its type.
+//! Variable type constraints as override merging reads them, and the values cty's
+//! conversions make of literal defaults (whether they convert, and cty's words when not, is
+//! `config::load::cty`).
 
 use crate::config::literal::Literal as Value;
 use hcl_edit::expr::Expression;
-
-/// Why a value does not convert to a type constraint (cty's messages).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConversionError {
-    /// A string that is not a number, for a number.
-    #[error("a number is required")]
-    NotANumber,
-    /// A string that is not a bool, for a bool.
-    #[error("a bool is required")]
-    NotABool,
-    /// A value of another kind; the type in cty's friendly words.
-    #[error("{0} required")]
-    Required(String),
-    /// An object lacking a required attribute.
-    #[error("attribute {0:?} is required")]
-    MissingAttribute(String),
-}
 
 /// A type constraint (`string`, `list(number)`, `object({...})`, ...).
 #[derive(Debug, Clone, PartialEq)]
@@ -89,64 +73,6 @@ impl Type {
                 Some(Type::Object(attrs))
             }
             _ => None,
-        }
-    }
-
-    /// cty's `FriendlyNameForConstraint`.
-    pub fn friendly(&self) -> String {
-        match self {
-            Type::Any => "any type".into(),
-            Type::String => "string".into(),
-            Type::Number => "number".into(),
-            Type::Bool => "bool".into(),
-            Type::List(t) => format!("list of {}", t.friendly()),
-            Type::Set(t) => format!("set of {}", t.friendly()),
-            Type::Map(t) => format!("map of {}", t.friendly()),
-            Type::Tuple(_) => "tuple".into(),
-            Type::Object(_) => "object".into(),
-        }
-    }
-
-    /// Converts `v` to this type as cty's `convert.Convert` would; `Err` says why not.
-    pub fn check(&self, v: &Value) -> Result<(), ConversionError> {
-        let required = || ConversionError::Required(self.friendly());
-        match (self, v) {
-            (_, Value::Null) | (Type::Any, _) => Ok(()),
-            (Type::String, Value::String(_) | Value::Number(_) | Value::Bool(_)) => Ok(()),
-            (Type::Number, Value::Number(_)) => Ok(()),
-            (Type::Number, Value::String(s)) => {
-                if s.trim() == s && is_decimal_number(s) {
-                    Ok(())
-                } else {
-                    Err(ConversionError::NotANumber)
-                }
-            }
-            (Type::Bool, Value::Bool(_)) => Ok(()),
-            (Type::Bool, Value::String(s)) => match s.as_str() {
-                "true" | "false" | "1" | "0" => Ok(()),
-                _ => Err(ConversionError::NotABool),
-            },
-            (Type::List(t) | Type::Set(t), Value::Array(items)) => {
-                items.iter().try_for_each(|i| t.check(i))
-            }
-            (Type::Map(t), Value::Object(m)) => m.values().try_for_each(|i| t.check(i)),
-            (Type::Tuple(ts), Value::Array(items)) => {
-                if ts.len() != items.len() {
-                    return Err(required());
-                }
-                ts.iter().zip(items).try_for_each(|(t, i)| t.check(i))
-            }
-            (Type::Object(attrs), Value::Object(m)) => {
-                for (name, t, optional) in attrs {
-                    match m.get(name) {
-                        Some(val) => t.check(val)?,
-                        None if *optional => {}
-                        None => return Err(ConversionError::MissingAttribute(name.clone())),
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(required()),
         }
     }
 }
@@ -267,7 +193,7 @@ fn object_key(k: &hcl_edit::expr::ObjectKey) -> Option<String> {
 
 /// Whether `s` is a number as cty's string conversion reads it (Go's `big.ParseFloat` in
 /// base 10): a signed decimal with optional fraction and exponent, or an infinity.
-fn is_decimal_number(s: &str) -> bool {
+pub(crate) fn is_decimal_number(s: &str) -> bool {
     let s = s.strip_prefix(['+', '-']).unwrap_or(s);
     if s == "Inf" || s == "inf" {
         return true;
@@ -321,31 +247,5 @@ mod tests {
             Some(Value::Array(vec![s("a"), s("b")]))
         );
         assert_eq!(ty("number").convert(&v("\"x\"")), None);
-    }
-
-    #[test]
-    fn conversions_follow_cty() {
-        let v = |s: &str| eval_literal(s).unwrap();
-        assert_eq!(ty("number").check(&v("\"12\"")), Ok(()));
-        assert_eq!(
-            ty("number").check(&v("\"x\"")),
-            Err(ConversionError::NotANumber)
-        );
-        let text = |r: Result<(), ConversionError>| r.unwrap_err().to_string();
-        assert_eq!(
-            text(ty("number").check(&v("\"x\""))),
-            "a number is required"
-        );
-        assert_eq!(text(ty("string").check(&v("[1]"))), "string required");
-        assert_eq!(
-            text(ty("list(string)").check(&v("\"a\""))),
-            "list of string required"
-        );
-        assert_eq!(
-            text(ty("object({a = string})").check(&v("{}"))),
-            "attribute \"a\" is required"
-        );
-        assert_eq!(ty("object({a = optional(string)})").check(&v("{}")), Ok(()));
-        assert_eq!(text(ty("bool").check(&v("\"yes\""))), "a bool is required");
     }
 }

@@ -34,6 +34,7 @@ pub fn check_block(b: &Block, flavor: Flavor, override_file: bool, diags: &mut D
             }
         }
         "check" if !override_file => check(b, diags),
+        "import" if flavor == Flavor::Terraform => import(b, flavor, override_file, diags),
         _ => {}
     }
 }
@@ -231,6 +232,35 @@ fn check(b: &Block, diags: &mut Diagnostics) {
             .with_range(b.origin.decl.clone()),
         );
     }
+}
+
+/// An import names its object by `id` or by `identity`, exactly one of them. Terraform
+/// judges that only once `to` has been read, and reads `to` only when the body fit its
+/// schema.
+fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
+    if let Some(to) = b.body.attribute("to") {
+        let mut schema = Diagnostics::new();
+        super::content::check_block(b, flavor, override_file, &mut schema);
+        if schema.has_errors() {
+            return;
+        }
+        // A JSON `to` is a reference in a string; one that does not parse stops the
+        // decoder too (with errors not modelled here).
+        if let crate::config::model::Value::Json(n) = &to.value {
+            let parses = n
+                .as_str()
+                .is_some_and(|t| crate::config::requirements::reference::is_traversal(t));
+            if !parses {
+                return;
+            }
+        }
+    }
+    let detail = match (b.body.attribute("id"), b.body.attribute("identity")) {
+        (None, None) => "At least one of 'id' or 'identity' must be specified.",
+        (Some(_), Some(_)) => "Only one of 'id' or 'identity' can be specified.",
+        _ => return,
+    };
+    diags.push(Diagnostic::error("Invalid import block", detail).with_range(b.origin.decl.clone()));
 }
 
 /// `decodeCheckRuleBlock`: a condition must refer to something, and a variable's validation

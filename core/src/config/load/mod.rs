@@ -2,6 +2,7 @@
 //! by file name, and the top-level schema checks Terraform applies to every file.
 
 mod content;
+pub(crate) mod cty;
 mod decode_rules;
 pub mod json;
 mod json_body;
@@ -9,8 +10,11 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
+mod static_eval;
+mod static_refs;
 pub(crate) mod test_file_rules;
 mod text;
+mod value_decode;
 
 use crate::config::model::{Body, Item};
 use crate::config::schema;
@@ -19,6 +23,7 @@ use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 pub use text::decode;
+pub(crate) use value_decode::own_default_fails;
 
 /// One parsed configuration file.
 #[derive(Debug, Clone)]
@@ -124,6 +129,12 @@ pub fn parse_file(
         legacy::check_block(b, flavor, diags);
         content::check_block(b, flavor, override_file, diags);
         decode_rules::check_block(b, flavor, override_file, diags);
+        // OpenTofu words several of these differently (and has no `const`); with no
+        // OpenTofu oracle at hand they are Terraform's only.
+        if flavor == Flavor::Terraform {
+            value_decode::check_block(b, override_file, diags);
+            static_refs::check_block(b, diags);
+        }
         if override_file {
             overrides::refuse_conditions(b, diags);
         }

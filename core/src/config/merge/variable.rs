@@ -2,6 +2,7 @@
 //! re-checked against the (possibly new) type, with a detail saying what the override changed.
 
 use crate::config::literal::{eval_literal, json_literal, Literal};
+use crate::config::load::own_default_fails;
 use crate::config::model::{Block, Value};
 use crate::config::types::Type;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -9,6 +10,13 @@ use crate::diag::{Diagnostic, Diagnostics};
 /// Merges override variable `over` into `base`.
 pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     let old_type = type_of(base);
+    // A default that already failed its own block's type (reported while loading) is
+    // unknown from then on, and converts to any type.
+    let unknown_default = if over.body.attribute("default").is_some() {
+        own_default_fails(over, true)
+    } else {
+        own_default_fails(base, false)
+    };
     for a in over.body.attributes() {
         base.body.set_attribute(a.clone());
     }
@@ -21,6 +29,9 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     let Some(default) = base.body.attribute("default") else {
         return;
     };
+    if unknown_default {
+        return;
+    }
     let value = match &default.value {
         Value::Native { src, .. } => eval_literal(src),
         Value::Json(n) => json_literal(n),
@@ -64,7 +75,11 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     let Some(ty) = type_of(base) else {
         return;
     };
-    if let Err(err) = ty.check(&value) {
+    let converted = crate::config::load::cty::convert_plain(
+        &crate::config::load::cty::Val::from(&value),
+        &crate::config::load::cty::Ty::from(&ty),
+    );
+    if let Err(Some(err)) = converted {
         let detail = match (type_set, default_set) {
             (true, false) => format!("Overriding this variable's type constraint has made its default value invalid: {err}."),
             (false, true) => format!("The overridden default value for this variable is not compatible with the variable's type constraint: {err}."),

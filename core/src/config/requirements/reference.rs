@@ -38,7 +38,7 @@ pub struct Place<'a> {
 
 impl Place<'_> {
     /// The range of bytes `span` of the expression's text.
-    fn sub(&self, span: std::ops::Range<usize>) -> Range {
+    pub(crate) fn sub(&self, span: std::ops::Range<usize>) -> Range {
         let Some(text) = self.text else {
             return self.range.clone();
         };
@@ -150,6 +150,11 @@ fn invalid_ref(detail: impl Into<String>, range: Range) -> Diagnostic {
 }
 
 /// Parses `name(.attr|[index])*` (an absolute traversal) from `text`; `None` if it is not one.
+/// Whether `text` reads as a reference (`aws_instance.x`, `module.m["k"]`).
+pub(crate) fn is_traversal(text: &str) -> bool {
+    parse_traversal(text).is_some()
+}
+
 fn parse_traversal(text: &str) -> Option<Vec<Step>> {
     let ident_end = |from: usize| {
         text[from..]

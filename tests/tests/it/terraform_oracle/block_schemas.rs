@@ -374,6 +374,7 @@ fn schema_summary(s: &str) -> bool {
             | "Invalid combination of \"count\" and \"for_each\""
             | "Reserved argument name in provider block"
             | "Invalid data resource lifecycle argument"
+            | "Invalid import block"
     ) || s.starts_with("Unexpected \"")
         || s.starts_with("Reserved block type name in ")
         || s.starts_with("Extraneous label for ")

@@ -25,14 +25,6 @@ const NOT_TERRAFORMS: &[(&str, &str)] = &[
         "json-byte-order-mark-is-an-error",
         "Terraform adds a follow-on \"Root value must be object\"; tflock stops at the syntax error",
     ),
-    (
-        "variable-type-and-default-overridden-incompatible",
-        "validate reports this at the default's value with another detail than `get` does",
-    ),
-    (
-        "variable-default-override-incompatible-with-type",
-        "validate reports this at the default's value with another detail than `get` does",
-    ),
 ];
 
 /// Terraform's diagnostics in the fixture format, one string per diagnostic.

@@ -1,0 +1,204 @@
+//! Constant expressions as Terraform's decoders evaluate them while loading: HCL's
+//! `Expression.Value(nil)` (no variables, no functions) and `gohcl.DecodeExpression` into a
+//! bool or string, with hclsyntax's diagnostics and ranges.
+//!
+//! Only native syntax, and only the expression forms whose behaviour is modelled: literals,
+//! tuples, objects with name or plain string keys, parentheses, negated numbers, `!` on
+//! bools, references and function calls. Anything else (templates, operators,
+//! conditionals, `for`) gives `None`, and callers then say nothing.
+
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::Span;
+
+use crate::config::load::cty::{convert_plain, Ty, Val};
+use crate::config::model::{Attribute, Value};
+use crate::config::requirements::reference::Place;
+use crate::diag::{Diagnostic, Range};
+
+/// An attribute's native expression with what is needed to place sub-ranges.
+pub struct Expr<'a> {
+    /// The parsed expression.
+    pub expr: &'a Expression,
+    place: Place<'a>,
+    base: usize,
+}
+
+impl<'a> Expr<'a> {
+    /// The expression of native-syntax attribute `a` (`None` for JSON).
+    pub fn of(a: &'a Attribute) -> Option<Expr<'a>> {
+        let Value::Native { src, expr } = &a.value else {
+            return None;
+        };
+        Some(Expr {
+            expr,
+            place: Place {
+                range: &a.expr_range,
+                text: Some(src),
+            },
+            base: a.expr_range.start.byte,
+        })
+    }
+
+    /// The range of sub-expression (or node) span `span` (absolute bytes in the file).
+    pub fn range(&self, span: Option<std::ops::Range<usize>>) -> Range {
+        let span = span.unwrap_or(self.base..self.base);
+        let rel = span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base);
+        self.place.sub(rel)
+    }
+
+    /// The expression's own text at absolute span `span`.
+    pub fn text(&self, span: &std::ops::Range<usize>) -> &'a str {
+        let text = self.place.text.unwrap_or_default();
+        let s = span.start.saturating_sub(self.base);
+        let e = span.end.saturating_sub(self.base);
+        text.get(s..e).unwrap_or_default()
+    }
+}
+
+/// `e.Value(nil)`: the value and the diagnostics evaluating it gives, or `None` when the
+/// expression has a form not modelled here.
+pub fn value(x: &Expr<'_>, e: &Expression) -> Option<(Val, Vec<Diagnostic>)> {
+    let mut diags = Vec::new();
+    let v = eval(x, e, &mut diags)?;
+    Some((v, diags))
+}
+
+fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val> {
+    Some(match e {
+        Expression::Null(_) => Val::Null,
+        Expression::Bool(b) => Val::Bool(*b.value()),
+        Expression::Number(n) => Val::Number(n.value().to_string()),
+        Expression::String(s) => Val::String(s.value().to_string()),
+        Expression::Array(items) => Val::Tuple(
+            items
+                .iter()
+                .map(|i| eval(x, i, diags))
+                .collect::<Option<_>>()?,
+        ),
+        Expression::Object(obj) => {
+            let mut attrs: Vec<(String, Val)> = Vec::new();
+            for (k, v) in obj.iter() {
+                let key = match k {
+                    ObjectKey::Ident(i) => i.as_str().to_string(),
+                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    ObjectKey::Expression(_) => return None,
+                };
+                let val = eval(x, v.expr(), diags)?;
+                attrs.retain(|(n, _)| *n != key);
+                attrs.push((key, val));
+            }
+            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+            Val::Object(attrs)
+        }
+        Expression::Parenthesis(p) => eval(x, p.inner(), diags)?,
+        Expression::UnaryOp(op) => match (op.operator.value(), eval(x, &op.expr, diags)?) {
+            (UnaryOperator::Neg, Val::Number(n)) if !n.starts_with('-') => {
+                Val::Number(format!("-{n}"))
+            }
+            (UnaryOperator::Not, Val::Bool(b)) => Val::Bool(!b),
+            _ => return None,
+        },
+        Expression::Variable(_) => {
+            diags.push(variables_not_allowed(x, e.span()));
+            Val::Unknown
+        }
+        Expression::Traversal(t) => {
+            // A scope traversal: a name followed by attributes and constant indexes.
+            if !matches!(t.expr, Expression::Variable(_)) {
+                return None;
+            }
+            for op in &t.operators {
+                match op.value() {
+                    TraversalOperator::GetAttr(_) | TraversalOperator::LegacyIndex(_) => {}
+                    TraversalOperator::Index(Expression::Number(_) | Expression::String(_)) => {}
+                    _ => return None,
+                }
+            }
+            diags.push(variables_not_allowed(x, t.expr.span()));
+            Val::Unknown
+        }
+        Expression::FuncCall(_) => {
+            diags.push(
+                Diagnostic::error(
+                    "Function calls not allowed",
+                    "Functions may not be called here.",
+                )
+                .with_range(x.range(e.span())),
+            );
+            Val::Unknown
+        }
+        _ => return None,
+    })
+}
+
+fn variables_not_allowed(x: &Expr<'_>, root: Option<std::ops::Range<usize>>) -> Diagnostic {
+    Diagnostic::error("Variables not allowed", "Variables may not be used here.")
+        .with_range(x.range(root))
+}
+
+/// HCL's `StartRange` of `e`: where `gohcl` points at a value that does not decode.
+pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
+    let span = e.span()?;
+    Some(match e {
+        Expression::String(_) => {
+            // The literal inside the quotes; an empty string's range is not modelled.
+            if span.end - span.start <= 2 {
+                return None;
+            }
+            x.range(Some(span.start + 1..span.end - 1))
+        }
+        Expression::Array(_) | Expression::Object(_) => x.range(Some(span.start..span.start + 1)),
+        Expression::Parenthesis(p) => start_range(x, p.inner())?,
+        Expression::UnaryOp(_) => x.range(Some(span.start..span.start + 1)),
+        // hcl-edit folds `-1` into one number; hclsyntax keeps a negation, which starts
+        // at its operator.
+        Expression::Number(_) if x.text(&span).starts_with('-') => {
+            x.range(Some(span.start..span.start + 1))
+        }
+        Expression::FuncCall(_) => {
+            let open = x.text(&span).find('(')?;
+            x.range(Some(span.start..span.start + open + 1))
+        }
+        _ => x.range(Some(span)),
+    })
+}
+
+/// `gohcl.DecodeExpression(attr, nil, &target)` for a bool or string target: the
+/// evaluation's diagnostics, then "Unsuitable value type" when the value does not convert,
+/// is unknown or is null. `None` when not modelled; otherwise the decoded bool (for bool
+/// targets) when decoding succeeded.
+pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)> {
+    let x = Expr::of(a)?;
+    let (v, mut diags) = value(&x, x.expr)?;
+    let unsuitable = |detail: String| -> Option<Diagnostic> {
+        Some(
+            Diagnostic::error(
+                "Unsuitable value type",
+                format!("Unsuitable value: {detail}"),
+            )
+            .with_range(start_range(&x, x.expr)?),
+        )
+    };
+    match convert_plain(&v, want) {
+        Err(None) => return None,
+        Err(Some(msg)) => {
+            diags.push(unsuitable(msg)?);
+            return Some((diags, None));
+        }
+        Ok(()) => {}
+    }
+    let problem = match v {
+        Val::Unknown => Some("value must be known"),
+        Val::Null => Some("null value is not allowed"),
+        _ => None,
+    };
+    if let Some(p) = problem {
+        diags.push(unsuitable(p.to_string())?);
+        return Some((diags, None));
+    }
+    let decoded = match (&v, want) {
+        (Val::String(s), Ty::Bool) => Val::Bool(matches!(s.as_str(), "true" | "1")),
+        _ => v,
+    };
+    Some((diags, Some(decoded)))
+}

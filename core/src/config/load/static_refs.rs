@@ -1,0 +1,207 @@
+//! Arguments Terraform's decoders read as static references while loading a module, not as
+//! values: `depends_on` (resources, data sources, ephemeral resources, module calls,
+//! outputs), a managed resource's `lifecycle.ignore_changes`, and the `from`/`to` of
+//! `moved` and the `from` of `removed`. Each must be a static list (`hcl.ExprList`) of
+//! single references (`hcl.AbsTraversalForExpr`: a name, attributes, constant indexes).
+//!
+//! Quoted references (Terraform 0.11's form) are warned about elsewhere; one that does not
+//! parse as a reference, and forms whose handling is not modelled (templates, a negative
+//! index), are left alone. JSON files are not checked.
+
+use hcl_edit::expr::{Expression, TraversalOperator};
+use hcl_edit::Span;
+
+use crate::config::load::static_eval::{start_range, Expr};
+use crate::config::model::{Attribute, Block};
+use crate::config::requirements::reference::quoted_traversal;
+use crate::diag::{Diagnostic, Diagnostics};
+
+const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+
+/// Checks top-level block `b` of a native file.
+pub fn check_block(b: &Block, diags: &mut Diagnostics) {
+    if b.origin.file.ends_with(".json") {
+        return;
+    }
+    match (b.kind.as_str(), b.labels.len()) {
+        ("resource" | "data" | "ephemeral", 2) | ("module" | "output", 1) => {
+            if let Some(a) = b.body.attribute("depends_on") {
+                depends_on(a, diags);
+            }
+            if b.kind == "resource" {
+                let lifecycle = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty());
+                if let Some(a) = lifecycle.and_then(|l| l.body.attribute("ignore_changes")) {
+                    ignore_changes(a, diags);
+                }
+            }
+        }
+        ("moved", 0) => {
+            for name in ["from", "to"] {
+                if let Some(a) = b.body.attribute(name) {
+                    single(a, diags);
+                }
+            }
+        }
+        ("removed", 0) => {
+            if let Some(a) = b.body.attribute("from") {
+                single(a, diags);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `e` is a static reference (`Some(root name)`), not one (`None` inside `Ok`), or
+/// a form not modelled (`Err`).
+fn reference(e: &Expression) -> Result<Option<&str>, ()> {
+    match e {
+        Expression::Variable(v) => Ok(Some(v.as_str())),
+        // hclsyntax reads these keywords as literals that still act as references here.
+        Expression::Bool(b) => Ok(Some(if *b.value() { "true" } else { "false" })),
+        Expression::Null(_) => Ok(Some("null")),
+        Expression::Traversal(t) => {
+            let Expression::Variable(root) = &t.expr else {
+                return Ok(None);
+            };
+            for op in &t.operators {
+                match op.value() {
+                    TraversalOperator::GetAttr(_) | TraversalOperator::LegacyIndex(_) => {}
+                    TraversalOperator::Index(Expression::String(_)) => {}
+                    // hcl-edit folds a negation into the number; hclsyntax keeps an
+                    // operator there, which makes an index expression, not a reference.
+                    TraversalOperator::Index(Expression::Number(n))
+                        if !n.value().as_f64().is_some_and(|f| f < 0.0) => {}
+                    TraversalOperator::Index(_) => return Ok(None),
+                    TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                        return Ok(None)
+                    }
+                }
+            }
+            Ok(Some(root.as_str()))
+        }
+        Expression::StringTemplate(_) | Expression::HeredocTemplate(_) => Err(()),
+        _ => Ok(None),
+    }
+}
+
+/// `hcl.ExprList`: the elements of a tuple constructor, or the diagnostic for anything else;
+/// `None` for parentheses (not modelled).
+fn static_list<'e>(
+    x: &Expr<'_>,
+    e: &'e Expression,
+) -> Option<Result<Vec<&'e Expression>, Diagnostic>> {
+    Some(match e {
+        Expression::Parenthesis(_) => return None,
+        Expression::Array(items) => Ok(items.iter().collect()),
+        // HCL points at where the expression starts.
+        _ => Err(Diagnostic::error(
+            "Invalid expression",
+            "A static list expression is required.",
+        )
+        .with_range(start_range(x, e)?)),
+    })
+}
+
+fn not_a_reference(x: &Expr<'_>, e: &Expression) -> Diagnostic {
+    Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(e.span()))
+}
+
+/// A native quoted string that reads as a reference: the shim takes it (with a warning).
+fn quoted_reference(e: &Expression) -> bool {
+    quoted_traversal(e).is_some()
+}
+
+fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    let x = Expr::of(a)?;
+    let items = match static_list(&x, x.expr)? {
+        Ok(items) => items,
+        Err(d) => {
+            diags.push(d);
+            return Some(());
+        }
+    };
+    for item in items {
+        if quoted_reference(item) {
+            continue;
+        }
+        match reference(item) {
+            Ok(Some("action")) => diags.push(
+                Diagnostic::error(
+                    "Invalid depends_on Action Reference",
+                    "The depends_on attribute cannot reference action blocks directly. You must reference a resource or data source instead.",
+                )
+                .with_range(x.range(item.span())),
+            ),
+            Ok(Some(_)) | Err(()) => {}
+            Ok(None) => {
+                if !matches!(item, Expression::String(_)) {
+                    diags.push(not_a_reference(&x, item));
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    let x = Expr::of(a)?;
+    if matches!(x.expr, Expression::Variable(v) if v.as_str() == "all") {
+        return Some(());
+    }
+    let items = match static_list(&x, x.expr)? {
+        Ok(items) => items,
+        Err(d) => {
+            diags.push(d);
+            return Some(());
+        }
+    };
+    let mut star = None;
+    let mut references = 0;
+    for item in items {
+        if matches!(item, Expression::String(s) if s.value() == "*") {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid ignore_changes wildcard",
+                    "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+                )
+                .with_range(x.range(x.expr.span())),
+            );
+            star = Some(item);
+            continue;
+        }
+        if quoted_reference(item) {
+            references += 1;
+            continue;
+        }
+        match reference(item) {
+            Ok(Some(_)) => references += 1,
+            Err(()) => return None,
+            Ok(None) => {
+                if matches!(item, Expression::String(_)) {
+                    // A quoted text that is no reference: the shim's own errors, not
+                    // modelled.
+                    return None;
+                }
+                diags.push(not_a_reference(&x, item));
+            }
+        }
+    }
+    if let (Some(star), true) = (star, references > 0) {
+        diags.push(
+            Diagnostic::error(
+                "Invalid ignore_changes ruleset",
+                "Cannot mix wildcard string \"*\" with non-wildcard references.",
+            )
+            .with_range(x.range(star.span())),
+        );
+    }
+    Some(())
+}
+
+/// `from`/`to` of `moved`, `from` of `removed`: one static reference (no quoted form).
+fn single(a: &Attribute, diags: &mut Diagnostics) {
+    let Some(x) = Expr::of(a) else { return };
+    if let Ok(None) = reference(x.expr) {
+        diags.push(not_a_reference(&x, x.expr));
+    }
+}
