@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use futures_channel::oneshot;
+use tflock_core::edge::held::is_handed_off;
 use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
@@ -20,7 +21,8 @@ use worker::{Bucket, Delay, Url};
 
 use super::background::outlive_client;
 use super::documents::{self, internal, now};
-use super::origin::{self, Slot};
+use super::fills;
+use super::origin::{self, take_slot};
 use super::publish::publish;
 use super::stage::{err, stage, Beside};
 use super::store::{self, Lease};
@@ -169,7 +171,7 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
     };
     // This isolate owns the lease: one origin download, counted against the cap (requests
     // waiting for it are not).
-    let result = match Slot::take() {
+    let result = match take_slot(mirror) {
         Some(_slot) => {
             let url = &origin_archive.url;
             let from = (platform, url.as_str());
@@ -178,6 +180,15 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
         None => Err(busy_error()),
     };
     lease.release(&bucket).await;
+    if result.as_ref().is_err_and(is_handed_off) {
+        // Its slot, lease and upload are given back: the queue's job starts it afresh,
+        // with 15 minutes (`fills.rs`).
+        worker::console_log!(
+            "{}",
+            serde_json::json!({ "route": "archive", "handed_off": a.key })
+        );
+        fills::enqueue_h1(mirror, &a.dir, &a.version, &[platform.to_string()]).await;
+    }
     result
 }
 
@@ -218,7 +229,10 @@ async fn download_into(
     tap: Option<&mut Tap>,
 ) -> Outcome {
     let what = format!("{} {} for {platform}", record.provider, record.version);
-    let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
+    let named = |e: EdgeError| match is_handed_off(&e) {
+        true => e, // recognised by `lead`, which queues the archive
+        false => EdgeError::new(e.kind, format!("{what}: {}", e.message)),
+    };
     let t0 = now();
     let url = Url::parse(url).map_err(|e| {
         EdgeError::new(
@@ -246,7 +260,15 @@ async fn download_into(
     let body = opened.resp.stream().map_err(err)?;
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
-    let staged = stage(bucket, &a.key, body, guarded, limit, Beside { lease, tap }).await;
+    // In a request's `waitUntil`, a pull whose client left may hand itself to the queue.
+    let unattended_ms = (mirror.ctx().is_some() && mirror.queue().is_some())
+        .then_some(mirror.config.limits.unattended_ms);
+    let beside = Beside {
+        lease,
+        tap,
+        unattended_ms,
+    };
+    let staged = stage(bucket, &a.key, body, guarded, limit, beside).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
     let (hashes, pending) = staged.map_err(|e| match e.kind {
         EdgeErrorKind::Refused => EdgeError::new(

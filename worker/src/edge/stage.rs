@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use tflock_core::edge::held::{hand_off, handed_off, Held, Progress, Release};
 use tflock_core::edge::keys;
 use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
@@ -16,7 +17,7 @@ use tflock_core::hash::{ZipHasher, ZipHashes};
 use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 
 use super::documents::{internal, now};
-use super::origin;
+use super::{origin, owed};
 use super::part_buffer::PartBuffer;
 use super::store::{self, Lease};
 use super::tap::Tap;
@@ -34,6 +35,9 @@ pub(crate) struct Beside<'a> {
     pub lease: &'a mut Lease,
     /// The client of a cold miss, which gets each chunk once it was hashed and staged.
     pub tap: Option<&'a mut Tap>,
+    /// In a request's `waitUntil` with a queue to hand off to: how long the pull may run
+    /// once its client left (`Limits::unattended_ms`).
+    pub unattended_ms: Option<u64>,
 }
 
 /// An archive written to R2 as parts but not yet visible.
@@ -41,20 +45,27 @@ pub(crate) struct Pending {
     key: String,
     upload: MultipartUpload,
     parts: Vec<UploadedPart>,
+    /// Settled by [`Pending::complete`] or [`Pending::abort`]; owed (aborted at the next
+    /// chance) if the pending archive is dropped.
+    held: Held,
 }
 
 impl Pending {
-    /// Makes the archive visible, and forgets the upload's record.
+    /// Makes the archive visible, and forgets the upload's record. If completing fails, the
+    /// upload is aborted.
     pub async fn complete(self, bucket: &Bucket) -> Result<(), EdgeError> {
-        self.upload.complete(self.parts).await.map_err(err)?;
+        let release = self.held.settle();
+        if let Err(e) = self.upload.complete(self.parts).await {
+            owed::give_back(bucket, release).await;
+            return Err(err(e));
+        }
         forget(bucket, &self.key).await;
         Ok(())
     }
 
     /// Drops the parts, and forgets the upload's record.
     pub async fn abort(self, bucket: &Bucket) {
-        let _ = self.upload.abort().await;
-        forget(bucket, &self.key).await;
+        owed::give_back(bucket, self.held.settle()).await;
     }
 }
 
@@ -75,8 +86,15 @@ pub(crate) async fn stage(
         .execute()
         .await
         .map_err(err)?;
+    let upload_id = upload.upload_id().await;
+    // From here on the upload is given back on every path: settled below, or owed if this
+    // future is dropped.
+    let held = owed::hold(Release::Upload {
+        archive_key: key.to_string(),
+        upload_id: upload_id.clone(),
+    });
     let record = HashMap::from([
-        (UPLOAD_ID.to_string(), upload.upload_id().await),
+        (UPLOAD_ID.to_string(), upload_id),
         (STARTED_AT.to_string(), now().to_string()),
     ]);
     let recorded = bucket
@@ -85,7 +103,7 @@ pub(crate) async fn stage(
         .execute()
         .await;
     if let Err(e) = recorded {
-        let _ = upload.abort().await;
+        owed::give_back(bucket, held.settle()).await;
         return Err(err(e));
     }
     match stream_parts(bucket, key, &upload, body, guard, limit, beside).await {
@@ -95,11 +113,11 @@ pub(crate) async fn stage(
                 key: key.to_string(),
                 upload,
                 parts,
+                held,
             },
         )),
         Err(e) => {
-            let _ = upload.abort().await;
-            forget(bucket, key).await;
+            owed::give_back(bucket, held.settle()).await;
             Err(e)
         }
     }
@@ -127,6 +145,7 @@ async fn stream_parts(
         .await
         .map_err(|e| internal(&e))?;
     let mut streamed = 0;
+    let started = now();
     loop {
         let chunk = match guard.as_mut() {
             Some((g, abort)) => match origin::next_chunk(&mut body, g, abort).await {
@@ -148,6 +167,16 @@ async fn stream_parts(
         }
         if let Some(tap) = beside.tap.as_deref_mut() {
             tap.push(&chunk);
+            if let (Some(budget), Some(gone)) = (beside.unattended_ms, tap.gone_at()) {
+                let progress = Progress {
+                    received: splitter.total(),
+                    declared: tap.length(),
+                    elapsed_ms: now() - started,
+                };
+                if hand_off(progress, budget as f64 - (now() - gone)) {
+                    return Err(handed_off());
+                }
+            }
         }
         pace(&mut streamed, chunk.len()).await;
         beside.lease.keep(bucket, now()).await;
