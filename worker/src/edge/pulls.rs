@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use futures_channel::oneshot;
+use futures_util::future::join;
 use tflock_core::edge::held::is_handed_off;
 use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
@@ -24,7 +25,7 @@ use super::documents::{self, internal, now};
 use super::fills;
 use super::origin::{self, take_slot};
 use super::publish::publish;
-use super::stage::{err, stage, Beside};
+use super::stage::{self, err, Beside};
 use super::store::{self, Lease};
 use super::tap::{Streamed, Tap};
 use super::Mirror;
@@ -141,7 +142,16 @@ fn forget_finished() {
 /// for while another isolate holds it.
 async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
     let bucket = mirror.bucket().map_err(err)?;
-    let record = documents::record(mirror, &bucket, &a.dir, &a.version).await?;
+    // Two independent reads at once: what the origin lists, and whether it is stored.
+    let (record, stored) = join(
+        documents::record(mirror, &bucket, &a.dir, &a.version),
+        store::exists(&bucket, &a.key),
+    )
+    .await;
+    let record = record?;
+    if stored.map_err(err)? {
+        return Ok(());
+    }
     let Some((platform, origin_archive)) = record.platform_of(&a.filename) else {
         return Err(EdgeError::new(
             EdgeErrorKind::NotFound,
@@ -152,8 +162,9 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
         ));
     };
     let mut waiting = Waiting::new(now());
+    let mut looked = true; // the first look was above
     let mut lease = loop {
-        if store::exists(&bucket, &a.key).await.map_err(err)? {
+        if !std::mem::take(&mut looked) && store::exists(&bucket, &a.key).await.map_err(err)? {
             return Ok(());
         }
         if let Some(lease) = store::take_lease(&bucket, &a.key, now())
@@ -240,9 +251,24 @@ async fn download_into(
             format!("{what}: the origin's download URL {url:?}: {e}"),
         )
     })?;
-    let mut opened = origin::open_archive(mirror, &url).await.map_err(named)?;
+    // The origin request and the upload's creation are independent round trips: at once.
+    let (opened, begun) = join(origin::open_archive(mirror, &url), stage::begin(bucket, &a.key)).await;
+    let (mut opened, begun) = match (opened, begun) {
+        (Ok(o), Ok(b)) => (o, b),
+        (Ok(o), Err(e)) => {
+            o.abort.abort();
+            return Err(named(e));
+        }
+        (Err(e), begun) => {
+            if let Ok(b) = begun {
+                b.abort(bucket).await;
+            }
+            return Err(named(e));
+        }
+    };
     if opened.resp.status_code() != 200 {
         opened.abort.abort();
+        begun.abort(bucket).await;
         return Err(EdgeError::new(
             EdgeErrorKind::OriginFailed,
             format!(
@@ -252,12 +278,21 @@ async fn download_into(
         ));
     }
     let guard = mirror.config.limits.archive(url.as_str(), t0);
-    opened.check_declared(&guard).map_err(named)?;
+    if let Err(e) = opened.check_declared(&guard) {
+        begun.abort(bucket).await;
+        return Err(named(e));
+    }
     let mut tap = tap;
     if let Some(t) = tap.as_deref_mut() {
         t.set_length(origin::declared_length(&opened.resp));
     }
-    let body = opened.resp.stream().map_err(err)?;
+    let body = match opened.resp.stream() {
+        Ok(body) => body,
+        Err(e) => {
+            begun.abort(bucket).await;
+            return Err(err(e));
+        }
+    };
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
     // In a request's `waitUntil`, a pull whose client left may hand itself to the queue.
@@ -268,7 +303,7 @@ async fn download_into(
         tap,
         unattended_ms,
     };
-    let staged = stage(bucket, &a.key, body, guarded, limit, beside).await;
+    let staged = stage::stage_into(bucket, begun, body, guarded, limit, beside).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
     let (hashes, pending) = staged.map_err(|e| match e.kind {
         EdgeErrorKind::Refused => EdgeError::new(

@@ -69,17 +69,23 @@ impl Pending {
     }
 }
 
-/// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
-/// `guard` (an origin download) and at most `limit` bytes, with `beside` kept up as it goes.
-/// On failure the upload is aborted here. A body that is no zip is `Refused`.
-pub(crate) async fn stage(
-    bucket: &Bucket,
-    key: &str,
-    body: ByteStream,
-    guard: Option<(BodyGuard, &origin::Abort)>,
-    limit: u64,
-    beside: Beside<'_>,
-) -> Result<(ZipHashes, Pending), EdgeError> {
+/// A multipart upload begun and recorded, with nothing in it yet.
+pub(crate) struct Begun {
+    key: String,
+    upload: MultipartUpload,
+    held: Held,
+}
+
+impl Begun {
+    /// Gives the upload back unused.
+    pub async fn abort(self, bucket: &Bucket) {
+        owed::give_back(bucket, self.held.settle()).await;
+    }
+}
+
+/// Begins and records a multipart upload of `key` (a pull does this while its origin
+/// request is in flight: the two are independent, and each costs a round trip).
+pub(crate) async fn begin(bucket: &Bucket, key: &str) -> Result<Begun, EdgeError> {
     let upload = bucket
         .create_multipart_upload(key.to_string())
         .http_metadata(store::content_type_meta("application/zip"))
@@ -87,8 +93,8 @@ pub(crate) async fn stage(
         .await
         .map_err(err)?;
     let upload_id = upload.upload_id().await;
-    // From here on the upload is given back on every path: settled below, or owed if this
-    // future is dropped.
+    // From here on the upload is given back on every path: settled, or owed if this future
+    // (or the one staging into it) is dropped.
     let held = owed::hold(Release::Upload {
         archive_key: key.to_string(),
         upload_id: upload_id.clone(),
@@ -106,11 +112,43 @@ pub(crate) async fn stage(
         owed::give_back(bucket, held.settle()).await;
         return Err(err(e));
     }
-    match stream_parts(bucket, key, &upload, body, guard, limit, beside).await {
+    Ok(Begun {
+        key: key.to_string(),
+        upload,
+        held,
+    })
+}
+
+/// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
+/// `guard` (an origin download) and at most `limit` bytes, with `beside` kept up as it goes.
+/// On failure the upload is aborted here. A body that is no zip is `Refused`.
+pub(crate) async fn stage(
+    bucket: &Bucket,
+    key: &str,
+    body: ByteStream,
+    guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+    beside: Beside<'_>,
+) -> Result<(ZipHashes, Pending), EdgeError> {
+    let begun = begin(bucket, key).await?;
+    stage_into(bucket, begun, body, guard, limit, beside).await
+}
+
+/// [`stage`] into an upload already begun.
+pub(crate) async fn stage_into(
+    bucket: &Bucket,
+    begun: Begun,
+    body: ByteStream,
+    guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+    beside: Beside<'_>,
+) -> Result<(ZipHashes, Pending), EdgeError> {
+    let Begun { key, upload, held } = begun;
+    match stream_parts(bucket, &key, &upload, body, guard, limit, beside).await {
         Ok((hashes, parts)) => Ok((
             hashes,
             Pending {
-                key: key.to_string(),
+                key,
                 upload,
                 parts,
                 held,
