@@ -17,6 +17,7 @@
 //! - `origin`: performing the core's source requests with the CLI's credential rules.
 //! - `owed`: leases and uploads a dropped pull left held, given back at the next chance.
 //! - `part_buffer`: the multipart part being filled, one JS buffer reused for every part.
+//! - `sha`: SHA-256 on `node:crypto` (native) for the zip hashers.
 //! - `store`: R2 reads, compare-and-swap writes, leases.
 //! - `respond`: HTTP answers (CORS, caching, ranges, `ETag`).
 
@@ -30,6 +31,7 @@ mod part_buffer;
 mod publish;
 mod pulls;
 mod respond;
+mod sha;
 mod stage;
 mod store;
 mod sweep;

@@ -13,11 +13,11 @@ use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
 use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::hash::{ZipHasher, ZipHashes};
+use tflock_core::hash::ZipHashes;
 use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 
 use super::documents::{internal, now};
-use super::{origin, owed};
+use super::{origin, owed, sha};
 use super::part_buffer::PartBuffer;
 use super::store::{self, Lease};
 use super::tap::Tap;
@@ -177,7 +177,7 @@ async fn stream_parts(
     mut beside: Beside<'_>,
 ) -> Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
     let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
-    let mut hasher = ZipHasher::new();
+    let mut hasher = sha::zip_hasher();
     let mut splitter = PartSplitter::new(PART_SIZE);
     let mut part = PartBuffer::new(bucket, key, upload)
         .await
@@ -220,6 +220,7 @@ async fn stream_parts(
         beside.lease.keep(bucket, now()).await;
     }
     let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
+    sha::check().map_err(|e| internal(&e))?;
     if let Some(len) = splitter.finish() {
         part.upload(len).await.map_err(|e| internal(&e))?;
     }
