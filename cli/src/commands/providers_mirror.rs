@@ -15,8 +15,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::hostname;
-use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
 use tflock_core::edge::plan;
+use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
 use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics};
 

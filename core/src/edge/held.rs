@@ -266,7 +266,11 @@ mod tests {
         let Poll::Ready(Some(given_back)) = poll_once(f.as_mut()) else {
             panic!("the pull did not end");
         };
-        assert_eq!(given_back.len(), 2, "the host gives back the upload and lease");
+        assert_eq!(
+            given_back.len(),
+            2,
+            "the host gives back the upload and lease"
+        );
         assert_eq!(slots.in_use(0.0, LONGEST), 0);
         assert!(owed.is_empty());
     }
@@ -303,7 +307,10 @@ mod tests {
         let mut f = Box::pin(pull(slots.clone(), owed.clone(), 0.0, Gate(gate)));
         assert!(poll_once(f.as_mut()).is_pending());
         std::mem::forget(f);
-        assert!(slots.take(999.0, LONGEST).is_none(), "still counted within the longest pull");
+        assert!(
+            slots.take(999.0, LONGEST).is_none(),
+            "still counted within the longest pull"
+        );
         assert!(
             slots.take(1_000.0, LONGEST).is_some(),
             "no longer counted after the longest pull"

@@ -234,7 +234,12 @@ mod tests {
             json!({ "versions": { "0.9.0": {}, "1.0.0": {} } })
         );
         // A pull's plan that changes nothing writes nothing.
-        let noop = per_document(after_pull(DIR, "1.0.0", "linux_amd64", &side("h1:a=", "zh:1")));
+        let noop = per_document(after_pull(
+            DIR,
+            "1.0.0",
+            "linux_amd64",
+            &side("h1:a=", "zh:1"),
+        ));
         assert_eq!(noop[0].apply(None).unwrap(), None);
     }
 

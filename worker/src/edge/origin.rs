@@ -12,8 +12,8 @@ use futures_util::future::{join_all, select, Either};
 use futures_util::StreamExt;
 use tflock_core::edge::fill::{Fill, FillStep, Filled};
 use tflock_core::edge::held::{Slot, Slots};
-use tflock_core::edge::uploads::stale_after_ms;
 use tflock_core::edge::limits::{BodyGuard, Failure};
+use tflock_core::edge::uploads::stale_after_ms;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::source::{HttpResponse, SourceRequest, SourceResponse};
 use worker::{

@@ -252,7 +252,11 @@ async fn download_into(
         )
     })?;
     // The origin request and the upload's creation are independent round trips: at once.
-    let (opened, begun) = join(origin::open_archive(mirror, &url), stage::begin(bucket, &a.key)).await;
+    let (opened, begun) = join(
+        origin::open_archive(mirror, &url),
+        stage::begin(bucket, &a.key),
+    )
+    .await;
     let (mut opened, begun) = match (opened, begun) {
         (Ok(o), Ok(b)) => (o, b),
         (Ok(o), Err(e)) => {

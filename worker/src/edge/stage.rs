@@ -17,10 +17,10 @@ use tflock_core::hash::ZipHashes;
 use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 
 use super::documents::{internal, now};
-use super::{origin, owed, sha};
 use super::part_buffer::PartBuffer;
 use super::store::{self, Lease};
 use super::tap::Tap;
+use super::{origin, owed, sha};
 
 /// Bytes streamed between two turns of the event loop. When the body's chunks are already
 /// buffered, each read resolves as a microtask and the loop never gives the isolate back:
