@@ -117,7 +117,7 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
                 filename: origin.filename.clone(),
                 hostname: dir.split('/').next().unwrap_or_default().to_string(),
             };
-            pulls::ensure(mirror, &upload, None)
+            pulls::ensure(mirror, &upload, None, false)
                 .await
                 .map_err(|e| e.message)?;
             // Stored earlier by a plain download: make sure its h1: is listed too, beside

@@ -60,11 +60,14 @@ thread_local! {
 /// request").
 ///
 /// With `stream`, a request that starts the pull gets its answer there as it is pulled
-/// (`tap.rs`), once it is large enough to be worth it.
+/// (`tap.rs`), once it is large enough to be worth it. `missing`: the caller has just seen
+/// the archive missing from the bucket (a request's own read), so the pull does not ask
+/// again before taking the lease.
 pub(crate) async fn ensure(
     mirror: &Mirror,
     a: &Upload,
     stream: Option<oneshot::Sender<Streamed>>,
+    missing: bool,
 ) -> Outcome {
     forget_finished();
     let longest = stale_after_ms(&mirror.config.limits);
@@ -93,7 +96,7 @@ pub(crate) async fn ensure(
         let (m, a) = (mirror.clone(), a.clone());
         let tap = stream.map(Tap::new);
         let outcome = outlive_client(mirror, async move {
-            let outcome = lead(&m, &a, tap).await;
+            let outcome = lead(&m, &a, tap, missing).await;
             PULLS.with(|p| {
                 if let Some(f) = p.borrow_mut().get_mut(&a.key) {
                     f.outcome = Some((outcome.clone(), now()));
@@ -140,12 +143,19 @@ fn forget_finished() {
 
 /// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
 /// for while another isolate holds it.
-async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
+async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>, missing: bool) -> Outcome {
     let bucket = mirror.bucket().map_err(err)?;
-    // Two independent reads at once: what the origin lists, and whether it is stored.
+    // Two independent reads at once: what the origin lists, and whether it is stored (unless
+    // the caller has just seen it missing: another writer publishing in between only costs a
+    // second download, which its claim makes harmless).
     let (record, stored) = join(
         documents::record(mirror, &bucket, &a.dir, &a.version),
-        store::exists(&bucket, &a.key),
+        async {
+            match missing {
+                true => Ok(false),
+                false => store::exists(&bucket, &a.key).await,
+            }
+        },
     )
     .await;
     let record = record?;

@@ -14,6 +14,9 @@ use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
 use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::hash::ZipHashes;
+use worker::js_sys::Promise;
+use worker::wasm_bindgen::JsValue;
+use worker::wasm_bindgen_futures::{future_to_promise, JsFuture};
 use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 
 use super::documents::{internal, now};
@@ -69,22 +72,47 @@ impl Pending {
     }
 }
 
-/// A multipart upload begun and recorded, with nothing in it yet.
+/// A multipart upload begun, with nothing in it yet; its record is being written.
 pub(crate) struct Begun {
     key: String,
     upload: MultipartUpload,
     held: Held,
+    recording: Recording,
 }
 
 impl Begun {
     /// Gives the upload back unused.
     pub async fn abort(self, bucket: &Bucket) {
-        owed::give_back(bucket, self.held.settle()).await;
+        let Begun {
+            held,
+            mut recording,
+            ..
+        } = self;
+        let _ = recording.done().await;
+        owed::give_back(bucket, held.settle()).await;
     }
 }
 
-/// Begins and records a multipart upload of `key` (a pull does this while its origin
-/// request is in flight: the two are independent, and each costs a round trip).
+/// The write of an upload's record (`keys::upload`), running while the archive streams: it
+/// must land before the upload's first part does (until then there is nothing for the sweep
+/// to abort), not before the client's first byte.
+struct Recording(Option<Promise>);
+
+impl Recording {
+    /// Waits for the record, once; an error if it could not be written.
+    async fn done(&mut self) -> Result<(), EdgeError> {
+        match self.0.take() {
+            Some(p) => JsFuture::from(p)
+                .await
+                .map(|_| ())
+                .map_err(|e| internal(&format!("recording the upload failed: {e:?}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Begins a multipart upload of `key` and starts writing its record (a pull does this while
+/// its origin request is in flight: the two are independent, and each costs a round trip).
 pub(crate) async fn begin(bucket: &Bucket, key: &str) -> Result<Begun, EdgeError> {
     let upload = bucket
         .create_multipart_upload(key.to_string())
@@ -103,19 +131,21 @@ pub(crate) async fn begin(bucket: &Bucket, key: &str) -> Result<Begun, EdgeError
         (UPLOAD_ID.to_string(), upload_id),
         (STARTED_AT.to_string(), now().to_string()),
     ]);
-    let recorded = bucket
-        .put(keys::upload(key), Vec::new())
-        .custom_metadata(record)
-        .execute()
-        .await;
-    if let Err(e) = recorded {
-        owed::give_back(bucket, held.settle()).await;
-        return Err(err(e));
-    }
+    let (b, record_key) = (bucket.clone(), keys::upload(key));
+    // A promise runs at once, whether or not anyone awaits it yet.
+    let recording = future_to_promise(async move {
+        b.put(record_key, Vec::new())
+            .custom_metadata(record)
+            .execute()
+            .await
+            .map(|_| JsValue::UNDEFINED)
+            .map_err(|e| JsValue::from_str(&e.to_string()))
+    });
     Ok(Begun {
         key: key.to_string(),
         upload,
         held,
+        recording: Recording(Some(recording)),
     })
 }
 
@@ -143,8 +173,22 @@ pub(crate) async fn stage_into(
     limit: u64,
     beside: Beside<'_>,
 ) -> Result<(ZipHashes, Pending), EdgeError> {
-    let Begun { key, upload, held } = begun;
-    match stream_parts(bucket, &key, &upload, body, guard, limit, beside).await {
+    let Begun {
+        key,
+        upload,
+        held,
+        mut recording,
+    } = begun;
+    let streamed = stream_parts(
+        bucket,
+        (&key, &upload, &mut recording),
+        body,
+        guard,
+        limit,
+        beside,
+    )
+    .await;
+    match streamed {
         Ok((hashes, parts)) => Ok((
             hashes,
             Pending {
@@ -155,6 +199,8 @@ pub(crate) async fn stage_into(
             },
         )),
         Err(e) => {
+            // The record may still be landing: let it, so that giving back removes it.
+            let _ = recording.done().await;
             owed::give_back(bucket, held.settle()).await;
             Err(e)
         }
@@ -169,8 +215,7 @@ async fn forget(bucket: &Bucket, key: &str) {
 
 async fn stream_parts(
     bucket: &Bucket,
-    key: &str,
-    upload: &MultipartUpload,
+    (key, upload, recording): (&str, &MultipartUpload, &mut Recording),
     mut body: ByteStream,
     mut guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
@@ -198,6 +243,9 @@ async fn stream_parts(
         };
         hasher.update(&chunk).map_err(|e| refused(e.to_string()))?;
         for piece in splitter.cut(&chunk) {
+            if piece.completes {
+                recording.done().await?; // before the first part lands
+            }
             part.write(&piece).await.map_err(|e| internal(&e))?;
         }
         if splitter.total() > limit {
@@ -221,6 +269,7 @@ async fn stream_parts(
     }
     let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
     sha::check().map_err(|e| internal(&e))?;
+    recording.done().await?;
     if let Some(len) = splitter.finish() {
         part.upload(len).await.map_err(|e| internal(&e))?;
     }
