@@ -1,7 +1,13 @@
 // Benchmark (not a test: `cargo xtask test` never runs it) of the edge mirror Worker in local
 // workerd (Miniflare), run by `cargo xtask bench worker`, which builds worker/build/ first:
 //
-//   node worker/bench.mjs [--seconds 30] [--rate 200] [--mib 300]
+//   node worker/bench.mjs [--seconds 30] [--rate 200] [--mib 300] [--only cold [--repeat N]]
+//
+// `--only cold` measures only 3, beside two JS Workers that show what local workerd costs
+// before any of our code: one passing the origin's body through (no R2), one also writing it
+// into an R2 multipart upload and ending the answer once the upload completed (our Worker's
+// order, without hashing). `--repeat N` measures each N times (our Worker on N platforms'
+// archives, each a cold miss) and prints medians, for a loaded machine.
 //
 // 1. `<version>.json` hits on a fresh Worker (the document already in R2, listing h1: and zh:
 //    for 12 platforms) at a steady `rate` per second for `seconds`, open loop: request i is
@@ -43,6 +49,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "30" },
     rate: { type: "string", default: "200" },
     mib: { type: "string", default: "300" },
+    only: { type: "string" },
+    repeat: { type: "string", default: "1" },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -218,6 +226,59 @@ export default {
     return new Response(String((await upload.complete(parts)).size));
   },
 };`;
+
+/**
+ * The floors of a streamed cold miss in local workerd, as plain JS Workers: `pipe` passes the
+ * origin's body through (what workerd's fetch and response streaming cost), `tee` also writes
+ * every 8 MiB into an R2 multipart upload before passing it on and ends the answer only once
+ * the upload completed (the order our Worker keeps, minus hashing: what Miniflare's R2 adds).
+ */
+const FLOOR_WORKER = `const PART = 8 * 1024 * 1024;
+export default {
+  async fetch(req, env, ctx) {
+    const params = new URL(req.url).searchParams;
+    const origin = await fetch(params.get("url"));
+    const length = Number(origin.headers.get("content-length"));
+    if (params.get("mode") === "pipe") return new Response(origin.body, { headers: { "content-length": String(length) } });
+    const { readable, writable } = new FixedLengthStream(length);
+    const writer = writable.getWriter();
+    ctx.waitUntil((async () => {
+      const upload = await env.MIRROR.createMultipartUpload("floor.zip");
+      const parts = [];
+      let part = new Uint8Array(PART), filled = 0;
+      for await (const chunk of origin.body) {
+        for (let at = 0; at < chunk.length; ) {
+          const take = Math.min(PART - filled, chunk.length - at);
+          part.set(chunk.subarray(at, at + take), filled);
+          (filled += take), (at += take);
+          if (filled === PART) {
+            parts.push(await upload.uploadPart(parts.length + 1, part));
+            (part = new Uint8Array(PART)), (filled = 0);
+          }
+        }
+        await writer.write(chunk);
+      }
+      if (filled) parts.push(await upload.uploadPart(parts.length + 1, part.subarray(0, filled)));
+      await upload.complete(parts);
+      await writer.close();
+    })());
+    return new Response(readable);
+  },
+};`;
+
+const startFloor = () =>
+  startWorkerd(
+    () =>
+      new Miniflare({
+        modules: true,
+        script: FLOOR_WORKER,
+        compatibilityDate: "2026-04-01",
+        r2Buckets: ["MIRROR"],
+        host: "127.0.0.1",
+        port: 0,
+        ...quiet,
+      }),
+  );
 
 const startControl = () =>
   startWorkerd(
@@ -464,6 +525,24 @@ function printColdMiss(sizeMiB, direct, cold) {
   );
 }
 
+function printFloors(sizeMiB, direct, floors, cold) {
+  console.log(`${fmt(sizeMiB)} MiB cold miss against what local workerd costs before our code (each in its own workerd, same run)`);
+  const row = (name, r) => [name, fmt(r.ttfb, 3), fmt(r.total, 3), ratio(r.ttfb, direct.ttfb), ratio(r.total, direct.total), r.cpu === undefined ? "" : fmt(r.cpu, 2)];
+  console.log(
+    table([
+      ["", "first byte s", "last byte s", "first / direct", "last / direct", "workerd CPU s"],
+      row("direct from the origin", direct),
+      row("JS Worker passing the body through (no R2)", floors.pipe),
+      row("JS Worker: body through + R2 multipart, ends when stored", floors.tee),
+      row("our Worker (cold miss: hash, store, verify, publish)", cold),
+    ]),
+  );
+  console.log(
+    `goal <= ${GOAL_COLD_RATIO}x of direct: first byte ${met(cold.ttfb <= GOAL_COLD_RATIO * direct.ttfb)}, last byte ${met(cold.total <= GOAL_COLD_RATIO * direct.total)}; ` +
+      `against the R2 floor: first byte ${ratio(cold.ttfb, floors.tee.ttfb)}, last byte ${ratio(cold.total, floors.tee.total)}`,
+  );
+}
+
 function printPull(sizeMiB, ours, control, isolate) {
   console.log(`${fmt(sizeMiB)} MiB archive pulled through (origin -> R2 multipart), workerd process RSS`);
   const rate = (m) => fmt(sizeMiB / m.seconds);
@@ -492,7 +571,7 @@ const startOrigin = (big) =>
   startRegistry({
     versions: [HIT_VERSION, PULL_VERSION],
     platforms: PLATFORMS,
-    zip: (v, p) => (v === PULL_VERSION && [BIG, BIG_TOO].includes(p) ? big : demoZip(v, p)),
+    zip: (v, p) => (v === PULL_VERSION && (args.only === "cold" || [BIG, BIG_TOO].includes(p)) ? big : demoZip(v, p)),
   });
 
 /**
@@ -615,6 +694,62 @@ async function pullWatched(mirror, docUrl, name) {
   return { during: await during, isolate, again };
 }
 
+/** A download's first/last byte times, with the CPU seconds `pids` spent meanwhile. */
+async function timedWithCpu(pids, request) {
+  const cpu0 = cpuSeconds(pids);
+  const r = await timedDownload(request);
+  return { ...r, cpu: cpuSeconds(pids) - cpu0 };
+}
+
+/** The median of `runs`' first-byte, last-byte and CPU times. */
+function median(runs) {
+  const mid = (f) => {
+    const v = runs.map(f).sort((a, b) => a - b);
+    return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  };
+  return { ttfb: mid((r) => r.ttfb), total: mid((r) => r.total), cpu: runs[0].cpu === undefined ? undefined : mid((r) => r.cpu), runs: runs.length };
+}
+
+/** `--only cold`: the direct download, the two JS floors and our Worker's cold miss. */
+async function coldOnly(origin, big) {
+  const repeat = Math.min(Number(args.repeat), PLATFORMS.length);
+  const archiveUrl = `${origin.base}/releases/demo/${PULL_VERSION}/${archiveName(BIG)}`;
+  process.stderr.write(`bench: direct download of ${MIB} MiB\n`);
+  await timedDownload(() => get(archiveUrl)); // warm the origin's page cache and sockets
+  const directRuns = [];
+  for (let i = 0; i < repeat; i++) directRuns.push(await timedDownload(() => get(archiveUrl)));
+  const floors = {};
+  for (const mode of ["pipe", "tee"]) {
+    process.stderr.write(`bench: JS floor ${mode}\n`);
+    const floor = await startFloor();
+    try {
+      const runs = [];
+      for (let i = 0; i < repeat; i++) {
+        const r = await timedWithCpu(floor.pids, () => get(`${floor.url}?mode=${mode}&url=${encodeURIComponent(archiveUrl)}`));
+        if (r.bytes !== big.length) throw new Error(`the ${mode} floor served ${r.bytes} bytes`);
+        runs.push(r);
+      }
+      floors[mode] = median(runs);
+    } finally {
+      await floor.mf.dispose();
+    }
+  }
+  process.stderr.write(`bench: our Worker's cold miss\n`);
+  const mirror = await startOurs(origin, { queue: false });
+  try {
+    await filledDocument(mirror.url + DIR.slice(1) + `${PULL_VERSION}.json`, 1);
+    const runs = [];
+    for (const platform of PLATFORMS.slice(0, repeat)) {
+      const cold = await timedWithCpu(mirror.pids, () => get(mirror.url + DIR.slice(1) + archiveName(platform)));
+      if (cold.status !== 200 || cold.bytes !== big.length) throw new Error(`the cold miss answered ${cold.status} with ${cold.bytes} bytes`);
+      runs.push(cold);
+    }
+    return { direct: median(directRuns), floors, cold: median(runs) };
+  } finally {
+    await mirror.mf.dispose();
+  }
+}
+
 async function main() {
   process.stderr.write(`bench: generating a ${MIB} MiB archive\n`);
   const big = storedZip([
@@ -624,6 +759,18 @@ async function main() {
   const origin = await startOrigin(big);
   const work = mkdtempSync(join(tmpdir(), "tflock-worker-bench-"));
   const load0 = loadavg()[0];
+  if (args.only === "cold") {
+    try {
+      const { direct, floors, cold } = await coldOnly(origin, big);
+      console.log(`tflock Worker bench (--only cold, medians of ${cold.runs}): ${cpus().length} CPUs, load average ${fmt(load0, 2)} before / ${fmt(loadavg()[0], 2)} after`);
+      printFloors(big.length / MiB, direct, floors, cold);
+    } finally {
+      await origin.close();
+      rmSync(origin.dir, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     const hit = await hits(origin);
     const pulled = await pulls(origin);

@@ -75,6 +75,7 @@ const mf = new Miniflare({
     { type: "ESModule", include: ["**/*.js"], fallthrough: true },
   ],
   compatibilityDate: "2026-04-01",
+  compatibilityFlags: ["nodejs_compat"], // node:crypto's SHA-256, as wrangler.toml sets it
   host: "127.0.0.1",
   port,
   ...(args.https

@@ -1,5 +1,6 @@
 // The Worker against a hostile origin registry (a loopback node server): documents of
-// hundreds of MB (streamed from a generator, never held here), bodies trickling a byte a
+// hundreds of MB to a GiB (and a 200 MB discovery document, through Miniflare's outbound
+// service) (streamed from a generator, never held here), bodies trickling a byte a
 // second, a version listing 500 platforms, redirects to another host and to loopback, a
 // connection dropped and a 503 before the answer, and a release re-published with other
 // bytes. Each is answered within its limit (TFLOCK_LIMITS shortens the deadlines so the
@@ -14,6 +15,7 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMirror } from "./mirror.mjs";
+import { tools } from "../../wasm/tests/helpers.mjs";
 import { startRegistry, storedZip } from "../../wasm/tests/registry.mjs";
 
 const HOST = "hostile.test";
@@ -75,7 +77,7 @@ before(async () => {
     const p = "/v1/providers/acme/";
     if (req.url === p + "huge/versions") {
       res.writeHead(200, { "content-type": "application/json" });
-      Readable.from(hugeJson(200 * MB, sent.huge)).pipe(res);
+      Readable.from(hugeJson(1024 * MB, sent.huge)).pipe(res);
     } else if (req.url === p + "slow/versions" || req.url.startsWith(p + "slow")) {
       trickle(res, "application/json");
     } else if (req.url === "/trickle.zip") {
@@ -159,13 +161,51 @@ async function timed(request) {
   return { status: r.status, text, ms: Date.now() - t0 };
 }
 
-test("a 200 MB versions document is cut at the document limit, streamed, and nothing is kept", async () => {
+test("a 1 GiB versions document is cut at the document limit, streamed, and nothing is kept", async () => {
   const r = await timed(get(DIR("huge") + "index.json"));
   assert.equal(r.status, 502, r.text);
   assert.match(r.text, /has more than 4194304 bytes/);
   assert.ok(hostile.sent.huge.bytes < 64 * MB, `the origin sent ${hostile.sent.huge.bytes} bytes`);
   assert.deepEqual((await keys(`${HOST}/acme/huge/`)).length, 0);
   assert.deepEqual((await keys("_tflock/")).filter((k) => k.includes("/huge/")), []);
+});
+
+test("a 200 MB discovery document is cut at the document limit, and nothing is kept", async () => {
+  // No host block: the Worker asks https://<host>/.well-known/terraform.json, which
+  // Miniflare's outbound service answers here (no test may listen on port 443).
+  const { Response } = tools("miniflare");
+  const DISCO_HOST = "huge-disco.test";
+  const sent = { bytes: 0, asked: [] };
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  const disco = startMirror({
+    bindings: { UPLOAD_TOKEN: TOKEN, TFLOCK_ALLOWED_HOSTS: DISCO_HOST },
+    outboundService: (req) => {
+      sent.asked.push(req.url);
+      if (req.url !== `https://${DISCO_HOST}/.well-known/terraform.json`) return new Response("not found", { status: 404 });
+      const body = new ReadableStream({
+        pull(c) {
+          if (sent.bytes >= 200 * MB) return c.close();
+          if (sent.bytes === 0) c.enqueue(new TextEncoder().encode('{"providers.v1":"'));
+          sent.bytes += chunk.length;
+          c.enqueue(chunk);
+        },
+      });
+      return new Response(body, { headers: { "content-type": "application/json" } });
+    },
+  });
+  try {
+    const r = await disco.dispatchFetch(`http://localhost/${DISCO_HOST}/acme/demo/index.json`);
+    const text = await r.text();
+    assert.equal(r.status, 502, text);
+    assert.match(text, /has more than 4194304 bytes/);
+    assert.deepEqual(sent.asked, [`https://${DISCO_HOST}/.well-known/terraform.json`]);
+    // (What the origin sent is not counted here: Miniflare's outbound service reads the
+    // whole body ahead of the Worker. The versions test above counts it over a socket.)
+    const listed = await disco.dispatchFetch("http://localhost/_admin/objects?prefix=", { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.deepEqual((await listed.json()).objects, []);
+  } finally {
+    await disco.dispose();
+  }
 });
 
 test("a document trickling a byte a second ends at its deadline with 504", async () => {

@@ -18,6 +18,8 @@ export function startMirror(options) {
       { type: "ESModule", include: ["**/*.js"], fallthrough: true },
     ],
     compatibilityDate: "2026-04-01",
+    // node:crypto's native SHA-256 (src/edge/sha.rs), as wrangler.toml sets it.
+    compatibilityFlags: ["nodejs_compat"],
     r2Buckets: ["MIRROR"],
     cf: false,
     ...options,

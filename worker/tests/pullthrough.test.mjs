@@ -121,6 +121,24 @@ test("ten cold GETs of one archive cause one origin download", async () => {
   assert.equal(after - before, 1, "origin downloads of " + name);
 });
 
+test("alias paths (upper case, :443, upper-case names) are served from the one stored document: no GET of an alias asks the origin", async () => {
+  // 1.0.0 was filled by the first test, under the normalised name. Keyed by the raw path,
+  // each alias would be a miss that fills the version again from the origin.
+  const version = "1.0.0";
+  const apiAsked = () => origin.requests.filter((r) => r.path.startsWith("/v1/")).length;
+  const zh = (d) => Object.fromEntries(Object.entries(JSON.parse(d).archives).map(([p, a]) => [p, a.hashes.filter((h) => h.startsWith("zh:"))]));
+  const listed = zh(await (await get(`${DIR}${version}.json`)).text());
+  const before = apiAsked();
+  for (const alias of [`/${HOST.toUpperCase()}/acme/demo/${version}.json`, `/${HOST}:443/acme/demo/${version}.json`, `/${HOST}/ACME/Demo/${version}.json`, `/${HOST.toUpperCase()}:443/Acme/demo/${version}.json`]) {
+    const r = await get(alias);
+    assert.equal(r.status, 200, alias);
+    assert.deepEqual(zh(await r.text()), listed, alias);
+  }
+  assert.equal(apiAsked(), before, "an alias GET asked the origin registry");
+  const keys = (await objects("")).filter((k) => k.endsWith(`${version}.json`) && !k.startsWith("_tflock/"));
+  assert.deepEqual(keys, [`${HOST}/acme/demo/${version}.json`], "one document for every alias");
+});
+
 test("tokens go only to discovery and registry API requests", async () => {
   assert.ok(origin.requests.length > 0);
   for (const r of origin.requests) {

@@ -65,9 +65,11 @@ pub fn test() -> Result<()> {
     ])
 }
 
-/// `cargo xtask bench worker [--seconds S] [--rate R] [--mib M]`: builds the Worker and runs
-/// `worker/bench.mjs`: document-hit latency beside a trivial Worker's, and workerd's memory
-/// while a 300 MiB archive is pulled through. A benchmark: `cargo xtask test` never runs it.
+/// `cargo xtask bench worker [--seconds S] [--rate R] [--mib M] [--only cold [--repeat N]]`:
+/// builds the Worker and runs `worker/bench.mjs`: document-hit latency beside a trivial
+/// Worker's, workerd's memory while a 300 MiB archive is pulled through, and a cold miss's
+/// first and last byte beside a direct download and two JS Workers (with and without R2
+/// writes). A benchmark: `cargo xtask test` never runs it.
 pub fn bench(args: &[String]) -> Result<()> {
     wasm::ensure_tools()?;
     build()?;

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::hostname;
+use tflock_core::edge::plan;
 use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
 use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics};
@@ -139,12 +140,28 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             ));
     }
     for ((host_dir, ns, ty, version), archives) in by_version {
-        let dir = target.join(&host_dir).join(&ns).join(&ty);
-        update_version_json(&dir.join(format!("{version}.json")), &archives)?;
-        update_index_json(&dir.join("index.json"), &version)?;
+        // Which documents change, and how, is the edge mirror's publish plan for uploads
+        // (`core::edge::plan`): the archives in `<version>.json`, then the version in
+        // `index.json`.
+        let dir = format!("{host_dir}/{ns}/{ty}");
+        let updates = archives
+            .iter()
+            .flat_map(|(platform, filename, hashes)| {
+                plan::after_upload(&dir, &version, platform, filename, hashes)
+            })
+            .collect();
+        for doc in plan::per_document(updates) {
+            let path = target.join(&doc.key);
+            let next = doc
+                .apply(read_doc(&path)?.as_deref())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            if let Some(bytes) = next {
+                write_atomic(&path, &bytes, FileMode::Fixed(0o644))?;
+            }
+        }
         if !args.common.json {
             println!(
-                "- Mirrored {host_dir}/{ns}/{ty} {version} for {} platform(s)",
+                "- Mirrored {dir} {version} for {} platform(s)",
                 archives.len()
             );
         }
@@ -170,24 +187,4 @@ fn read_doc(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.into()),
     }
-}
-
-fn update_version_json(path: &Path, archives: &[MirrorArchive]) -> anyhow::Result<()> {
-    let mut doc = read_doc(path)?;
-    for (platform, filename, hashes) in archives {
-        let next = mirror_docs::add_archive(doc.as_deref(), platform, filename, hashes)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        doc = Some(next);
-    }
-    Ok(write_atomic(
-        path,
-        &doc.unwrap_or_default(),
-        FileMode::Fixed(0o644),
-    )?)
-}
-
-fn update_index_json(path: &Path, version: &str) -> anyhow::Result<()> {
-    let doc = mirror_docs::add_version(read_doc(path)?.as_deref(), version)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(write_atomic(path, &doc, FileMode::Fixed(0o644))?)
 }

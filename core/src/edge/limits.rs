@@ -38,6 +38,10 @@ pub struct Limits {
     pub retries: u32,
     /// The first retry's delay; each later one doubles it.
     pub retry_base_ms: u64,
+    /// How long a pull may still run in a request's `waitUntil` once its client left
+    /// (Cloudflare ends such work 30 s after; the rest is margin to stop cleanly): one
+    /// that would take longer hands itself to the queue (`held::hand_off`).
+    pub unattended_ms: u64,
 }
 
 impl Default for Limits {
@@ -57,6 +61,7 @@ impl Default for Limits {
             // Terraform's provider downloads retry twice by default.
             retries: 2,
             retry_base_ms: 250,
+            unattended_ms: 20_000,
         }
     }
 }
@@ -90,6 +95,7 @@ impl Limits {
                 "archive_grace_ms" => limits.archive_grace_ms = n,
                 "retries" => limits.retries = u32::try_from(n).map_err(|_| bad())?,
                 "retry_base_ms" => limits.retry_base_ms = n,
+                "unattended_ms" => limits.unattended_ms = n,
                 other => return Err(format!("TFLOCK_LIMITS: no limit is called {other:?}")),
             }
         }

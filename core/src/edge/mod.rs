@@ -22,12 +22,15 @@
 //! - [`tee`]: streaming a cold archive miss to its client, the last chunk only once verified.
 //! - [`wait`]: how a request waits for another isolate's pull of the same archive.
 //! - [`uploads`]: leases and abandoned multipart uploads (when they expire, the sweep).
+//! - [`held`]: what a pull holds (slot, lease, upload), given back on every path, and when
+//!   a pull whose client left hands itself to the queue.
 //! - [`keys`]: where each object lives in the bucket.
 //! - [`route`]: which object a request names, every name parsed before it is used.
 
 pub mod allow;
 pub mod config;
 pub mod fill;
+pub mod held;
 pub mod hot;
 pub mod http;
 pub mod keys;

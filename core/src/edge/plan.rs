@@ -64,6 +64,46 @@ impl DocUpdate {
     }
 }
 
+/// The changes a plan makes to one document, in the plan's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocPlan {
+    /// The document's key (its path under the mirror's root).
+    pub key: String,
+    /// Its changes, applied one after the other.
+    pub updates: Vec<DocUpdate>,
+}
+
+impl DocPlan {
+    /// The document after all its changes, from its current bytes; `None` when none of
+    /// them changes anything.
+    pub fn apply(&self, current: Option<&[u8]>) -> Result<Option<Vec<u8>>, MirrorDocError> {
+        let mut doc: Option<Vec<u8>> = None;
+        for u in &self.updates {
+            if let Some(next) = u.apply(doc.as_deref().or(current))? {
+                doc = Some(next);
+            }
+        }
+        Ok(doc)
+    }
+}
+
+/// `plan` gathered per document, each in the order it is first named: a host that writes
+/// every document once, in this order, still never lists a version before one of its
+/// archives (`tflock providers mirror` writes a directory this way).
+pub fn per_document(plan: Vec<DocUpdate>) -> Vec<DocPlan> {
+    let mut docs: Vec<DocPlan> = Vec::new();
+    for u in plan {
+        match docs.iter_mut().find(|d| d.key == u.key) {
+            Some(d) => d.updates.push(u),
+            None => docs.push(DocPlan {
+                key: u.key.clone(),
+                updates: vec![u],
+            }),
+        }
+    }
+    docs
+}
+
 /// What publishing an archive pulled from the origin changes: its `h1:` in the version's
 /// document (the fill listed the platform and its signed `zh:`).
 pub fn after_pull(dir: &str, version: &str, platform: &str, hashes: &Sidecar) -> Vec<DocUpdate> {
@@ -153,6 +193,54 @@ mod tests {
         assert_eq!(other[0].apply(Some(&docs[&plan[0].key])).unwrap(), None);
         // No document yet: the fill writes it, the h1: waits.
         assert_eq!(plan[0].apply(None).unwrap(), None);
+    }
+
+    #[test]
+    fn a_mirror_of_several_archives_writes_each_document_once_version_before_index() {
+        let (h, z) = ("h1:a=".to_string(), "zh:1".to_string());
+        let mut plan = Vec::new();
+        for platform in ["linux_amd64", "darwin_arm64"] {
+            let file = format!("terraform-provider-demo_1.0.0_{platform}.zip");
+            plan.extend(after_upload(
+                DIR,
+                "1.0.0",
+                platform,
+                &file,
+                &[h.clone(), z.clone()],
+            ));
+        }
+        let docs = per_document(plan);
+        let keys: Vec<&str> = docs.iter().map(|d| d.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "example.com/acme/demo/1.0.0.json",
+                "example.com/acme/demo/index.json"
+            ]
+        );
+        let version = parsed(&docs[0].apply(None).unwrap().unwrap());
+        assert_eq!(
+            version["archives"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["darwin_arm64", "linux_amd64"]
+        );
+        // An existing index keeps its versions.
+        let before = serde_json::to_vec(&json!({ "versions": { "0.9.0": {} } })).unwrap();
+        assert_eq!(
+            parsed(&docs[1].apply(Some(&before)).unwrap().unwrap()),
+            json!({ "versions": { "0.9.0": {}, "1.0.0": {} } })
+        );
+        // A pull's plan that changes nothing writes nothing.
+        let noop = per_document(after_pull(
+            DIR,
+            "1.0.0",
+            "linux_amd64",
+            &side("h1:a=", "zh:1"),
+        ));
+        assert_eq!(noop[0].apply(None).unwrap(), None);
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<
         && req.headers().get("if-none-match")?.is_none();
     let outcome = if plain {
         let (opened, answer) = oneshot::channel();
-        let pulling = Box::pin(pulls::ensure(mirror, a, Some(opened)));
+        let pulling = Box::pin(pulls::ensure(mirror, a, Some(opened), true));
         match select(answer, pulling).await {
             Either::Left((Ok(streamed), _)) => return respond::streamed(streamed),
             // Not streamed (a small archive, or this request joined another's pull).
@@ -38,7 +38,7 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, a: &Upload) -> Result<
             Either::Right((outcome, _)) => outcome,
         }
     } else {
-        pulls::ensure(mirror, a, None).await
+        pulls::ensure(mirror, a, None, true).await
     };
     match serve::after_pull(outcome) {
         Answer::Filled => match respond::archive(&bucket, req, &a.key).await? {

@@ -17,7 +17,7 @@ use tflock_core::version::Version;
 use worker::{Bucket, Request, Response, Result};
 
 use super::background::outlive_client;
-use super::origin::{run_fill, Slot};
+use super::origin::{run_fill, take_slot};
 use super::store::{self, Stored};
 use super::{fills, respond, Mirror};
 use tflock_core::edge::route::Document;
@@ -41,7 +41,7 @@ pub(crate) async fn serve(mirror: &Mirror, req: &Request, doc: &Document) -> Res
     let pull = mirror.config.check_pull(&doc.hostname);
     let mut answer = serve::document(stored.as_ref().map(filled_at), pull, miss.as_deref(), now);
     if answer == Answer::Fill {
-        answer = match Slot::take() {
+        answer = match take_slot(mirror) {
             None => serve::busy(stored.is_some()),
             Some(slot) => {
                 // The fill holds a slot: it runs to its end whether or not the client stays.
@@ -194,7 +194,7 @@ pub(crate) async fn record(
             return Ok(record);
         }
     }
-    let Some(slot) = Slot::take() else {
+    let Some(slot) = take_slot(mirror) else {
         return Err(serve::busy_error());
     };
     let (m, b) = (mirror.clone(), bucket.clone());

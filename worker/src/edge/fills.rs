@@ -13,7 +13,7 @@ use worker::{MessageBatch, MessageExt, Request, Response, Result};
 use super::documents;
 use super::origin::run_fill;
 use super::publish::apply;
-use super::{pulls, respond, store, sweep, Mirror};
+use super::{owed, pulls, respond, store, sweep, Mirror};
 use tflock_core::edge::route::Upload;
 
 /// One unit of background work.
@@ -71,6 +71,7 @@ async fn send(mirror: &Mirror, jobs: Vec<Job>) -> usize {
 
 /// The queue consumer: each message is acknowledged when done, retried when it failed.
 pub(crate) async fn consume(mirror: &Mirror, batch: MessageBatch<serde_json::Value>) -> Result<()> {
+    owed::settle(mirror).await;
     if let Err(e) = sweep::maybe(mirror).await {
         worker::console_error!("sweeping abandoned uploads failed: {e}");
     }
@@ -116,7 +117,7 @@ async fn run(mirror: &Mirror, job: &Job) -> std::result::Result<(), String> {
                 filename: origin.filename.clone(),
                 hostname: dir.split('/').next().unwrap_or_default().to_string(),
             };
-            pulls::ensure(mirror, &upload, None)
+            pulls::ensure(mirror, &upload, None, false)
                 .await
                 .map_err(|e| e.message)?;
             // Stored earlier by a plain download: make sure its h1: is listed too, beside

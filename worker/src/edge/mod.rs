@@ -15,7 +15,9 @@
 //! - `sweep`: aborting multipart uploads an evicted isolate left behind (queue consumer).
 //! - `fills`: the queue consumer (`h1:` of every platform, backfill) and its producer side.
 //! - `origin`: performing the core's source requests with the CLI's credential rules.
+//! - `owed`: leases and uploads a dropped pull left held, given back at the next chance.
 //! - `part_buffer`: the multipart part being filled, one JS buffer reused for every part.
+//! - `sha`: SHA-256 on `node:crypto` (native) for the zip hashers.
 //! - `store`: R2 reads, compare-and-swap writes, leases.
 //! - `respond`: HTTP answers (CORS, caching, ranges, `ETag`).
 
@@ -24,10 +26,12 @@ mod background;
 mod documents;
 mod fills;
 mod origin;
+mod owed;
 mod part_buffer;
 mod publish;
 mod pulls;
 mod respond;
+mod sha;
 mod stage;
 mod store;
 mod sweep;
@@ -198,6 +202,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
             &format!("The mirror's configuration is invalid: {why}"),
         ),
         Ok(mirror) => {
+            owed::settle(&mirror).await;
             trace = Some(Rc::clone(&mirror.trace));
             which = route(&method, &path, mirror.config.flavor);
             let auth = req.headers().get("authorization")?.unwrap_or_default();

@@ -6,13 +6,14 @@
 //! a body may take and when to retry are the core's calls (`edge::allow`, `edge::limits`);
 //! this file only keeps the clock and the connection.
 
-use std::cell::Cell;
 use std::time::Duration;
 
 use futures_util::future::{join_all, select, Either};
 use futures_util::StreamExt;
 use tflock_core::edge::fill::{Fill, FillStep, Filled};
+use tflock_core::edge::held::{Slot, Slots};
 use tflock_core::edge::limits::{BodyGuard, Failure};
+use tflock_core::edge::uploads::stale_after_ms;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use tflock_core::source::{HttpResponse, SourceRequest, SourceResponse};
 use worker::{
@@ -29,30 +30,16 @@ pub(crate) const MAX_IN_FLIGHT: usize = 8;
 const MAX_REDIRECTS: usize = 10;
 
 thread_local! {
-    static IN_FLIGHT: Cell<usize> = const { Cell::new(0) };
+    /// This isolate's slots of origin work (`core::edge::held`).
+    static SLOTS: Slots = Slots::new(MAX_IN_FLIGHT);
 }
 
-/// A slot of origin work; dropping it frees the slot.
-pub(crate) struct Slot;
-
-impl Slot {
-    /// A slot, or `None` when the isolate is at its cap.
-    pub(crate) fn take() -> Option<Slot> {
-        IN_FLIGHT.with(|n| {
-            if n.get() >= MAX_IN_FLIGHT {
-                None
-            } else {
-                n.set(n.get() + 1);
-                Some(Slot)
-            }
-        })
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        IN_FLIGHT.with(|n| n.set(n.get().saturating_sub(1)));
-    }
+/// A slot of origin work, or `None` when the isolate is at its cap. Dropping it frees the
+/// slot; one whose holder the runtime abandoned stops counting after the longest a pull
+/// may run.
+pub(crate) fn take_slot(mirror: &Mirror) -> Option<Slot> {
+    let longest = stale_after_ms(&mirror.config.limits);
+    SLOTS.with(|s| s.take(now(), longest))
 }
 
 /// Runs `fill` against the origin. When the fill fails after a request was cut short by a

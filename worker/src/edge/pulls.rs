@@ -9,6 +9,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use futures_channel::oneshot;
+use futures_util::future::join;
+use tflock_core::edge::held::is_handed_off;
 use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
@@ -20,9 +22,10 @@ use worker::{Bucket, Delay, Url};
 
 use super::background::outlive_client;
 use super::documents::{self, internal, now};
-use super::origin::{self, Slot};
+use super::fills;
+use super::origin::{self, take_slot};
 use super::publish::publish;
-use super::stage::{err, stage, Beside};
+use super::stage::{self, err, Beside};
 use super::store::{self, Lease};
 use super::tap::{Streamed, Tap};
 use super::Mirror;
@@ -57,11 +60,14 @@ thread_local! {
 /// request").
 ///
 /// With `stream`, a request that starts the pull gets its answer there as it is pulled
-/// (`tap.rs`), once it is large enough to be worth it.
+/// (`tap.rs`), once it is large enough to be worth it. `missing`: the caller has just seen
+/// the archive missing from the bucket (a request's own read), so the pull does not ask
+/// again before taking the lease.
 pub(crate) async fn ensure(
     mirror: &Mirror,
     a: &Upload,
     stream: Option<oneshot::Sender<Streamed>>,
+    missing: bool,
 ) -> Outcome {
     forget_finished();
     let longest = stale_after_ms(&mirror.config.limits);
@@ -90,7 +96,7 @@ pub(crate) async fn ensure(
         let (m, a) = (mirror.clone(), a.clone());
         let tap = stream.map(Tap::new);
         let outcome = outlive_client(mirror, async move {
-            let outcome = lead(&m, &a, tap).await;
+            let outcome = lead(&m, &a, tap, missing).await;
             PULLS.with(|p| {
                 if let Some(f) = p.borrow_mut().get_mut(&a.key) {
                     f.outcome = Some((outcome.clone(), now()));
@@ -137,9 +143,25 @@ fn forget_finished() {
 
 /// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
 /// for while another isolate holds it.
-async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
+async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>, missing: bool) -> Outcome {
     let bucket = mirror.bucket().map_err(err)?;
-    let record = documents::record(mirror, &bucket, &a.dir, &a.version).await?;
+    // Two independent reads at once: what the origin lists, and whether it is stored (unless
+    // the caller has just seen it missing: another writer publishing in between only costs a
+    // second download, which its claim makes harmless).
+    let (record, stored) = join(
+        documents::record(mirror, &bucket, &a.dir, &a.version),
+        async {
+            match missing {
+                true => Ok(false),
+                false => store::exists(&bucket, &a.key).await,
+            }
+        },
+    )
+    .await;
+    let record = record?;
+    if stored.map_err(err)? {
+        return Ok(());
+    }
     let Some((platform, origin_archive)) = record.platform_of(&a.filename) else {
         return Err(EdgeError::new(
             EdgeErrorKind::NotFound,
@@ -150,8 +172,9 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
         ));
     };
     let mut waiting = Waiting::new(now());
+    let mut looked = true; // the first look was above
     let mut lease = loop {
-        if store::exists(&bucket, &a.key).await.map_err(err)? {
+        if !std::mem::take(&mut looked) && store::exists(&bucket, &a.key).await.map_err(err)? {
             return Ok(());
         }
         if let Some(lease) = store::take_lease(&bucket, &a.key, now())
@@ -169,7 +192,7 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
     };
     // This isolate owns the lease: one origin download, counted against the cap (requests
     // waiting for it are not).
-    let result = match Slot::take() {
+    let result = match take_slot(mirror) {
         Some(_slot) => {
             let url = &origin_archive.url;
             let from = (platform, url.as_str());
@@ -178,6 +201,15 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>) -> Outcome {
         None => Err(busy_error()),
     };
     lease.release(&bucket).await;
+    if result.as_ref().is_err_and(is_handed_off) {
+        // Its slot, lease and upload are given back: the queue's job starts it afresh,
+        // with 15 minutes (`fills.rs`).
+        worker::console_log!(
+            "{}",
+            serde_json::json!({ "route": "archive", "handed_off": a.key })
+        );
+        fills::enqueue_h1(mirror, &a.dir, &a.version, &[platform.to_string()]).await;
+    }
     result
 }
 
@@ -218,7 +250,10 @@ async fn download_into(
     tap: Option<&mut Tap>,
 ) -> Outcome {
     let what = format!("{} {} for {platform}", record.provider, record.version);
-    let named = |e: EdgeError| EdgeError::new(e.kind, format!("{what}: {}", e.message));
+    let named = |e: EdgeError| match is_handed_off(&e) {
+        true => e, // recognised by `lead`, which queues the archive
+        false => EdgeError::new(e.kind, format!("{what}: {}", e.message)),
+    };
     let t0 = now();
     let url = Url::parse(url).map_err(|e| {
         EdgeError::new(
@@ -226,9 +261,28 @@ async fn download_into(
             format!("{what}: the origin's download URL {url:?}: {e}"),
         )
     })?;
-    let mut opened = origin::open_archive(mirror, &url).await.map_err(named)?;
+    // The origin request and the upload's creation are independent round trips: at once.
+    let (opened, begun) = join(
+        origin::open_archive(mirror, &url),
+        stage::begin(bucket, &a.key),
+    )
+    .await;
+    let (mut opened, begun) = match (opened, begun) {
+        (Ok(o), Ok(b)) => (o, b),
+        (Ok(o), Err(e)) => {
+            o.abort.abort();
+            return Err(named(e));
+        }
+        (Err(e), begun) => {
+            if let Ok(b) = begun {
+                b.abort(bucket).await;
+            }
+            return Err(named(e));
+        }
+    };
     if opened.resp.status_code() != 200 {
         opened.abort.abort();
+        begun.abort(bucket).await;
         return Err(EdgeError::new(
             EdgeErrorKind::OriginFailed,
             format!(
@@ -238,15 +292,32 @@ async fn download_into(
         ));
     }
     let guard = mirror.config.limits.archive(url.as_str(), t0);
-    opened.check_declared(&guard).map_err(named)?;
+    if let Err(e) = opened.check_declared(&guard) {
+        begun.abort(bucket).await;
+        return Err(named(e));
+    }
     let mut tap = tap;
     if let Some(t) = tap.as_deref_mut() {
         t.set_length(origin::declared_length(&opened.resp));
     }
-    let body = opened.resp.stream().map_err(err)?;
+    let body = match opened.resp.stream() {
+        Ok(body) => body,
+        Err(e) => {
+            begun.abort(bucket).await;
+            return Err(err(e));
+        }
+    };
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
-    let staged = stage(bucket, &a.key, body, guarded, limit, Beside { lease, tap }).await;
+    // In a request's `waitUntil`, a pull whose client left may hand itself to the queue.
+    let unattended_ms = (mirror.ctx().is_some() && mirror.queue().is_some())
+        .then_some(mirror.config.limits.unattended_ms);
+    let beside = Beside {
+        lease,
+        tap,
+        unattended_ms,
+    };
+    let staged = stage::stage_into(bucket, begun, body, guarded, limit, beside).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
     let (hashes, pending) = staged.map_err(|e| match e.kind {
         EdgeErrorKind::Refused => EdgeError::new(

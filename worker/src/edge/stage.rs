@@ -7,19 +7,23 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use tflock_core::edge::held::{hand_off, handed_off, Held, Progress, Release};
 use tflock_core::edge::keys;
 use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
 use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::hash::{ZipHasher, ZipHashes};
+use tflock_core::hash::ZipHashes;
+use worker::js_sys::Promise;
+use worker::wasm_bindgen::JsValue;
+use worker::wasm_bindgen_futures::{future_to_promise, JsFuture};
 use worker::{Bucket, ByteStream, Delay, MultipartUpload, UploadedPart};
 
 use super::documents::{internal, now};
-use super::origin;
 use super::part_buffer::PartBuffer;
 use super::store::{self, Lease};
 use super::tap::Tap;
+use super::{origin, owed, sha};
 
 /// Bytes streamed between two turns of the event loop. When the body's chunks are already
 /// buffered, each read resolves as a microtask and the loop never gives the isolate back:
@@ -34,6 +38,9 @@ pub(crate) struct Beside<'a> {
     pub lease: &'a mut Lease,
     /// The client of a cold miss, which gets each chunk once it was hashed and staged.
     pub tap: Option<&'a mut Tap>,
+    /// In a request's `waitUntil` with a queue to hand off to: how long the pull may run
+    /// once its client left (`Limits::unattended_ms`).
+    pub unattended_ms: Option<u64>,
 }
 
 /// An archive written to R2 as parts but not yet visible.
@@ -41,21 +48,105 @@ pub(crate) struct Pending {
     key: String,
     upload: MultipartUpload,
     parts: Vec<UploadedPart>,
+    /// Settled by [`Pending::complete`] or [`Pending::abort`]; owed (aborted at the next
+    /// chance) if the pending archive is dropped.
+    held: Held,
 }
 
 impl Pending {
-    /// Makes the archive visible, and forgets the upload's record.
+    /// Makes the archive visible, and forgets the upload's record. If completing fails, the
+    /// upload is aborted.
     pub async fn complete(self, bucket: &Bucket) -> Result<(), EdgeError> {
-        self.upload.complete(self.parts).await.map_err(err)?;
+        let release = self.held.settle();
+        if let Err(e) = self.upload.complete(self.parts).await {
+            owed::give_back(bucket, release).await;
+            return Err(err(e));
+        }
         forget(bucket, &self.key).await;
         Ok(())
     }
 
     /// Drops the parts, and forgets the upload's record.
     pub async fn abort(self, bucket: &Bucket) {
-        let _ = self.upload.abort().await;
-        forget(bucket, &self.key).await;
+        owed::give_back(bucket, self.held.settle()).await;
     }
+}
+
+/// A multipart upload begun, with nothing in it yet; its record is being written.
+pub(crate) struct Begun {
+    key: String,
+    upload: MultipartUpload,
+    held: Held,
+    recording: Recording,
+}
+
+impl Begun {
+    /// Gives the upload back unused.
+    pub async fn abort(self, bucket: &Bucket) {
+        let Begun {
+            held,
+            mut recording,
+            ..
+        } = self;
+        let _ = recording.done().await;
+        owed::give_back(bucket, held.settle()).await;
+    }
+}
+
+/// The write of an upload's record (`keys::upload`), running while the archive streams: it
+/// must land before the upload's first part does (until then there is nothing for the sweep
+/// to abort), not before the client's first byte.
+struct Recording(Option<Promise>);
+
+impl Recording {
+    /// Waits for the record, once; an error if it could not be written.
+    async fn done(&mut self) -> Result<(), EdgeError> {
+        match self.0.take() {
+            Some(p) => JsFuture::from(p)
+                .await
+                .map(|_| ())
+                .map_err(|e| internal(&format!("recording the upload failed: {e:?}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Begins a multipart upload of `key` and starts writing its record (a pull does this while
+/// its origin request is in flight: the two are independent, and each costs a round trip).
+pub(crate) async fn begin(bucket: &Bucket, key: &str) -> Result<Begun, EdgeError> {
+    let upload = bucket
+        .create_multipart_upload(key.to_string())
+        .http_metadata(store::content_type_meta("application/zip"))
+        .execute()
+        .await
+        .map_err(err)?;
+    let upload_id = upload.upload_id().await;
+    // From here on the upload is given back on every path: settled, or owed if this future
+    // (or the one staging into it) is dropped.
+    let held = owed::hold(Release::Upload {
+        archive_key: key.to_string(),
+        upload_id: upload_id.clone(),
+    });
+    let record = HashMap::from([
+        (UPLOAD_ID.to_string(), upload_id),
+        (STARTED_AT.to_string(), now().to_string()),
+    ]);
+    let (b, record_key) = (bucket.clone(), keys::upload(key));
+    // A promise runs at once, whether or not anyone awaits it yet.
+    let recording = future_to_promise(async move {
+        b.put(record_key, Vec::new())
+            .custom_metadata(record)
+            .execute()
+            .await
+            .map(|_| JsValue::UNDEFINED)
+            .map_err(|e| JsValue::from_str(&e.to_string()))
+    });
+    Ok(Begun {
+        key: key.to_string(),
+        upload,
+        held,
+        recording: Recording(Some(recording)),
+    })
 }
 
 /// Streams `body` into a multipart upload of `key` in equal parts while hashing it, within
@@ -69,37 +160,48 @@ pub(crate) async fn stage(
     limit: u64,
     beside: Beside<'_>,
 ) -> Result<(ZipHashes, Pending), EdgeError> {
-    let upload = bucket
-        .create_multipart_upload(key.to_string())
-        .http_metadata(store::content_type_meta("application/zip"))
-        .execute()
-        .await
-        .map_err(err)?;
-    let record = HashMap::from([
-        (UPLOAD_ID.to_string(), upload.upload_id().await),
-        (STARTED_AT.to_string(), now().to_string()),
-    ]);
-    let recorded = bucket
-        .put(keys::upload(key), Vec::new())
-        .custom_metadata(record)
-        .execute()
-        .await;
-    if let Err(e) = recorded {
-        let _ = upload.abort().await;
-        return Err(err(e));
-    }
-    match stream_parts(bucket, key, &upload, body, guard, limit, beside).await {
+    let begun = begin(bucket, key).await?;
+    stage_into(bucket, begun, body, guard, limit, beside).await
+}
+
+/// [`stage`] into an upload already begun.
+pub(crate) async fn stage_into(
+    bucket: &Bucket,
+    begun: Begun,
+    body: ByteStream,
+    guard: Option<(BodyGuard, &origin::Abort)>,
+    limit: u64,
+    beside: Beside<'_>,
+) -> Result<(ZipHashes, Pending), EdgeError> {
+    let Begun {
+        key,
+        upload,
+        held,
+        mut recording,
+    } = begun;
+    let streamed = stream_parts(
+        bucket,
+        (&key, &upload, &mut recording),
+        body,
+        guard,
+        limit,
+        beside,
+    )
+    .await;
+    match streamed {
         Ok((hashes, parts)) => Ok((
             hashes,
             Pending {
-                key: key.to_string(),
+                key,
                 upload,
                 parts,
+                held,
             },
         )),
         Err(e) => {
-            let _ = upload.abort().await;
-            forget(bucket, key).await;
+            // The record may still be landing: let it, so that giving back removes it.
+            let _ = recording.done().await;
+            owed::give_back(bucket, held.settle()).await;
             Err(e)
         }
     }
@@ -113,20 +215,20 @@ async fn forget(bucket: &Bucket, key: &str) {
 
 async fn stream_parts(
     bucket: &Bucket,
-    key: &str,
-    upload: &MultipartUpload,
+    (key, upload, recording): (&str, &MultipartUpload, &mut Recording),
     mut body: ByteStream,
     mut guard: Option<(BodyGuard, &origin::Abort)>,
     limit: u64,
     mut beside: Beside<'_>,
 ) -> Result<(ZipHashes, Vec<UploadedPart>), EdgeError> {
     let refused = |e: String| EdgeError::new(EdgeErrorKind::Refused, e);
-    let mut hasher = ZipHasher::new();
+    let mut hasher = sha::zip_hasher();
     let mut splitter = PartSplitter::new(PART_SIZE);
     let mut part = PartBuffer::new(bucket, key, upload)
         .await
         .map_err(|e| internal(&e))?;
     let mut streamed = 0;
+    let started = now();
     loop {
         let chunk = match guard.as_mut() {
             Some((g, abort)) => match origin::next_chunk(&mut body, g, abort).await {
@@ -141,6 +243,9 @@ async fn stream_parts(
         };
         hasher.update(&chunk).map_err(|e| refused(e.to_string()))?;
         for piece in splitter.cut(&chunk) {
+            if piece.completes {
+                recording.done().await?; // before the first part lands
+            }
             part.write(&piece).await.map_err(|e| internal(&e))?;
         }
         if splitter.total() > limit {
@@ -148,11 +253,23 @@ async fn stream_parts(
         }
         if let Some(tap) = beside.tap.as_deref_mut() {
             tap.push(&chunk);
+            if let (Some(budget), Some(gone)) = (beside.unattended_ms, tap.gone_at()) {
+                let progress = Progress {
+                    received: splitter.total(),
+                    declared: tap.length(),
+                    elapsed_ms: now() - started,
+                };
+                if hand_off(progress, budget as f64 - (now() - gone)) {
+                    return Err(handed_off());
+                }
+            }
         }
         pace(&mut streamed, chunk.len()).await;
         beside.lease.keep(bucket, now()).await;
     }
     let hashes = hasher.finish().map_err(|e| refused(e.to_string()))?;
+    sha::check().map_err(|e| internal(&e))?;
+    recording.done().await?;
     if let Some(len) = splitter.finish() {
         part.upload(len).await.map_err(|e| internal(&e))?;
     }

@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use tflock_core::edge::held::{Held, Release};
 use tflock_core::edge::hot::HotDocuments;
 use tflock_core::edge::http::expired;
 use tflock_core::edge::keys;
@@ -11,7 +12,7 @@ use tflock_core::edge::uploads::{renew_due, LEASE_MS};
 use tflock_core::protocol::mirror_docs::MirrorDocError;
 use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
 
-use super::{respond, Mirror};
+use super::{owed, respond, Mirror};
 
 /// An object read whole, with what a conditional write needs.
 #[derive(Clone)]
@@ -141,6 +142,8 @@ pub(crate) async fn update(
 pub(crate) struct Lease {
     archive_key: String,
     renewed_at: f64,
+    /// Given back by [`Lease::release`]; owed if the lease is dropped unreleased.
+    held: Held,
 }
 
 impl Lease {
@@ -164,7 +167,7 @@ impl Lease {
 
     /// Gives the lease back.
     pub async fn release(self, bucket: &Bucket) {
-        let _ = bucket.delete(keys::lease(&self.archive_key)).await;
+        owed::give_back(bucket, self.held.settle()).await;
     }
 }
 
@@ -180,10 +183,6 @@ pub(crate) async fn take_lease(
 ) -> Result<Option<Lease>> {
     let key = keys::lease(archive_key);
     let mine = HashMap::from([(TAKEN_AT.to_string(), now.to_string())]);
-    let lease = Lease {
-        archive_key: archive_key.to_string(),
-        renewed_at: now,
-    };
     let taken = if swap(bucket, &key, None, Vec::new(), "text/plain", mine.clone()).await? {
         true
     } else {
@@ -208,7 +207,13 @@ pub(crate) async fn take_lease(
             }
         }
     };
-    Ok(taken.then_some(lease))
+    Ok(taken.then(|| Lease {
+        archive_key: archive_key.to_string(),
+        renewed_at: now,
+        held: owed::hold(Release::Lease {
+            archive_key: archive_key.to_string(),
+        }),
+    }))
 }
 
 /// Whether an object exists at `key`.

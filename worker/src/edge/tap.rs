@@ -15,6 +15,8 @@ use tflock_core::edge::tee::{Tee, CLIENT_CHUNKS};
 use tflock_core::edge::EdgeError;
 use worker::Delay;
 
+use super::documents::now;
+
 /// How long the end of an answer waits for a lagging client.
 const FINISH_MS: u64 = 10_000;
 
@@ -82,6 +84,9 @@ pub(crate) struct Tap {
     length: Option<u64>,
     opened: Option<oneshot::Sender<Streamed>>,
     tx: Option<mpsc::Sender<Piece>>,
+    /// When the client was found gone (or cut): from then on the pull runs on the
+    /// `waitUntil` time Cloudflare grants after a client left.
+    gone_at: Option<f64>,
 }
 
 impl Tap {
@@ -92,7 +97,18 @@ impl Tap {
             length: None,
             opened: Some(opened),
             tx: None,
+            gone_at: None,
         }
+    }
+
+    /// The length the origin declared.
+    pub fn length(&self) -> Option<u64> {
+        self.length
+    }
+
+    /// When the client went away or was cut, if it did.
+    pub fn gone_at(&self) -> Option<f64> {
+        self.gone_at
     }
 
     /// The length the origin declared; without one the answer is not streamed.
@@ -115,6 +131,8 @@ impl Tap {
                 };
                 if opened.send(answer).is_ok() {
                     self.tx = Some(tx);
+                } else {
+                    self.gone_at = Some(now());
                 }
             }
         }
@@ -157,6 +175,7 @@ impl Tap {
             if tx.try_send(item).is_err() {
                 // Full (a slow client) or closed (it went away): cut it, never the pull.
                 self.tx = None;
+                self.gone_at = Some(now());
             }
         }
     }

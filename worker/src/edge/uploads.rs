@@ -12,14 +12,13 @@ use tflock_core::edge::publish::{Sidecar, Writer};
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::wait::Waiting;
 use tflock_core::edge::EdgeErrorKind;
-use tflock_core::hash::ZipHasher;
 use worker::{Bucket, Delay, Request, Response, Result};
 
 use super::background::outlive_client;
 use super::documents::{self, now};
 use super::publish::publish;
 use super::stage::{pace, stage, Beside};
-use super::{respond, store, Mirror};
+use super::{respond, sha, store, Mirror};
 
 /// `PUT` of an archive.
 pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> Result<Response> {
@@ -91,6 +90,7 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
             let beside = Beside {
                 lease: &mut lease,
                 tap: None,
+                unattended_ms: None, // its body is its client's: it ends when the client leaves
             };
             let staged = stage(&bucket, &a.key, body, None, limit, beside).await;
             let (hashes, pending) = match staged {
@@ -137,7 +137,7 @@ async fn compare_with_stored<S>(bucket: &Bucket, a: &Upload, mut body: S) -> Res
 where
     S: Stream<Item = Result<Vec<u8>>> + Unpin,
 {
-    let mut hasher = ZipHasher::new();
+    let mut hasher = sha::zip_hasher();
     let mut streamed = 0;
     while let Some(chunk) = body.next().await {
         let chunk = chunk?;
@@ -146,7 +146,11 @@ where
         }
         pace(&mut streamed, chunk.len()).await;
     }
-    let mine = hasher.finish().ok().map(|h| h.zh.to_string());
+    let mine = hasher
+        .finish()
+        .ok()
+        .filter(|_| sha::check().is_ok())
+        .map(|h| h.zh.to_string());
     let mut waiting = Waiting::new(now());
     loop {
         if let Some(s) = store::read(bucket, &keys::hashes(&a.key)).await? {
