@@ -32,11 +32,15 @@ pub fn camel_value<T: Serialize + ?Sized>(v: &T) -> JsResult<serde_json::Value> 
 fn camel_keys(v: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| (camel(&k), camel_keys(v)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            // One insert at a time, not `collect`: `BTreeMap::from_iter` sorts and bulk-builds
+            // with code of its own, which the rest of the package does not link.
+            let mut out = serde_json::Map::new();
+            for (k, v) in map {
+                out.insert(camel(&k), camel_keys(v));
+            }
+            Value::Object(out)
+        }
         Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
         other => other,
     }

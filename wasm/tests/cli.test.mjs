@@ -1,10 +1,7 @@
 // `npx tflock` (the package's bin, wasm/npm/cli.js) against the native CLI: the same
 // arguments in the same directory give the same stdout, stderr and exit status, on the
-// shared fixtures (tests/fixtures/hash, lockfile, config).
-//
-// Where the package is still built without the core's `hclsyntax-diagnostics` feature
-// (issue 32 item 1), a syntax error is worded with the package's generic summary; those
-// cases are listed in SYNTAX_WORDING and compare the exit status and stdout only.
+// shared fixtures (tests/fixtures/hash, lockfile, config), syntax errors included (the
+// package is built with the core's `hclsyntax-diagnostics` feature, as the CLI is).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -19,25 +16,18 @@ const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"
 const work = mkdtempSync(join(tmpdir(), "tflock-bin-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** Generic syntax summaries of the package, standing for hclsyntax's exact ones. */
-const GENERIC_SYNTAX = ["Error: Invalid HCL syntax", "Error: Invalid configuration syntax"];
-
 function runBin(args, cwd = root) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Runs both; asserts they agree (stderr too unless the package gave its generic syntax error). */
+/** Runs both; asserts they agree: exit status, stdout and stderr. */
 function same(args, cwd = root) {
   const want = runCli(args, { cwd });
   const got = runBin(args, cwd);
   const what = `tflock ${args.join(" ")} (in ${cwd})`;
   assert.equal(got.status, want.status, `${what}: exit status\nnative stderr: ${want.stderr}\nnpm stderr: ${got.stderr}`);
   assert.equal(got.stdout, want.stdout, `${what}: stdout`);
-  if (GENERIC_SYNTAX.some((s) => got.stderr.includes(s)) && !GENERIC_SYNTAX.some((s) => want.stderr.includes(s))) {
-    assert.notEqual(want.status, 0, what);
-    return { ...want, generic: true };
-  }
   assert.equal(got.stderr, want.stderr, `${what}: stderr`);
   return want;
 }
@@ -137,34 +127,12 @@ test("tflock lockfile diff (text, --json, -exit-code) on the change fixtures", (
   assert.equal(same(["lockfile", "diff", bad, lockFiles[0]]).status, 1);
 });
 
-/**
- * Configurations the package reads differently while it is built without the core's
- * `hclsyntax-diagnostics` feature (wasm/npm/README.md, "Size"; issue 32 item 1): valid
- * constructs hcl-edit alone refuses, and syntax errors worded with the generic summary or
- * without hclsyntax's second diagnostic. Each must still differ (the test says when one
- * starts to agree, so the list shrinks with the feature).
- */
-const KNOWN_SYNTAX_DIFFERENCES = [
-  "empty-heredoc-before-heredoc-in-parentheses",
-  "object-repeated-keys-accepted",
-  "escaped-quote-in-interpolation-is-an-error",
-  "invalid-utf8-is-an-error",
-  "syntax-error-reports-hclsyntax-diagnostics",
-];
-
 test("tflock merge on every configuration fixture", () => {
   const cases = readdirSync(fixtures + "config").filter((c) => existsSync(join(fixtures, "config", c, "input")));
   assert.ok(cases.length > 50);
   const statuses = new Set();
   for (const c of cases) {
     const args = ["merge", `tests/fixtures/config/${c}/input`];
-    if (KNOWN_SYNTAX_DIFFERENCES.includes(c)) {
-      const want = runCli(args);
-      const got = runBin(args);
-      assert.notDeepEqual(got, want, `${c} now agrees with the native CLI: take it off KNOWN_SYNTAX_DIFFERENCES`);
-      assert.equal(got.status, 1, c);
-      continue;
-    }
     statuses.add(same(args).status);
     same(["merge", "--flavor", "opentofu", "."], join(fixtures, "config", c, "input"));
   }

@@ -20,24 +20,6 @@ function flavorOf(c) {
   return existsSync(f) ? readFileSync(f, "utf8").trim() : "terraform";
 }
 
-// The package is built without the core's hclsyntax-diagnostics feature (its size budget):
-// where the CLI gives hclsyntax's exact syntax errors, the package gives a generic one, and
-// the files only hclsyntax refuses (hcl-edit accepts them) it accepts. Those fixtures are
-// compared on the verdict; the exact diagnostics are the Rust suites' business.
-const GENERIC_SYNTAX = new Set(["Invalid configuration syntax", "Invalid HCL syntax", "Invalid character encoding"]);
-const HCLSYNTAX_ONLY = new Set(["escaped-quote-in-interpolation-is-an-error"]);
-// Valid files hcl-edit alone refuses: the CLI reads them through hclsyntax's view of the
-// text (line breaks before an operator in a `for` expression, repeated object keys); the
-// package, without that feature, still refuses them (issue 32 turns the feature on).
-const NEEDS_HCLSYNTAX = new Set([
-  "for-expression-line-breaks-accepted",
-  "object-repeated-keys-accepted",
-  "empty-heredoc-before-heredoc-in-parentheses",
-]);
-const isError = (d) => d.severity === "error";
-const syntaxOnly = (c, got) =>
-  HCLSYNTAX_ONLY.has(c) || got.diagnostics.some((d) => GENERIC_SYNTAX.has(d.summary));
-
 // The CLI prints JSON diagnostics without `file`; the package adds it from the range.
 const withFile = (ds) => ds.map((d) => ({ ...d, file: d.range ? d.range.filename : null }));
 
@@ -48,15 +30,6 @@ test("loadModule equals `tflock merge --json` on every config fixture", () => {
     const r = runCli(["merge", "--json", "--flavor", flavor, join(dir, c, "input")]);
     const want = camelKeys(JSON.parse(r.stdout));
     const got = tf.loadModule(inputFiles(c), { flavor });
-    if (NEEDS_HCLSYNTAX.has(c) && got.diagnostics.some((d) => GENERIC_SYNTAX.has(d.summary))) {
-      assert.ok(!want.diagnostics.some(isError), c);
-      continue;
-    }
-    if (syntaxOnly(c, got)) {
-      assert.ok(want.diagnostics.some(isError), c);
-      if (!HCLSYNTAX_ONLY.has(c)) assert.ok(got.diagnostics.some(isError), c);
-      continue;
-    }
     assert.equal(got.merged, want.merged, c);
     assert.deepEqual(got.files, want.files, c);
     // The CLI adds each record's lines in the merged text; the npm package leaves the line
@@ -76,7 +49,6 @@ test("loadModule requirements equal `tflock merge --requirements --json` where t
     if (r.status !== 0) continue;
     const want = camelKeys(JSON.parse(r.stdout));
     const loaded = tf.loadModule(inputFiles(c), { flavor });
-    if (NEEDS_HCLSYNTAX.has(c) && loaded.diagnostics.some((d) => GENERIC_SYNTAX.has(d.summary))) continue;
     const got = loaded.requirements;
     assert.deepEqual(got.providers, want.providers, c);
     assert.deepEqual(got.diagnostics, withFile(want.diagnostics), c);

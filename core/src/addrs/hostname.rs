@@ -6,7 +6,7 @@
 //! (`idna: disallowed rune U+0021`, `idna: invalid label "..."`); which of the two Go
 //! reports for unusual Unicode input is approximated (see `idna_error`).
 
-use crate::gotext::quote;
+use crate::gotext::{quote, to_lower};
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 /// Why a hostname has no comparison form, in svchost's and x/net/idna's words.
@@ -44,7 +44,7 @@ pub fn for_comparison(given: &str) -> Result<String, HostnameError> {
     let port = match normalize_port(port) {
         Ok(p) => p,
         Err(e) => {
-            let lower = host.to_lowercase();
+            let lower = to_lower(host);
             if lower == "https" || lower == "http" {
                 return Err(HostnameError::FullUrl);
             }

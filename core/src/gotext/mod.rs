@@ -1,11 +1,13 @@
 //! Go's text primitives that Terraform's messages and files depend on, reproduced exactly:
-//! `unicode.IsPrint` (which runes hclwrite and `strconv.Quote` leave as they are) and
-//! `strconv.Quote` / `%q`. The bottom floor: every module that quotes user text the Go way
-//! uses these, so there is one table and one quoting rule.
+//! `unicode.IsPrint` (which runes hclwrite and `strconv.Quote` leave as they are),
+//! `strconv.Quote` / `%q` and `strings.ToLower`. The bottom floor: every module that quotes
+//! or lower-cases user text the Go way uses these, so there is one table and one rule.
 
 mod is_print;
 mod quote;
 pub(crate) mod suggest;
+mod to_lower;
 
 pub(crate) use is_print::is_print;
 pub(crate) use quote::{quote, quote_bytes};
+pub(crate) use to_lower::to_lower;

@@ -21,8 +21,9 @@ use crate::diag::{Diagnostic, Range};
 use token::Span;
 
 /// Every diagnostic `hclsyntax.ParseConfig` reports for `src` read as `filename`, in order.
-/// Without the `hclsyntax-diagnostics` feature (the npm package, to stay within its size
-/// budget) nothing: hcl-edit's verdict and generic syntax errors stand alone.
+/// Without the `hclsyntax-diagnostics` feature (every build in this workspace has it; a
+/// library user may turn it off for size) nothing: hcl-edit's verdict and generic syntax
+/// errors stand alone.
 pub fn diagnostics(src: &[u8], filename: &str) -> Vec<Diagnostic> {
     check(src, filename).0
 }

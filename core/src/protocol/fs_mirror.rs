@@ -8,6 +8,7 @@ use super::names::{
     looks_like_version, normalize_hostname, normalize_provider_part, split_platform,
 };
 use super::package_name::{self, file_name};
+use crate::gotext::to_lower;
 
 /// Which layout an entry uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,9 +97,9 @@ pub fn parse_entry(rel_path: &str, is_dir: bool, default_host: &str) -> Option<F
             })
         }
         4 if !is_dir => {
-            // Terraform compares the lower-cased file name with a prefix built from the
-            // type as written in the directory name.
-            let name = parts[3].to_lowercase();
+            // Terraform compares the file name lower-cased by `strings.ToLower` with a prefix
+            // built from the type as written in the directory name.
+            let name = to_lower(parts[3]);
             let parsed = package_name::parse(&name).filter(|p| p.provider_type == type_)?;
             let (version, platform) = (parsed.version, parsed.platform);
             if !looks_like_version(&version) || split_platform(&platform).is_none() {

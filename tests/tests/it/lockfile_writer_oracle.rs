@@ -235,3 +235,27 @@ fn go_print_table_matches_go() {
         "core/src/gotext/is_print.rs is out of date; regenerate it from tests/oracles/go_isprint"
     );
 }
+
+/// `core/src/gotext/to_lower.rs` embeds the ranges of Go's `unicode.CaseRanges` that change a
+/// rune's lower case (`strings.ToLower`); they must be exactly Go's.
+#[test]
+fn go_lower_table_matches_go() {
+    let out = Command::new(tflock_tests::oracle("go_tolower"))
+        .output()
+        .expect("run go_tolower");
+    assert!(out.status.success());
+    let want = String::from_utf8(out.stdout).expect("utf-8");
+    let table =
+        std::fs::read_to_string(tflock_tests::workspace_root().join("core/src/gotext/to_lower.rs"))
+            .expect("read to_lower.rs");
+    let have: String = table
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("(0x"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        have, want,
+        "core/src/gotext/to_lower.rs is out of date; regenerate it from tests/oracles/go_tolower"
+    );
+}
