@@ -165,7 +165,7 @@ fn archive(p: &Provider, dir: &str, last: &str) -> Option<Upload> {
     let version = Version::parse(&entry.version).ok()?.to_string();
     let filename = file_name(&p.r#type, &version, &entry.platform);
     // Filesystem mirrors ignore fields after the platform; a key has no such aliases.
-    if last.to_lowercase() != filename {
+    if crate::gotext::to_lower(last) != filename {
         return None;
     }
     Some(Upload {

@@ -442,7 +442,7 @@ fn convert_value(v: &Val, want: &Ty, path: &mut Vec<Step>) -> Result<(), String>
         }
         (Val::String(s), Ty::Bool) => match s.as_str() {
             "true" | "false" | "1" | "0" => Ok(()),
-            _ => Err(match s.to_lowercase().as_str() {
+            _ => Err(match crate::gotext::to_lower(s).as_str() {
                 "true" => {
                     "a bool is required; to convert from string, use lowercase \"true\"".into()
                 }
