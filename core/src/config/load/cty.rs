@@ -340,14 +340,15 @@ fn mismatch_objects(got: &Ty, want: &Ty) -> String {
         match got.iter().find(|(n, _, _)| n == name) {
             None if !optional => missing.push(name),
             None => {}
-            Some((_, gty, _)) => {
-                if gty != wty && mismatch.is_none() && converts(gty, wty) == Verdict::No {
-                    mismatch = Some(format!(
-                        "attribute {name:?}: {}",
-                        mismatch_message(gty, wty)
-                    ));
-                }
+            Some((_, gty, _))
+                if gty != wty && mismatch.is_none() && converts(gty, wty) == Verdict::No =>
+            {
+                mismatch = Some(format!(
+                    "attribute {name:?}: {}",
+                    mismatch_message(gty, wty)
+                ));
             }
+            Some(_) => {}
         }
     }
     match missing.as_slice() {

@@ -249,7 +249,7 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         if let crate::config::model::Value::Json(n) = &to.value {
             let parses = n
                 .as_str()
-                .is_some_and(|t| crate::config::requirements::reference::is_traversal(t));
+                .is_some_and(crate::config::requirements::reference::is_traversal);
             if !parses {
                 return;
             }
