@@ -33,6 +33,9 @@ pub fn check_block(b: &Block, diags: &mut Diagnostics) {
                 if let Some(a) = lifecycle.and_then(|l| l.body.attribute("ignore_changes")) {
                     ignore_changes(a, diags);
                 }
+                if let Some(a) = lifecycle.and_then(|l| l.body.attribute("replace_triggered_by")) {
+                    replace_triggered_by(a, diags);
+                }
             }
         }
         ("moved", 0) => {
@@ -204,4 +207,96 @@ fn single(a: &Attribute, diags: &mut Diagnostics) {
     if let Ok(None) = reference(x.expr) {
         diags.push(not_a_reference(&x, x.expr));
     }
+}
+
+/// What one `replace_triggered_by` element refers to, as far as modelled here.
+enum Trigger {
+    /// No reference at all (a literal).
+    Nothing,
+    /// A managed resource (or one of its instances or attributes).
+    Resource,
+    /// `each.<name>` or `count.<name>`.
+    Meta(&'static str, String),
+    /// A variable or local value.
+    Other,
+}
+
+/// The reference a `replace_triggered_by` element makes; `None` when not modelled
+/// (expressions holding references, roots `addrs.ParseRef` treats specially).
+fn trigger(e: &Expression) -> Option<Trigger> {
+    match e {
+        Expression::String(_)
+        | Expression::Number(_)
+        | Expression::Bool(_)
+        | Expression::Null(_) => return Some(Trigger::Nothing),
+        Expression::Variable(_) => return None,
+        _ => {}
+    }
+    let Expression::Traversal(t) = e else {
+        return None;
+    };
+    if !matches!(reference(e), Ok(Some(_))) {
+        return None;
+    }
+    let Expression::Variable(root) = &t.expr else {
+        return None;
+    };
+    let first_attr = match t.operators.first().map(|o| o.value()) {
+        Some(TraversalOperator::GetAttr(a)) => a.as_str().to_string(),
+        _ => return None,
+    };
+    Some(match root.as_str() {
+        "each" => Trigger::Meta("each", first_attr),
+        "count" => Trigger::Meta("count", first_attr),
+        "var" | "local" => Trigger::Other,
+        "data" | "module" | "path" | "self" | "terraform" | "resource" | "ephemeral" | "list"
+        | "output" | "check" | "run" | "plan" | "state" | "template" | "lazy" | "arg"
+        | "action" | "string" | "number" | "bool" | "any" => return None,
+        _ => Trigger::Resource,
+    })
+}
+
+/// `decodeReplaceTriggeredBy`: each element refers to exactly one managed resource, and
+/// otherwise only to `count.index` or `each.key`.
+fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    let x = Expr::of(a)?;
+    let items = match static_list(&x, x.expr)? {
+        Ok(items) => items,
+        Err(d) => {
+            diags.push(d);
+            return Some(());
+        }
+    };
+    // Terraform goes on to the next element only while no element has failed, so only
+    // the first failing element is reported; one not modelled ends the check.
+    for item in items {
+        let t = trigger(item)?;
+        let range = x.range(item.span());
+        let err = |summary: &str, detail: &str| {
+            Diagnostic::error(summary, detail).with_range(range.clone())
+        };
+        match &t {
+            Trigger::Meta("each", name) if name != "key" => diags.push(err(
+                "Invalid each reference in replace_triggered_by expression",
+                "Only each.key may be used in replace_triggered_by.",
+            )),
+            Trigger::Meta("count", name) if name != "index" => diags.push(err(
+                "Invalid count reference in replace_triggered_by expression",
+                "Only count.index may be used in replace_triggered_by.",
+            )),
+            Trigger::Other => diags.push(err(
+                "Invalid reference in replace_triggered_by expression",
+                "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+            )),
+            _ => {}
+        }
+        if !matches!(t, Trigger::Resource) {
+            diags.push(err(
+                "Invalid replace_triggered_by expression",
+                "Missing resource reference in replace_triggered_by expression.",
+            ));
+            break;
+        }
+    }
+    Some(())
 }

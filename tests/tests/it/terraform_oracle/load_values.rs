@@ -5,7 +5,8 @@
 //! or bool), `nullable = false` with a null default, `const` beside `sensitive` or
 //! `ephemeral`, output `type`s, the constant bools and strings of variables, outputs and
 //! lifecycles (references, calls, nulls, collections, strings that are almost bools), and
-//! the static references of `depends_on`, `ignore_changes`, `moved` and `removed`. Every such
+//! the static references of `depends_on`, `ignore_changes`, `replace_triggered_by`,
+//! `moved` and `removed`. Every such
 //! diagnostic `terraform init` gives must be tflock's, text and position alike.
 //!
 //! Native syntax only: tflock does not check these values in JSON files yet, nor quoted
@@ -378,6 +379,17 @@ fn case(rng: &mut StdRng) -> Vec<(String, String)> {
         if rng.gen_bool(0.5) {
             let _ = writeln!(s, "    ignore_changes = {}", reference_list(rng, true));
         }
+        if rng.gen_bool(0.4) {
+            let v = if rng.gen_bool(0.1) {
+                "terraform_data.a".to_string()
+            } else {
+                let items: Vec<&str> = (0..rng.gen_range(0..4))
+                    .map(|_| *TRIGGERS.choose(rng).expect("t"))
+                    .collect();
+                format!("[{}]", items.join(", "))
+            };
+            let _ = writeln!(s, "    replace_triggered_by = {v}");
+        }
         s.push_str("  }\n}\n");
     }
     let mut files = Vec::new();
@@ -445,6 +457,24 @@ const REFERENCES: &[&str] = &[
     "input",
 ];
 
+/// Elements of `replace_triggered_by`: literals and single references (not expressions
+/// holding references, nor `data.`/`module.` ones: tflock leaves those alone).
+const TRIGGERS: &[&str] = &[
+    "terraform_data.a",
+    "terraform_data.a.id",
+    "terraform_data.a[0]",
+    "\"x\"",
+    "1",
+    "true",
+    "null",
+    "each.key",
+    "each.value",
+    "count.index",
+    "count.foo",
+    "var.x",
+    "local.y.z",
+];
+
 /// A `depends_on` or `ignore_changes` value: mostly a list of references.
 fn reference_list(rng: &mut StdRng, ignore_changes: bool) -> String {
     if rng.gen_bool(0.15) {
@@ -483,6 +513,10 @@ fn value_summary(s: &str) -> bool {
             | "Invalid ignore_changes wildcard"
             | "Invalid ignore_changes ruleset"
             | "Invalid depends_on Action Reference"
+            | "Invalid replace_triggered_by expression"
+            | "Invalid each reference in replace_triggered_by expression"
+            | "Invalid count reference in replace_triggered_by expression"
+            | "Invalid reference in replace_triggered_by expression"
     )
 }
 
