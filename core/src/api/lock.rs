@@ -199,8 +199,8 @@ impl<'a> LockRun<'a> {
         need: Need,
         out: &mut Vec<(IoId, IoRequest)>,
     ) -> Result<(), RunError> {
-        if let Some(conv) = self.sources.conversation(&need) {
-            self.talking.insert(id, conv);
+        if let Some(question) = need.question() {
+            self.talking.insert(id, self.sources.conversation(question));
             return self.advance(id, out);
         }
         match need {
@@ -289,9 +289,9 @@ impl<'a> LockRun<'a> {
             return Ok(());
         };
         match conv.poll(self.sources) {
-            Step::Answer(answer) => {
+            Step::Answer(found) => {
                 self.talking.remove(&id);
-                self.planner.answer(id, answer)?;
+                self.planner.answer(id, Answer::from(found))?;
             }
             Step::Request(request) => {
                 let shared = self.pending.iter_mut().find_map(|(_, p)| match p {

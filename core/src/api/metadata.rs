@@ -3,8 +3,7 @@
 //! covers use it.
 
 use super::io::{IoRequest, IoResponse, PackageId};
-use crate::install::{Answer, Need, SourceError, SourcePackage};
-use crate::source::{SourceResponse, SourceSet};
+use crate::source::{Found, Question, SourceError, SourcePackage, SourceResponse, SourceSet};
 
 /// The sources' metadata for `package`, performing each request with the blocking
 /// `perform`. What the set learns (discovery, version lists) is kept for later calls.
@@ -13,17 +12,13 @@ pub fn package_metadata(
     package: &PackageId,
     mut perform: impl FnMut(IoRequest) -> IoResponse,
 ) -> Result<SourcePackage, SourceError> {
-    let need = Need::PackageMeta {
-        provider: package.provider.clone(),
-        version: package.version.clone(),
-        platform: package.platform.clone(),
-    };
-    let Some(conv) = sources.conversation(&need) else {
-        return Err(SourceError::other(
-            "internal error: no package conversation",
-        ));
-    };
-    let answer = conv.run(sources, |req| {
+    let question = Question::PackageMeta(
+        package.provider.clone(),
+        package.version.clone(),
+        package.platform.clone(),
+    );
+    let conv = sources.conversation(question);
+    let found = conv.run(sources, |req| {
         perform(IoRequest::from_source(req))
             .into_source()
             .unwrap_or_else(|| {
@@ -32,8 +27,8 @@ pub fn package_metadata(
                 ))
             })
     });
-    match answer {
-        Answer::PackageMeta(r) => r,
-        _ => Err(SourceError::other("internal error: no package answer")),
+    match found {
+        Found::PackageMeta(r) => r,
+        Found::Versions(_) => Err(SourceError::other("internal error: no package answer")),
     }
 }

@@ -1,4 +1,5 @@
-//! One planner need, answered by talking to the sources: a resumable procedure.
+//! One question (a provider's versions, a package's location), answered by talking to the
+//! sources: a resumable procedure.
 //!
 //! The procedure is written as straight-line code over a [`Ctx`] whose IO calls either
 //! return a response the host already gave or suspend with the request still missing.
@@ -6,11 +7,11 @@
 //! (requests are few and small, so replaying is cheap), which makes every intermediate
 //! state a plain list of exchanges: easy to test, nothing to get out of sync.
 
+use super::answers::{AvailableVersions, Found, Question, SourceError, SourcePackage};
 use super::exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
 use super::set::{Listed, Method, SourceSet};
 use super::{filesystem, network_mirror, registry};
 use crate::addrs::{Platform, Provider};
-use crate::install::{Answer, AvailableVersions, Need, SourceError, SourcePackage};
 use crate::version::Version;
 use url::Url;
 
@@ -24,21 +25,14 @@ pub struct NotOutstanding;
 pub enum Step {
     /// Perform this request and [`Conversation::receive`] the response.
     Request(SourceRequest),
-    /// The answer to give the planner; the conversation is over.
-    Answer(Answer),
-}
-
-/// The need being answered.
-#[derive(Debug, Clone, PartialEq)]
-enum Goal {
-    Versions(Provider),
-    PackageMeta(Provider, Version, Platform),
+    /// The answer; the conversation is over.
+    Answer(Found),
 }
 
 /// The exchanges of one need with the sources.
 #[derive(Debug, Clone)]
 pub struct Conversation {
-    goal: Goal,
+    goal: Question,
     log: Vec<(SourceRequest, SourceResponse)>,
     pending: Option<SourceRequest>,
 }
@@ -136,24 +130,13 @@ impl<'a> Ctx<'a> {
 }
 
 impl Conversation {
-    /// A conversation for `need`; `None` for needs sources do not answer.
-    pub fn new(need: &Need) -> Option<Conversation> {
-        let goal = match need {
-            Need::Versions { provider } => Goal::Versions(provider.clone()),
-            Need::PackageMeta {
-                provider,
-                version,
-                platform,
-            } => Goal::PackageMeta(provider.clone(), version.clone(), platform.clone()),
-            Need::InstalledPackage { .. } | Need::CachedPackage { .. } | Need::Package { .. } => {
-                return None
-            }
-        };
-        Some(Conversation {
-            goal,
+    /// A conversation answering `question`.
+    pub fn new(question: Question) -> Conversation {
+        Conversation {
+            goal: question,
             log: Vec::new(),
             pending: None,
-        })
+        }
     }
 
     /// The next request, or the answer once every response it needs has arrived. Asking
@@ -165,9 +148,9 @@ impl Conversation {
             log: &self.log,
         };
         let result = match &self.goal {
-            Goal::Versions(p) => settle(versions(&mut ctx, p)).map(Answer::Versions),
-            Goal::PackageMeta(p, v, platform) => {
-                settle(package_meta(&mut ctx, p, v, platform)).map(Answer::PackageMeta)
+            Question::Versions(p) => settle(versions(&mut ctx, p)).map(Found::Versions),
+            Question::PackageMeta(p, v, platform) => {
+                settle(package_meta(&mut ctx, p, v, platform)).map(Found::PackageMeta)
             }
         };
         match result {
@@ -195,7 +178,7 @@ impl Conversation {
         mut self,
         set: &mut SourceSet,
         mut perform: impl FnMut(&SourceRequest) -> SourceResponse,
-    ) -> Answer {
+    ) -> Found {
         loop {
             match self.poll(set) {
                 Step::Answer(a) => return a,

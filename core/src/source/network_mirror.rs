@@ -2,10 +2,10 @@
 
 use url::Url;
 
+use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use super::conversation::{Ctx, Flow};
 use super::exchange::HttpResponse;
 use crate::addrs::{Platform, Provider};
-use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::mirror::{
     check_content_type, index_status, index_url, mirror_query_failed, platform_missing,
     version_index_missing, version_url, MirrorIndex, MirrorPackageError, MirrorStatus,

@@ -3,9 +3,9 @@
 
 use url::Url;
 
+use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use super::conversation::{settle, Ctx, Flow, Halt, Io};
 use crate::addrs::{Platform, Provider};
-use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::discovery::{discovery_url, Discovery, DiscoveryError};
 use crate::protocol::registry::{
     download_path, platform_not_supported, provider_not_known, query_failed, status_error,
