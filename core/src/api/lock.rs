@@ -7,7 +7,6 @@
 //! conversations waiting on the same request share one (service discovery is asked once).
 
 use super::io::{IoId, IoRequest, IoResponse, LocalPlace, PackageId};
-use crate::collections::SortedMap;
 use crate::install::{
     Answer, AnswerError, Need, NeedId, PackageDownload, PackageLocation, Planner, SourceError,
 };
@@ -91,9 +90,9 @@ pub struct LockRun<'a> {
     planner: &'a mut Planner,
     sources: &'a mut SourceSet,
     /// Open conversations, by the need they answer.
-    talking: SortedMap<NeedId, Conversation>,
+    talking: Vec<(NeedId, Conversation)>,
     /// Requests handed out and not yet answered.
-    pending: SortedMap<IoId, Pending>,
+    pending: Vec<(IoId, Pending)>,
     /// Requests made while taking a response, for the next [`LockRun::requests`].
     ready: Vec<(IoId, IoRequest)>,
     next_id: u32,
@@ -105,8 +104,8 @@ impl<'a> LockRun<'a> {
         LockRun {
             planner,
             sources,
-            talking: SortedMap::new(),
-            pending: SortedMap::new(),
+            talking: Vec::new(),
+            pending: Vec::new(),
             ready: Vec::new(),
             next_id: 0,
         }
@@ -142,10 +141,13 @@ impl<'a> LockRun<'a> {
     /// Hands in the response to request `id`. The requests it makes possible come from
     /// the next [`LockRun::requests`].
     pub fn respond(&mut self, id: IoId, response: IoResponse) -> Result<(), RunError> {
-        let pending = self
+        // A handful of entries at a time: a vector is smaller in wasm than a map.
+        let at = self
             .pending
-            .remove(&id)
+            .iter()
+            .position(|(p, _)| *p == id)
             .ok_or(RunError::UnknownRequest(id))?;
+        let (_, pending) = self.pending.swap_remove(at);
         match (pending, response) {
             (Pending::LocalCopy(need), IoResponse::LocalCopy(h1)) => {
                 self.planner.answer(need, Answer::LocalPackage(h1))?;
@@ -163,7 +165,7 @@ impl<'a> LockRun<'a> {
                 // collected there.
                 let mut out = Vec::new();
                 for need in waiting {
-                    if let Some(conv) = self.talking.get_mut(&need) {
+                    if let Some((_, conv)) = self.talking.iter_mut().find(|(n, _)| *n == need) {
                         // The conversation's outstanding request is this one.
                         let _ = conv.receive(response.clone());
                     }
@@ -172,7 +174,7 @@ impl<'a> LockRun<'a> {
                 self.deferred(out);
             }
             (pending, _) => {
-                self.pending.insert(id, pending);
+                self.pending.push((id, pending));
                 return Err(RunError::Misfit(id));
             }
         }
@@ -188,7 +190,7 @@ impl<'a> LockRun<'a> {
     fn issue(&mut self, pending: Pending, request: IoRequest, out: &mut Vec<(IoId, IoRequest)>) {
         let id = IoId(self.next_id);
         self.next_id += 1;
-        self.pending.insert(id, pending);
+        self.pending.push((id, pending));
         out.push((id, request));
     }
 
@@ -200,7 +202,7 @@ impl<'a> LockRun<'a> {
         out: &mut Vec<(IoId, IoRequest)>,
     ) -> Result<(), RunError> {
         if let Some(question) = need.question() {
-            self.talking.insert(id, self.sources.conversation(question));
+            self.talking.push((id, self.sources.conversation(question)));
             return self.advance(id, out);
         }
         match need {
@@ -285,12 +287,12 @@ impl<'a> LockRun<'a> {
 
     /// Runs need `id`'s conversation until it waits for a response or answers.
     fn advance(&mut self, id: NeedId, out: &mut Vec<(IoId, IoRequest)>) -> Result<(), RunError> {
-        let Some(conv) = self.talking.get_mut(&id) else {
+        let Some(at) = self.talking.iter().position(|(n, _)| *n == id) else {
             return Ok(());
         };
-        match conv.poll(self.sources) {
+        match self.talking[at].1.poll(self.sources) {
             Step::Answer(found) => {
-                self.talking.remove(&id);
+                self.talking.swap_remove(at);
                 self.planner.answer(id, Answer::from(found))?;
             }
             Step::Request(request) => {
