@@ -13,7 +13,6 @@ use crate::error::{diagnostic_error, error, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
-use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
@@ -370,7 +369,8 @@ pub async fn lock_with(
     let internal = |e: tflock_core::api::RunError| error("Internal error", e.to_string());
     let mut planner = Planner::new(reqs, locks, opts);
     let mut run = LockRun::new(&mut planner, &mut set);
-    let mut queue: VecDeque<(IoId, IoRequest)> = VecDeque::new();
+    // Requests not started yet, oldest first (a Vec: a VecDeque costs the module 1 KB).
+    let mut queue: Vec<(IoId, IoRequest)> = Vec::new();
     type Performing<'h> = Pin<Box<dyn Future<Output = IoResponse> + 'h>>;
     let mut in_flight: Vec<(IoId, Performing<'_>)> = Vec::new();
     loop {
@@ -378,10 +378,8 @@ pub async fn lock_with(
             progress(LockEvent::Message(&line));
         }
         queue.extend(run.requests().map_err(internal)?);
-        while in_flight.len() < IN_FLIGHT {
-            let Some((id, req)) = queue.pop_front() else {
-                break;
-            };
+        while in_flight.len() < IN_FLIGHT && !queue.is_empty() {
+            let (id, req) = queue.remove(0);
             in_flight.push((id, Box::pin(host.perform(req))));
         }
         if in_flight.is_empty() {
