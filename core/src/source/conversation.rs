@@ -8,7 +8,7 @@
 //! state a plain list of exchanges: easy to test, nothing to get out of sync.
 
 use super::answers::{AvailableVersions, Found, Question, SourceError, SourcePackage};
-use super::exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
+use super::requests::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
 use super::set::{Listed, Method, SourceSet};
 use super::{filesystem, network_mirror, registry};
 use crate::addrs::{Platform, Provider};

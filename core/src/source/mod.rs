@@ -12,10 +12,10 @@
 
 mod answers;
 pub(crate) mod conversation;
-mod exchange;
 mod filesystem;
 mod network_mirror;
 pub(crate) mod registry;
+mod requests;
 mod set;
 
 pub use answers::{
@@ -23,7 +23,7 @@ pub use answers::{
     SourcePackage,
 };
 pub use conversation::{Conversation, NotOutstanding, Step};
-pub use exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
+pub use requests::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
 pub use set::{Method, SourceEntry, SourceSet};
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use url::Url;
 
 use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use super::conversation::{Ctx, Flow};
-use super::exchange::HttpResponse;
+use super::requests::HttpResponse;
 use crate::addrs::{Platform, Provider};
 use crate::protocol::mirror::{
     check_content_type, index_status, index_url, mirror_query_failed, platform_missing,
