@@ -3,6 +3,7 @@
 //! diagnostics back.
 
 pub mod addrs;
+pub mod api;
 pub mod collections;
 pub mod config;
 pub mod diag;

@@ -1,35 +1,41 @@
-//! `lock(options)`: one call from requirements to a lock file, driving the planner against
-//! provider registries and network mirrors through a caller-supplied `fetch`.
+//! `lock(options)`: one call from requirements to a lock file, driving core's lock run
+//! against provider registries and network mirrors through a caller-supplied `fetch`.
 //!
-//! A thin async host over `tflock_core::source`, the layer the CLI drives too: the core
+//! A thin async host over `tflock_core::api::LockRun`, which the CLI drives too: core
 //! decides which sources handle a provider (a CLI config's `provider_installation`, or one
-//! network mirror), asks for service discovery, registry and mirror documents, validates
-//! them and words every message; this file only performs each `GET` with `fetch` and hashes
-//! the zips as they arrive. Nothing is installed and there is no local package cache;
-//! filesystem mirrors cannot be read from here.
+//! network mirror), runs the service discovery, registry and mirror conversations, validates
+//! every document and words every message; this file only performs each IO request with
+//! `fetch` (several at once, as the CLI does) and hashes the zips as they arrive. Nothing is
+//! installed and there is no local package cache; filesystem mirrors cannot be read from here.
 
 use crate::convert::{entries, get, opt_string};
 use crate::error::{diagnostic_error, error, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
 use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::{ZipHasher, ZipLimits};
-use tflock_core::install::{
-    self, Answer, DownloadFailure, FetchedPackage, Need, Outcome, PackageDownload, PackageLocation,
-    PlanOptions, Requirements, SourceError,
+use tflock_core::api::{
+    FetchedPackage, HttpResponse, IoId, IoRequest, IoResponse, LockRun, LockSources, Outcome,
+    PackageDownload, PackageId, PlanOptions, Planner, Requirements,
 };
+use tflock_core::hash::{ZipHasher, ZipLimits};
 use tflock_core::lockfile::Locks;
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::protocol::Credentials;
-use tflock_core::source::{HttpResponse, Method, SourceRequest, SourceResponse, SourceSet, Step};
 use tflock_core::version::Version;
 use tflock_core::{Flavor, Severity};
 use url::Url;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+
+/// How many requests a run has in flight at once (a browser allows six connections per
+/// host; a Worker six simultaneous subrequests).
+const IN_FLIGHT: usize = 6;
 
 fn js_message(v: JsValue) -> String {
     crate::error::message_of(&v, "fetch failed")
@@ -51,8 +57,8 @@ fn content_type(resp: &JsValue) -> Option<String> {
 async fn stream_zip(
     resp: &JsValue,
     progress: &dyn Fn(u64, bool),
-) -> Result<FetchedPackage, SourceError> {
-    let fail = |e: String| SourceError::other(e);
+) -> Result<FetchedPackage, String> {
+    let fail = |e: String| e;
     let body = get(resp, "body");
     let reader = if body.is_object() {
         get(&body, "getReader")
@@ -72,7 +78,7 @@ async fn stream_zip(
             .map_err(|e| fail(js_message(e)))?;
         let bytes = Uint8Array::new(&buf).to_vec();
         progress(bytes.len() as u64, true);
-        return fetched_zip(&bytes);
+        return fetched_zip(&bytes).map_err(|e| e.message);
     };
     let read: Function = get(&reader, "read")
         .dyn_into()
@@ -96,7 +102,7 @@ async fn stream_zip(
     let size = hasher.bytes_seen();
     progress(size, true);
     let hashes = crate::hash::checked(hasher.finish()).map_err(|e| fail(js_message(e)))?;
-    archive_package(hashes, size)
+    archive_package(hashes, size).map_err(|e| e.message)
 }
 
 /// What a lock run reports while it works (`onProgress` in JavaScript).
@@ -122,10 +128,9 @@ pub enum LockEvent<'a> {
     },
 }
 
-/// The caller's `fetch`, the sources' state and where progress goes.
+/// The caller's `fetch`, the credentials and where progress goes.
 struct Host<'p> {
     fetch: Function,
-    sources: SourceSet,
     credentials: Credentials,
     progress: &'p dyn Fn(LockEvent),
 }
@@ -186,49 +191,48 @@ impl Host<'_> {
         })
     }
 
-    async fn perform(&self, req: &SourceRequest) -> SourceResponse {
+    /// Performs one of the run's IO requests.
+    async fn perform(&self, req: IoRequest) -> IoResponse {
         match req {
-            SourceRequest::Get { url, auth_host } => {
-                SourceResponse::Http(self.get(url, auth_host.as_deref()).await)
+            IoRequest::Get { url, auth_host } => {
+                IoResponse::Http(self.get(&url, auth_host.as_deref()).await)
             }
-            SourceRequest::ListDir { path } => SourceResponse::Listing(Err(format!(
+            IoRequest::ListDir { path } => IoResponse::Listing(Err(format!(
                 "{path}: filesystem mirrors are not available to lock()"
             ))),
+            // No working directory and no plugin cache in a JS host.
+            IoRequest::ReadLocalCopy { .. } => IoResponse::LocalCopy(None),
+            IoRequest::Download {
+                download, package, ..
+            } => IoResponse::Package(self.package(&download, &package).await),
+            IoRequest::HashLocal { .. } => {
+                IoResponse::Package(Err("local packages are not available to lock()".to_string()))
+            }
         }
     }
 
+    /// Downloads a package archive and hashes it as it streams.
     async fn package(
         &self,
-        location: &PackageLocation,
-        (provider, version, platform): (&Provider, &Version, &Platform),
-    ) -> Result<FetchedPackage, SourceError> {
-        let PackageLocation::Url(u) = location else {
-            return Err(SourceError::other(
-                "local packages are not available to lock()",
-            ));
-        };
-        let flavor = self.sources.flavor();
-        let fail = |f: DownloadFailure| SourceError::other(f.message(flavor));
-        let download = PackageDownload::new(u).map_err(fail)?;
+        download: &PackageDownload,
+        package: &PackageId,
+    ) -> Result<FetchedPackage, String> {
         let token = download
             .auth_host
             .as_deref()
             .and_then(|h| self.credentials.token_for(h));
-        let resp = self
-            .call(&download.url, token)
-            .await
-            .map_err(SourceError::other)?;
+        let resp = self.call(&download.url, token).await?;
         let status = get(&resp, "status").as_f64().unwrap_or(0.0) as u16;
         let reason = get(&resp, "statusText").as_string().unwrap_or_default();
-        download.check_status(status, &reason).map_err(fail)?;
+        download.check_status(status, &reason)?;
         // No `check_length`: `fetch` decodes a compressed body, and its Content-Length
         // counts the encoded bytes.
         let total = content_length(&resp);
         stream_zip(&resp, &|received, done| {
             (self.progress)(LockEvent::Package {
-                provider,
-                version,
-                platform,
+                provider: &package.provider,
+                version: &package.version,
+                platform: &package.platform,
                 received,
                 total,
                 done,
@@ -236,52 +240,17 @@ impl Host<'_> {
         })
         .await
     }
-
-    async fn answer(&mut self, need: &Need) -> Answer {
-        if let Some(mut conv) = self.sources.conversation(need) {
-            loop {
-                match conv.poll(&mut self.sources) {
-                    Step::Answer(a) => return a,
-                    Step::Request(req) => {
-                        let resp = self.perform(&req).await;
-                        if let Err(e) = conv.receive(resp) {
-                            return match need {
-                                Need::Versions { .. } => {
-                                    Answer::Versions(Err(SourceError::other(e.to_string())))
-                                }
-                                _ => Answer::PackageMeta(Err(SourceError::other(e.to_string()))),
-                            };
-                        }
-                    }
-                }
-            }
-        }
-        match need {
-            Need::Package {
-                location,
-                provider,
-                version,
-                platform,
-                ..
-            } => Answer::Package(self.package(location, (provider, version, platform)).await),
-            // No working directory and no plugin cache in a JS host.
-            _ => Answer::LocalPackage(None),
-        }
-    }
 }
 
-/// The sources `lock()` uses: `networkMirror` alone (like `providers lock -net-mirror`),
-/// else the `cliConfig` text's `provider_installation` (direct registry access without
-/// one); `hosts` adds `host` blocks.
-fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credentials)> {
+/// `lock()`'s source options in core's types: the `cliConfig` text parsed (its errors
+/// first), `hosts` added as `host` blocks, `credentials`, and `networkMirror` (an `https:`
+/// URL, core's rule).
+fn lock_sources(options: &JsValue, flavor: Flavor) -> JsResult<LockSources> {
     let mut cfg = match opt_string(options, "cliConfig")? {
         None => CliConfig::default(),
         Some(text) => {
             let (cfg, diags) = CliConfig::parse(&text, "cliConfig", flavor);
-            if let Some(d) = diags
-                .iter()
-                .find(|d| d.severity == tflock_core::Severity::Error)
-            {
+            if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
                 return Err(diagnostic_error(d));
             }
             cfg
@@ -297,35 +266,24 @@ fn sources(options: &JsValue, flavor: Flavor) -> JsResult<(SourceSet, Credential
             cfg.hosts.insert(host, map);
         }
     }
-    let credentials = credentials(options, &cfg)?;
-    let set = match opt_string(options, "networkMirror")? {
-        Some(raw) => match option_mirror_url(&raw, "networkMirror") {
-            Ok(base) => Ok(SourceSet::single(
-                Method::NetworkMirror {
-                    base,
-                    trust_all_hashes: false,
-                },
-                &cfg,
-                flavor,
-            )),
-            Err(e) => Err(diagnostic_error(&e.to_diagnostic())),
-        },
-        None => SourceSet::from_cli_config(&cfg, flavor).map_err(|diags| {
-            diags
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-                .map_or_else(
-                    || error("Invalid provider installation settings", ""),
-                    diagnostic_error,
-                )
-        }),
-    }?;
-    Ok((set, credentials))
+    let credentials = credentials(options)?;
+    let network_mirror = match opt_string(options, "networkMirror")? {
+        Some(raw) => Some(
+            option_mirror_url(&raw, "networkMirror")
+                .map_err(|e| diagnostic_error(&e.to_diagnostic()))?,
+        ),
+        None => None,
+    };
+    Ok(LockSources {
+        cli_config: cfg,
+        network_mirror,
+        credentials,
+    })
 }
 
-/// `credentials` (`{ host: token }`, like `TF_TOKEN_<host>` variables, so they win) over the
-/// `cliConfig`'s `credentials` blocks.
-fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
+/// `credentials` (`{ host: token }`, like `TF_TOKEN_<host>` variables, so they win over the
+/// `cliConfig`'s `credentials` blocks).
+fn credentials(options: &JsValue) -> JsResult<Credentials> {
     let mut creds = Credentials::new();
     let given = get(options, "credentials");
     if !(given.is_undefined() || given.is_null()) {
@@ -344,7 +302,7 @@ fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
             }
         }
     }
-    Ok(creds.with_cli_config(cfg))
+    Ok(creds)
 }
 
 /// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
@@ -370,47 +328,77 @@ pub async fn lock(
             let _ = f.call1(&JsValue::NULL, &event_js(event));
         }
     };
-    let outcome = lock_with(reqs, locks, opts, &options, &report).await?;
+    let fetch = fetch_option(&options)?;
+    let sources = lock_sources(&options, flavor)?;
+    let outcome = lock_with(reqs, locks, opts, sources, fetch, &report).await?;
     outcome_js(&outcome, flavor)
 }
 
+/// The `fetch` option: a function.
+fn fetch_option(options: &JsValue) -> JsResult<Function> {
+    get(options, "fetch")
+        .dyn_into()
+        .map_err(|_| error("Invalid argument", "\"fetch\" must be a function"))
+}
+
 /// `lock()` for Rust callers in the browser (the playground): the same sources, requests and
-/// hashing, with the requirements, lock and options already in the core's types; `options`
-/// supplies `fetch` and the source settings (`hosts`, `cliConfig`, `networkMirror`,
-/// `credentials`).
+/// hashing, with the requirements, lock, options and sources in core's types; `fetch`
+/// performs every request.
 pub async fn lock_with(
     reqs: Requirements,
     locks: Locks,
     opts: PlanOptions,
-    options: &JsValue,
+    sources: LockSources,
+    fetch: Function,
     progress: &dyn Fn(LockEvent),
 ) -> JsResult<Outcome> {
-    let fetch: Function = get(options, "fetch")
-        .dyn_into()
-        .map_err(|_| error("Invalid argument", "\"fetch\" must be a function"))?;
-    let (sources, credentials) = sources(options, opts.flavor)?;
-    let mut host = Host {
+    let mut set = sources.source_set(opts.flavor).map_err(|diags| {
+        diags
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map_or_else(
+                || error("Invalid provider installation settings", ""),
+                diagnostic_error,
+            )
+    })?;
+    let host = Host {
         fetch,
-        sources,
-        credentials,
+        credentials: sources.credentials(),
         progress,
     };
-    let mut planner = install::Planner::new(reqs, locks, opts);
+    let internal = |e: tflock_core::api::RunError| error("Internal error", e.to_string());
+    let mut planner = Planner::new(reqs, locks, opts);
+    let mut run = LockRun::new(&mut planner, &mut set);
+    // Requests not started yet, oldest first (a Vec: a VecDeque costs the module 1 KB).
+    let mut queue: Vec<(IoId, IoRequest)> = Vec::new();
+    type Performing<'h> = Pin<Box<dyn Future<Output = IoResponse> + 'h>>;
+    let mut in_flight: Vec<(IoId, Performing<'_>)> = Vec::new();
     loop {
-        for line in planner.drain_progress() {
+        for line in run.progress() {
             progress(LockEvent::Message(&line));
         }
-        let requests = planner.take_requests();
-        if requests.is_empty() {
+        queue.extend(run.requests().map_err(internal)?);
+        while in_flight.len() < IN_FLIGHT && !queue.is_empty() {
+            let (id, req) = queue.remove(0);
+            in_flight.push((id, Box::pin(host.perform(req))));
+        }
+        if in_flight.is_empty() {
             break;
         }
-        for req in requests {
-            let answer = host.answer(&req.need).await;
-            planner
-                .answer(req.id, answer)
-                .map_err(|e| error("Internal error", e.to_string()))?;
-        }
+        // The first request to complete, whichever it is.
+        let (id, response) = std::future::poll_fn(|cx| {
+            for i in 0..in_flight.len() {
+                if let Poll::Ready(response) = in_flight[i].1.as_mut().poll(cx) {
+                    let (id, _) = in_flight.swap_remove(i);
+                    return Poll::Ready((id, response));
+                }
+            }
+            Poll::Pending
+        })
+        .await;
+        run.respond(id, response).map_err(internal)?;
     }
+    drop(run);
     Ok(planner.finish())
 }
 

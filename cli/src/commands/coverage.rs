@@ -69,7 +69,7 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
     for lock in locks.providers() {
         let per_platform = known.entry(lock.addr().clone()).or_default();
         for platform in &wanted {
-            match sources.package_meta(lock.addr(), lock.version(), &platform.to_string()) {
+            match sources.package_meta(lock.addr(), lock.version(), platform) {
                 Ok(pkg) => learn_hashes(&pkg, per_platform),
                 Err(e) => {
                     if let Some(d) =

@@ -1,9 +1,9 @@
-//! Drives the core's sans-IO planner: performs its requests on a bounded pool of worker
-//! threads and feeds answers back as they complete, so downloads overlap.
+//! Drives core's sans-IO lock run: performs its IO requests on a bounded pool of worker
+//! threads and feeds responses back as they complete, so downloads overlap.
 
 use super::hash_cache::HashCache;
 use super::mirror_dir;
-use super::package::{fetch, Fetched};
+use super::package::{download as download_package, hash_local, Fetched};
 use super::provider_dir::ProviderDir;
 use super::sources::Sources;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use tflock_core::addrs::{Platform, Provider};
+use tflock_core::api::{IoId, IoRequest, IoResponse, LocalPlace, LockRun, PackageId, Planner};
 use tflock_core::hash::PackageHash;
-use tflock_core::install::{Answer, Need, NeedId, PackageLocation, Planner, Request};
 use tflock_core::version::Version;
 
 /// What the host needs to answer requests.
@@ -40,21 +40,21 @@ pub struct Host<'a> {
 /// Packages fetched during the run, by (provider, version, platform).
 pub type Kept = BTreeMap<(Provider, Version, Platform), Fetched>;
 
-/// Runs `planner` to completion. Returns the zips kept for installation.
+/// Runs `planner` to completion with core's [`LockRun`]: the main thread takes its IO
+/// requests and responses, the workers only perform them. Returns the zips kept for
+/// installation.
 pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
     let bars = MultiProgress::with_draw_target(if host.show_progress {
         ProgressDrawTarget::stderr()
     } else {
         ProgressDrawTarget::hidden()
     });
-    let (job_tx, job_rx) = mpsc::channel::<Request>();
+    let (job_tx, job_rx) = mpsc::channel::<(IoId, IoRequest)>();
     let job_rx = Arc::new(Mutex::new(job_rx));
-    let (done_tx, done_rx) = mpsc::channel::<(
-        NeedId,
-        Answer,
-        Option<(Provider, Version, Platform, Fetched)>,
-    )>();
+    let (done_tx, done_rx) = mpsc::channel::<(IoId, Performed)>();
     let mut kept = Kept::new();
+    let mut set = host.sources.set();
+    let mut run = LockRun::new(planner, &mut set);
 
     std::thread::scope(|scope| {
         for _ in 0..host.parallelism.max(1) {
@@ -66,9 +66,8 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
                     Ok(rx) => rx.recv(),
                     Err(_) => return,
                 };
-                let Ok(req) = job else { return };
-                let (answer, fetched) = perform(host, &req.need, &bars);
-                if done_tx.send((req.id, answer, fetched)).is_err() {
+                let Ok((id, req)) = job else { return };
+                if done_tx.send((id, perform(host, &req, &bars))).is_err() {
                     return;
                 }
             });
@@ -79,24 +78,29 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
         loop {
             // The commands print the planner's messages in their final order; live output
             // is the progress bars only, so no line appears twice on a terminal.
-            planner.drain_progress();
-            for req in planner.take_requests() {
-                outstanding += 1;
-                if job_tx.send(req).is_err() {
-                    outstanding -= 1;
+            run.progress();
+            match run.requests() {
+                Ok(requests) => {
+                    for req in requests {
+                        outstanding += 1;
+                        if job_tx.send(req).is_err() {
+                            outstanding -= 1;
+                        }
+                    }
                 }
+                Err(e) => eprintln!("internal error: {e}"),
             }
             if outstanding == 0 {
                 break;
             }
-            let Ok((id, answer, fetched)) = done_rx.recv() else {
+            let Ok((id, (response, fetched))) = done_rx.recv() else {
                 break;
             };
             outstanding -= 1;
-            if let Some((p, v, pl, f)) = fetched {
-                kept.insert((p, v, pl), f);
+            if let Some((p, f)) = fetched {
+                kept.insert((p.provider, p.version, p.platform), f);
             }
-            if let Err(e) = planner.answer(id, answer) {
+            if let Err(e) = run.respond(id, response) {
                 eprintln!("internal error: {e}");
             }
         }
@@ -105,61 +109,39 @@ pub fn drive(planner: &mut Planner, host: &Host<'_>) -> Kept {
     kept
 }
 
-type Performed = (Answer, Option<(Provider, Version, Platform, Fetched)>);
+/// A response, and the package fetched for it when one was.
+type Performed = (IoResponse, Option<(PackageId, Fetched)>);
 
-fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
-    match need {
-        Need::Versions { provider } => (Answer::Versions(host.sources.versions(provider)), None),
-        Need::InstalledPackage {
-            provider,
-            version,
-            platform,
-        } => (
-            Answer::LocalPackage(local_h1(
-                host.installed.as_ref(),
-                provider,
-                version,
-                platform,
-            )),
-            None,
+fn perform(host: &Host<'_>, req: &IoRequest, bars: &MultiProgress) -> Performed {
+    if let Some(response) = host.sources.perform(req) {
+        return (response, None);
+    }
+    let fetched = |package: &PackageId, result: Result<Fetched, String>| match result {
+        Ok(f) => (
+            IoResponse::Package(Ok(f.package.clone())),
+            Some((package.clone(), f)),
         ),
-        Need::CachedPackage {
-            provider,
-            version,
-            platform,
-        } => (
-            Answer::LocalPackage(local_h1(host.cache.as_ref(), provider, version, platform)),
-            None,
-        ),
-        Need::PackageMeta {
-            provider,
-            version,
-            platform,
-        } => (
-            Answer::PackageMeta(host.sources.package_meta(
-                provider,
-                version,
-                &platform.to_string(),
-            )),
-            None,
-        ),
-        Need::Package {
-            provider,
-            version,
-            platform,
-            location,
+        Err(e) => (IoResponse::Package(Err(e)), None),
+    };
+    match req {
+        IoRequest::ReadLocalCopy { place, package } => {
+            let dir = match place {
+                LocalPlace::Installed => host.installed.as_ref(),
+                LocalPlace::PluginCache => host.cache.as_ref(),
+            };
+            (IoResponse::LocalCopy(local_h1(dir, package)), None)
+        }
+        IoRequest::Download {
+            download,
+            package,
             known_zh,
-            ..
         } => {
-            if let (Some(dir), PackageLocation::Url(_)) = (&host.mirror_dir, location) {
+            if let Some(dir) = &host.mirror_dir {
+                let p = package;
                 if let Some(f) =
-                    mirror_dir::reuse(dir, provider, version, platform, known_zh.as_ref())
+                    mirror_dir::reuse(dir, &p.provider, &p.version, &p.platform, known_zh.as_ref())
                 {
-                    let answer = Answer::Package(Ok(f.package.clone()));
-                    return (
-                        answer,
-                        Some((provider.clone(), version.clone(), platform.clone(), f)),
-                    );
+                    return fetched(package, Ok(f));
                 }
             }
             if host.keep_dir.is_none() {
@@ -169,49 +151,53 @@ fn perform(host: &Host<'_>, need: &Need, bars: &MultiProgress) -> Performed {
                     .zip(known_zh.as_ref())
                     .and_then(|(cache, zh)| cache.get(zh));
                 if let Some(package) = cached {
-                    return (Answer::Package(Ok(package)), None);
+                    return (IoResponse::Package(Ok(package)), None);
                 }
             }
-            let bar = bars.add(ProgressBar::new(0));
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "  {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
-            bar.set_message(format!("{provider} {version} {platform}"));
-            let result = fetch(
+            let bar = package_bar(bars, package);
+            let result = download_package(
                 host.sources.http(),
-                host.sources.flavor(),
-                location,
+                download,
                 host.keep_dir.as_deref(),
                 &bar,
             );
             bar.finish_and_clear();
-            match result {
-                Ok(f) => {
-                    let answer = Answer::Package(Ok(f.package.clone()));
-                    (
-                        answer,
-                        Some((provider.clone(), version.clone(), platform.clone(), f)),
-                    )
-                }
-                Err(e) => (
-                    Answer::Package(Err(tflock_core::install::SourceError::other(e))),
-                    None,
-                ),
-            }
+            fetched(package, result)
         }
+        IoRequest::HashLocal {
+            path,
+            is_dir,
+            package,
+        } => {
+            let bar = package_bar(bars, package);
+            let result = hash_local(path, *is_dir, &bar);
+            bar.finish_and_clear();
+            fetched(package, result)
+        }
+        // `Sources::perform` answered these above.
+        IoRequest::Get { .. } | IoRequest::ListDir { .. } => (
+            IoResponse::Http(Err("internal error: not a package request".into())),
+            None,
+        ),
     }
 }
 
-fn local_h1(
-    dir: Option<&ProviderDir>,
-    p: &Provider,
-    v: &Version,
-    platform: &Platform,
-) -> Option<PackageHash> {
-    let h = dir?.installed_h1(p, v, platform)?;
+/// A progress bar for one package's bytes.
+fn package_bar(bars: &MultiProgress, package: &PackageId) -> ProgressBar {
+    let bar = bars.add(ProgressBar::new(0));
+    bar.set_style(
+        ProgressStyle::with_template("  {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!(
+        "{} {} {}",
+        package.provider, package.version, package.platform
+    ));
+    bar
+}
+
+fn local_h1(dir: Option<&ProviderDir>, p: &PackageId) -> Option<PackageHash> {
+    let h = dir?.installed_h1(&p.provider, &p.version, &p.platform)?;
     PackageHash::parse(&h).ok()
 }

@@ -13,10 +13,9 @@
 
 use std::io::Read;
 use std::time::Duration;
-use tflock_core::install::PackageDownload;
+use tflock_core::api::PackageDownload;
 use tflock_core::protocol::cliconfig::CliConfig;
 use tflock_core::protocol::Credentials;
-use tflock_core::Flavor;
 use url::Url;
 
 /// The Terraform version tflock announces in `X-Terraform-Version` (registries use it to
@@ -154,11 +153,10 @@ impl Http {
     /// no byte has reached the sink, so a sink never sees data twice. Returns the byte
     /// count. A download that receives nothing for the idle timeout fails, naming the URL.
     /// Which answers are the package and how failures read are core's
-    /// ([`PackageDownload`]), in `flavor`'s words.
+    /// ([`PackageDownload`]).
     pub fn stream(
         &self,
         download: &PackageDownload,
-        flavor: Flavor,
         mut sink: impl FnMut(&[u8]) -> Result<(), String>,
         mut on_length: impl FnMut(Option<u64>),
     ) -> Result<u64, String> {
@@ -176,9 +174,7 @@ impl Http {
                     .send()
                     .map_err(|e| describe(url, e))?;
                 let status = resp.status();
-                download
-                    .check_status(status.as_u16(), status.canonical_reason().unwrap_or(""))
-                    .map_err(|f| f.message(flavor))?;
+                download.check_status(status.as_u16(), status.canonical_reason().unwrap_or(""))?;
                 let expected = resp.content_length();
                 on_length(expected);
                 let mut buf = vec![0u8; 256 * 1024];
@@ -192,9 +188,7 @@ impl Http {
                     delivered += n as u64;
                     sink(&buf[..n])?;
                 }
-                download
-                    .check_length(expected, delivered)
-                    .map_err(|f| f.message(flavor))?;
+                download.check_length(expected, delivered)?;
                 Ok(delivered)
             })();
             match result {

@@ -21,7 +21,7 @@ pub fn learn(locks: &Locks, sources: &Sources, cache: Option<&HashCache>) -> Loc
         // supported", so the next is asked. Any other failure ends the probing: its
         // checksums stay unnamed, and the default falls back to this machine's platform.
         for probe in probe_platforms(&Platform::current()) {
-            match sources.package_meta(lock.addr(), lock.version(), &probe.to_string()) {
+            match sources.package_meta(lock.addr(), lock.version(), &probe) {
                 Ok(pkg) => {
                     learn_hashes(&pkg, &mut per_platform);
                     break;

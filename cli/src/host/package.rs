@@ -7,12 +7,11 @@ use indicatif::ProgressBar;
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use tflock_core::api::{FetchedPackage, PackageDownload};
 use tflock_core::hash::{
     hash_zip_reader, ContentHasher, DirHasher, HashError, PackageHash, ZipHasher, ZipHashes,
     ZipLimits,
 };
-use tflock_core::install::{FetchedPackage, PackageDownload, PackageLocation};
-use tflock_core::Flavor;
 
 /// A fetched package, and where its bytes were kept when asked to keep them.
 #[derive(Debug)]
@@ -28,100 +27,93 @@ pub struct Fetched {
     pub reused: bool,
 }
 
-/// Fetches `location`, hashing as bytes arrive. With `keep`, remote zips are also written
-/// to a temp file in `keep_dir` so they can be unpacked after the planner accepts them.
-pub fn fetch(
+/// Downloads a package archive, hashing as bytes arrive. With `keep_dir`, the zip is also
+/// written to a temp file there so it can be unpacked after the planner accepts it.
+pub fn download(
     http: &Http,
-    flavor: Flavor,
-    location: &PackageLocation,
+    download: &PackageDownload,
     keep_dir: Option<&Path>,
     bar: &ProgressBar,
 ) -> Result<Fetched, String> {
-    match location {
-        PackageLocation::Url(u) => {
-            let download = PackageDownload::new(u).map_err(|f| f.message(flavor))?;
-            let mut hasher = two_thread_hasher();
-            let mut kept = match keep_dir {
-                Some(dir) => Some(
-                    tempfile::Builder::new()
-                        .prefix(".tflock-download-")
-                        .tempfile_in(dir)
-                        .map_err(|e| {
-                            format!("failed to open temporary file to download from {u}: {e}")
-                        })?,
-                ),
-                None => None,
-            };
-            // A zip the stream cannot reconcile is hashed afterwards with random access, the
-            // way Go reads it: from the kept file, or from a second download.
-            let mut handed_over = false;
-            let size = http.stream(
-                &download,
-                flavor,
-                |chunk| {
-                    if !handed_over {
-                        match hasher.update(chunk) {
-                            Err(e) if e.needs_random_access() => handed_over = true,
-                            r => r.map_err(|e| e.to_string())?,
-                        }
-                    }
-                    if let Some(f) = kept.as_mut() {
-                        f.write_all(chunk).map_err(|e| e.to_string())?;
-                    }
-                    bar.inc(chunk.len() as u64);
-                    Ok(())
-                },
-                |len| {
-                    if let Some(len) = len {
-                        bar.set_length(len);
-                    }
-                },
-            )?;
-            let streamed = (!handed_over).then(|| hasher.finish());
-            let hashes = match streamed {
-                Some(Ok(h)) => h,
-                Some(Err(e)) if !e.needs_random_access() => return Err(e.to_string()),
-                _ => match kept.as_mut() {
-                    Some(f) => random_access(f.as_file_mut()),
-                    None => {
-                        let mut f = tempfile::tempfile().map_err(|e| {
-                            format!("failed to open temporary file to download from {u}: {e}")
-                        })?;
-                        let write = |chunk: &[u8]| f.write_all(chunk).map_err(|e| e.to_string());
-                        http.stream(&download, flavor, write, |_| {})?;
-                        random_access(&mut f)
-                    }
+    let u = download.url.as_str();
+    let mut hasher = two_thread_hasher();
+    let mut kept = match keep_dir {
+        Some(dir) => Some(
+            tempfile::Builder::new()
+                .prefix(".tflock-download-")
+                .tempfile_in(dir)
+                .map_err(|e| format!("failed to open temporary file to download from {u}: {e}"))?,
+        ),
+        None => None,
+    };
+    // A zip the stream cannot reconcile is hashed afterwards with random access, the way
+    // Go reads it: from the kept file, or from a second download.
+    let mut handed_over = false;
+    let size = http.stream(
+        download,
+        |chunk| {
+            if !handed_over {
+                match hasher.update(chunk) {
+                    Err(e) if e.needs_random_access() => handed_over = true,
+                    r => r.map_err(|e| e.to_string())?,
                 }
-                .map_err(|e| e.to_string())?,
-            };
-            Ok(Fetched {
-                package: archive(hashes, size)?,
-                kept,
-                local: None,
-                reused: false,
-            })
+            }
+            if let Some(f) = kept.as_mut() {
+                f.write_all(chunk).map_err(|e| e.to_string())?;
+            }
+            bar.inc(chunk.len() as u64);
+            Ok(())
+        },
+        |len| {
+            if let Some(len) = len {
+                bar.set_length(len);
+            }
+        },
+    )?;
+    let streamed = (!handed_over).then(|| hasher.finish());
+    let hashes = match streamed {
+        Some(Ok(h)) => h,
+        Some(Err(e)) if !e.needs_random_access() => return Err(e.to_string()),
+        _ => match kept.as_mut() {
+            Some(f) => random_access(f.as_file_mut()),
+            None => {
+                let mut f = tempfile::tempfile().map_err(|e| {
+                    format!("failed to open temporary file to download from {u}: {e}")
+                })?;
+                let write = |chunk: &[u8]| f.write_all(chunk).map_err(|e| e.to_string());
+                http.stream(download, write, |_| {})?;
+                random_access(&mut f)
+            }
         }
-        PackageLocation::LocalArchive(path) => {
-            let hashes = hash_zip_file(Path::new(path), bar)?;
-            let size = std::fs::metadata(path)
-                .map(|m| m.len())
-                .map_err(|e| e.to_string())?;
-            Ok(Fetched {
-                package: archive(hashes, size)?,
-                kept: None,
-                local: Some(path.into()),
-                reused: false,
-            })
+        .map_err(|e| e.to_string())?,
+    };
+    Ok(Fetched {
+        package: archive(hashes, size)?,
+        kept,
+        local: None,
+        reused: false,
+    })
+}
+
+/// Hashes a package on the local filesystem: a zip, or an unpacked directory.
+pub fn hash_local(path: &str, is_dir: bool, bar: &ProgressBar) -> Result<Fetched, String> {
+    let package = if is_dir {
+        FetchedPackage::Dir {
+            h1: hash_dir(Path::new(path))?,
         }
-        PackageLocation::LocalDir(path) => Ok(Fetched {
-            package: FetchedPackage::Dir {
-                h1: hash_dir(Path::new(path))?,
-            },
-            kept: None,
-            local: Some(path.into()),
-            reused: false,
-        }),
-    }
+    } else {
+        let hashes = hash_zip_file(Path::new(path), bar)?;
+        let size = std::fs::metadata(path)
+            .map(|m| m.len())
+            .map_err(|e| e.to_string())?;
+        archive(hashes, size)?
+    };
+    Ok(Fetched {
+        package,
+        kept: None,
+        local: Some(path.into()),
+        reused: false,
+    })
 }
 
 /// The planner's view of an archive with these hashes and size.

@@ -7,7 +7,7 @@
 //! recovery (`parser`, `template`), so summaries, details and ranges are hclsyntax's own.
 
 mod body;
-mod collections;
+mod constructors;
 mod escapes;
 mod expr;
 mod grapheme;

@@ -16,6 +16,8 @@ pub struct PackageDownload {
     /// third-party storage, and neither product sends a registry token there (invariant 5
     /// in ARCHITECTURE.md); the field exists so hosts perform what core decides.
     pub auth_host: Option<String>,
+    /// Whose words a failure is reported in.
+    pub flavor: Flavor,
 }
 
 /// Why a package download failed.
@@ -44,18 +46,22 @@ pub enum DownloadFailure {
 }
 
 impl PackageDownload {
-    /// The download of the archive at `location` (a planner's `PackageLocation::Url`).
-    pub fn new(location: &str) -> Result<PackageDownload, DownloadFailure> {
-        let url = Url::parse(location).map_err(|e| DownloadFailure::InvalidUrl(e.to_string()))?;
+    /// The download of the archive at `location` (a planner's `PackageLocation::Url`); the
+    /// error is the failure in `flavor`'s words.
+    pub fn new(location: &str, flavor: Flavor) -> Result<PackageDownload, String> {
+        let url = Url::parse(location)
+            .map_err(|e| DownloadFailure::InvalidUrl(e.to_string()).message(flavor))?;
         Ok(PackageDownload {
             url,
             auth_host: None,
+            flavor,
         })
     }
 
     /// Whether an answer with `status` is the package: only 200 (Terraform also takes a
-    /// 206, the answer to a range request, which it never sends here).
-    pub fn check_status(&self, status: u16, reason: &str) -> Result<(), DownloadFailure> {
+    /// 206, the answer to a range request, which it never sends here). The error is the
+    /// failure in the download's flavour's words.
+    pub fn check_status(&self, status: u16, reason: &str) -> Result<(), String> {
         if status == 200 {
             return Ok(());
         }
@@ -63,23 +69,21 @@ impl PackageDownload {
             url: self.url.clone(),
             status,
             reason: reason.to_string(),
-        })
+        }
+        .message(self.flavor))
     }
 
     /// Whether a body of `received` bytes is whole, given the announced length. Only for
     /// hosts that see the bytes as sent: a JS `fetch` decodes a compressed body, while its
     /// `Content-Length` counts the encoded bytes.
-    pub fn check_length(
-        &self,
-        expected: Option<u64>,
-        received: u64,
-    ) -> Result<(), DownloadFailure> {
+    pub fn check_length(&self, expected: Option<u64>, received: u64) -> Result<(), String> {
         match expected {
             Some(expected) if received < expected => Err(DownloadFailure::Short {
                 url: self.url.clone(),
                 expected,
                 received,
-            }),
+            }
+            .message(self.flavor)),
             _ => Ok(()),
         }
     }
@@ -133,32 +137,30 @@ mod tests {
 
     #[test]
     fn failures_read_as_each_product_words_them() {
-        let d = PackageDownload::new("https://releases.example:8443/p/x.zip").unwrap();
-        assert_eq!(d.auth_host, None);
-        assert!(d.check_status(200, "OK").is_ok());
-        let status = d.check_status(404, "Not Found").unwrap_err();
+        let url = "https://releases.example:8443/p/x.zip";
+        let tf = PackageDownload::new(url, Flavor::Terraform).unwrap();
+        let tofu = PackageDownload::new(url, Flavor::OpenTofu).unwrap();
+        assert_eq!(tf.auth_host, None);
+        assert!(tf.check_status(200, "OK").is_ok());
         assert_eq!(
-            status.message(Flavor::Terraform),
+            tf.check_status(404, "Not Found").unwrap_err(),
             "releases.example:8443: bad response code: 404"
         );
         assert_eq!(
-            status.message(Flavor::OpenTofu),
+            tofu.check_status(404, "Not Found").unwrap_err(),
             "unsuccessful request to https://releases.example:8443/p/x.zip: 404 Not Found"
         );
-        assert!(d.check_length(Some(10), 10).is_ok());
-        assert!(d.check_length(None, 3).is_ok());
-        let short = d.check_length(Some(10), 3).unwrap_err();
+        assert!(tf.check_length(Some(10), 10).is_ok());
+        assert!(tf.check_length(None, 3).is_ok());
         assert_eq!(
-            short.message(Flavor::Terraform),
+            tf.check_length(Some(10), 3).unwrap_err(),
             "releases.example:8443: short write"
         );
         assert_eq!(
-            short.message(Flavor::OpenTofu),
+            tofu.check_length(Some(10), 3).unwrap_err(),
             "incorrect response size: expected 10 bytes, but got 3 bytes"
         );
-        let bad = PackageDownload::new("not a url").unwrap_err();
-        assert!(bad
-            .message(Flavor::Terraform)
-            .starts_with("invalid provider download request: "));
+        let bad = PackageDownload::new("not a url", Flavor::Terraform).unwrap_err();
+        assert!(bad.starts_with("invalid provider download request: "));
     }
 }

@@ -8,9 +8,9 @@
 
 mod coverage;
 mod download;
-mod exchange;
 mod lock_check;
 mod mirror_reuse;
+mod needs;
 mod options;
 mod outcome;
 mod planner;
@@ -24,12 +24,12 @@ pub use coverage::{
     coverage_query_failure, learn_hashes, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
 };
 pub use download::{DownloadFailure, PackageDownload};
-pub use exchange::{
+pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
+pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
+pub use needs::{
     Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
     SourceErrorKind, SourcePackage,
 };
-pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
-pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use options::{HashSource, Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
 pub use planner::{init_header, AnswerError, Planner};

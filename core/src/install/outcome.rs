@@ -1,6 +1,6 @@
 //! What a finished plan produces.
 
-use super::exchange::PackageLocation;
+use super::needs::PackageLocation;
 use crate::addrs::{Platform, Provider};
 use crate::hash::PackageHash;
 use crate::lockfile::{LockDiff, Locks};

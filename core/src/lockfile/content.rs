@@ -2,7 +2,7 @@
 //! hold, with HCL's diagnostics (missing/unsupported arguments, unsupported block types,
 //! wrong label counts) in HCL's order.
 
-use super::source::Source;
+use super::spans::Source;
 use crate::gotext::suggest::name_suggestion;
 use crate::Diagnostic;
 use hcl_edit::structure::{Attribute, Block, Body};

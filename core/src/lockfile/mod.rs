@@ -8,7 +8,7 @@ pub mod messages;
 mod model;
 pub mod nesting;
 pub mod read;
-mod source;
+mod spans;
 mod static_value;
 pub mod update;
 pub mod write;

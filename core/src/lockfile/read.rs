@@ -4,7 +4,7 @@
 use super::content::{content, open_brace, AttrSchema, BlockSchema, Schema};
 use super::model::{Locks, ProviderLock};
 use super::nesting::{too_deep_at, MAX_NESTING};
-use super::source::Source;
+use super::spans::Source;
 use super::static_value::{decode_string, span_of, start_span};
 use crate::addrs::Provider;
 use crate::collections::SortedMap;

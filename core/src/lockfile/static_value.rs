@@ -1,7 +1,7 @@
 //! Evaluating lock file expressions without variables or functions, and converting the result
 //! to a string, as `gohcl.DecodeExpression(expr, nil, &str)` does.
 
-use super::source::Source;
+use super::spans::Source;
 use crate::Diagnostic;
 use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};

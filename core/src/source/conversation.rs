@@ -1,4 +1,5 @@
-//! One planner need, answered by talking to the sources: a resumable procedure.
+//! One question (a provider's versions, a package's location), answered by talking to the
+//! sources: a resumable procedure.
 //!
 //! The procedure is written as straight-line code over a [`Ctx`] whose IO calls either
 //! return a response the host already gave or suspend with the request still missing.
@@ -6,11 +7,11 @@
 //! (requests are few and small, so replaying is cheap), which makes every intermediate
 //! state a plain list of exchanges: easy to test, nothing to get out of sync.
 
-use super::exchange::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
+use super::answers::{AvailableVersions, Found, Question, SourceError, SourcePackage};
+use super::requests::{DirEntry, HttpResponse, SourceRequest, SourceResponse};
 use super::set::{Listed, Method, SourceSet};
 use super::{filesystem, network_mirror, registry};
 use crate::addrs::{Platform, Provider};
-use crate::install::{Answer, AvailableVersions, Need, SourceError, SourcePackage};
 use crate::version::Version;
 use url::Url;
 
@@ -24,21 +25,14 @@ pub struct NotOutstanding;
 pub enum Step {
     /// Perform this request and [`Conversation::receive`] the response.
     Request(SourceRequest),
-    /// The answer to give the planner; the conversation is over.
-    Answer(Answer),
-}
-
-/// The need being answered.
-#[derive(Debug, Clone, PartialEq)]
-enum Goal {
-    Versions(Provider),
-    PackageMeta(Provider, Version, Platform),
+    /// The answer; the conversation is over.
+    Answer(Found),
 }
 
 /// The exchanges of one need with the sources.
 #[derive(Debug, Clone)]
 pub struct Conversation {
-    goal: Goal,
+    goal: Question,
     log: Vec<(SourceRequest, SourceResponse)>,
     pending: Option<SourceRequest>,
 }
@@ -48,6 +42,39 @@ pub(crate) struct Suspend(pub(crate) SourceRequest);
 
 /// A step of the procedure that may need IO.
 pub(crate) type Io<T> = Result<T, Suspend>;
+
+/// Why a procedure stopped before its result: it is waiting for IO, or it failed. One
+/// error type for both lets `?` carry either out of a procedure.
+pub(crate) enum Halt<E = SourceError> {
+    /// This request has no response yet.
+    Suspend(SourceRequest),
+    /// The source failed with this error.
+    Failed(E),
+}
+
+impl<E> From<Suspend> for Halt<E> {
+    fn from(Suspend(req): Suspend) -> Halt<E> {
+        Halt::Suspend(req)
+    }
+}
+
+impl From<SourceError> for Halt {
+    fn from(e: SourceError) -> Halt {
+        Halt::Failed(e)
+    }
+}
+
+/// A step of the procedure that may suspend for IO or fail.
+pub(crate) type Flow<T, E = SourceError> = Result<T, Halt<E>>;
+
+/// A flow's outcome with the failure as a value: only a suspension stays an error.
+pub(crate) fn settle<T, E>(flow: Flow<T, E>) -> Io<Result<T, E>> {
+    match flow {
+        Ok(t) => Ok(Ok(t)),
+        Err(Halt::Failed(e)) => Ok(Err(e)),
+        Err(Halt::Suspend(req)) => Err(Suspend(req)),
+    }
+}
 
 /// The procedure's view of the world: the set's memory and the responses so far.
 pub(crate) struct Ctx<'a> {
@@ -103,24 +130,13 @@ impl<'a> Ctx<'a> {
 }
 
 impl Conversation {
-    /// A conversation for `need`; `None` for needs sources do not answer.
-    pub fn new(need: &Need) -> Option<Conversation> {
-        let goal = match need {
-            Need::Versions { provider } => Goal::Versions(provider.clone()),
-            Need::PackageMeta {
-                provider,
-                version,
-                platform,
-            } => Goal::PackageMeta(provider.clone(), version.clone(), platform.clone()),
-            Need::InstalledPackage { .. } | Need::CachedPackage { .. } | Need::Package { .. } => {
-                return None
-            }
-        };
-        Some(Conversation {
-            goal,
+    /// A conversation answering `question`.
+    pub fn new(question: Question) -> Conversation {
+        Conversation {
+            goal: question,
             log: Vec::new(),
             pending: None,
-        })
+        }
     }
 
     /// The next request, or the answer once every response it needs has arrived. Asking
@@ -132,9 +148,9 @@ impl Conversation {
             log: &self.log,
         };
         let result = match &self.goal {
-            Goal::Versions(p) => versions(&mut ctx, p).map(Answer::Versions),
-            Goal::PackageMeta(p, v, platform) => {
-                package_meta(&mut ctx, p, v, platform).map(Answer::PackageMeta)
+            Question::Versions(p) => settle(versions(&mut ctx, p)).map(Found::Versions),
+            Question::PackageMeta(p, v, platform) => {
+                settle(package_meta(&mut ctx, p, v, platform)).map(Found::PackageMeta)
             }
         };
         match result {
@@ -162,7 +178,7 @@ impl Conversation {
         mut self,
         set: &mut SourceSet,
         mut perform: impl FnMut(&SourceRequest) -> SourceResponse,
-    ) -> Answer {
+    ) -> Found {
         loop {
             match self.poll(set) {
                 Step::Answer(a) => return a,
@@ -181,93 +197,89 @@ impl Conversation {
     }
 }
 
-/// The versions source `i` offers for `p`, fetched once per set.
-fn listed_versions(
-    ctx: &mut Ctx<'_>,
-    i: usize,
-    m: &Method,
-    p: &Provider,
-) -> Io<Result<Option<Listed>, SourceError>> {
+/// The versions source `i` offers for `p`, fetched once per set; `None` when the source
+/// has no such provider. Failures are not remembered.
+fn listed_versions(ctx: &mut Ctx<'_>, i: usize, m: &Method, p: &Provider) -> Flow<Option<Listed>> {
     let key = (i, p.clone());
     if let Some(hit) = ctx.set.listed.get(&key) {
-        return Ok(Ok(hit.clone()));
+        return Ok(hit.clone());
     }
     let fresh = match m {
-        Method::Registry => registry::versions(ctx, p)?.map(|available| {
-            Some(Listed {
+        Method::Registry => Some(Listed {
+            available: registry::versions(ctx, p)?,
+            packages: Vec::new(),
+        }),
+        Method::NetworkMirror { base, .. } => {
+            network_mirror::versions(ctx, base, p)?.map(|available| Listed {
                 available,
                 packages: Vec::new(),
             })
-        }),
-        Method::NetworkMirror { base, .. } => network_mirror::versions(ctx, base, p)?.map(|a| {
-            a.map(|available| Listed {
-                available,
-                packages: Vec::new(),
-            })
-        }),
-        Method::FilesystemMirror { path } => Ok(filesystem::listing(ctx, path, p)?),
+        }
+        Method::FilesystemMirror { path } => filesystem::listing(ctx, path, p)?,
     };
-    if let Ok(listed) = &fresh {
-        ctx.set.listed.insert(key, listed.clone());
-    }
+    ctx.set.listed.insert(key, fresh.clone());
     Ok(fresh)
 }
 
 /// All versions any handling source offers (union, like `MultiSource`).
-fn versions(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<AvailableVersions, SourceError>> {
+fn versions(ctx: &mut Ctx<'_>, p: &Provider) -> Flow<AvailableVersions> {
     let mut found = false;
     let mut out = AvailableVersions::default();
     for (i, method) in ctx.set.handling(p) {
-        match listed_versions(ctx, i, &method, p)? {
-            Ok(Some(listed)) => {
-                found = true;
-                for version in listed.available.versions {
-                    if !out.versions.contains(&version) {
-                        out.versions.push(version);
-                    }
-                }
-                out.warnings.extend(listed.available.warnings);
+        let Some(listed) = listed_versions(ctx, i, &method, p)? else {
+            continue;
+        };
+        found = true;
+        for version in listed.available.versions {
+            if !out.versions.contains(&version) {
+                out.versions.push(version);
             }
-            Ok(None) => {}
-            Err(e) => return Ok(Err(e)),
         }
+        out.warnings.extend(listed.available.warnings);
     }
     if !found {
-        return Ok(Err(SourceError::other(format!(
+        return Err(SourceError::other(format!(
             "provider {p} was not found in any of the search locations\n\n{}",
             ctx.set.describe_locations(p)
-        ))));
+        ))
+        .into());
     }
-    Ok(Ok(out))
+    Ok(out)
 }
 
 /// Where to get `p` `v` for `platform`: the first handling source that lists the version.
+/// A source that fails to list is skipped; its error is the answer when none lists it.
 fn package_meta(
     ctx: &mut Ctx<'_>,
     p: &Provider,
     v: &Version,
     platform: &Platform,
-) -> Io<Result<SourcePackage, SourceError>> {
+) -> Flow<SourcePackage> {
     let mut last_err = None;
     for (i, method) in ctx.set.handling(p) {
-        match listed_versions(ctx, i, &method, p)? {
-            Ok(Some(listed)) if listed.available.versions.contains(v) => {
-                return match &method {
-                    Method::Registry => registry::package(ctx, p, v, platform),
-                    Method::NetworkMirror {
-                        base,
-                        trust_all_hashes,
-                    } => network_mirror::package(ctx, base, *trust_all_hashes, p, v, platform),
-                    Method::FilesystemMirror { .. } => {
-                        Ok(filesystem::package(&listed.packages, p, v, platform))
-                    }
-                };
+        let listed = match listed_versions(ctx, i, &method, p) {
+            Ok(listed) => listed,
+            Err(Halt::Failed(e)) => {
+                last_err = Some(e);
+                continue;
             }
-            Ok(_) => {}
-            Err(e) => last_err = Some(e),
-        }
+            Err(suspend) => return Err(suspend),
+        };
+        let Some(listed) = listed.filter(|l| l.available.versions.contains(v)) else {
+            continue;
+        };
+        return match &method {
+            Method::Registry => registry::package_flow(ctx, p, v, platform),
+            Method::NetworkMirror {
+                base,
+                trust_all_hashes,
+            } => network_mirror::package(ctx, base, *trust_all_hashes, p, v, platform),
+            Method::FilesystemMirror { .. } => {
+                Ok(filesystem::package(&listed.packages, p, v, platform)?)
+            }
+        };
     }
-    Ok(Err(last_err.unwrap_or_else(|| {
+    Err(Halt::Failed(last_err.unwrap_or_else(|| {
         SourceError::other(format!(
             "provider {p} {v} is not available from any of the configured sources"
         ))

@@ -2,10 +2,10 @@
 //! mirror directory through [`SourceRequest::ListDir`](super::SourceRequest::ListDir)
 //! requests and classify what is there with [`parse_entry`].
 
+use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use super::conversation::{Ctx, Io};
 use super::set::Listed;
 use crate::addrs::{Platform, Provider};
-use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::fs_mirror::{parse_entry, Layout};
 use crate::protocol::registry::platform_not_supported;
 use crate::version::Version;

@@ -2,10 +2,10 @@
 
 use url::Url;
 
-use super::conversation::{Ctx, Io};
-use super::exchange::HttpResponse;
+use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
+use super::conversation::{Ctx, Flow};
+use super::requests::HttpResponse;
 use crate::addrs::{Platform, Provider};
-use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::mirror::{
     check_content_type, index_status, index_url, mirror_query_failed, platform_missing,
     version_index_missing, version_url, MirrorIndex, MirrorPackageError, MirrorStatus,
@@ -29,45 +29,30 @@ fn json_body<'a>(doc: &'a HttpResponse, base: &Url, addr: &str) -> Result<&'a [u
 }
 
 /// `GET <base><host>/<ns>/<type>/index.json`; `None` on 404 (the mirror lacks it).
-pub(crate) fn versions(
-    ctx: &Ctx<'_>,
-    base: &Url,
-    p: &Provider,
-) -> Io<Result<Option<AvailableVersions>, SourceError>> {
+pub(crate) fn versions(ctx: &Ctx<'_>, base: &Url, p: &Provider) -> Flow<Option<AvailableVersions>> {
     let addr = p.to_string();
-    let url = match index_url(base, &p.hostname, &p.namespace, &p.r#type) {
-        Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
-    };
-    let doc = match ctx.get(&url, Some(&credentials_host(&url)))? {
-        Ok(d) => d,
-        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
-    };
+    let failed =
+        |e: &dyn std::fmt::Display| SourceError::other(mirror_query_failed(base, &addr, e));
+    let url = index_url(base, &p.hostname, &p.namespace, &p.r#type).map_err(SourceError::other)?;
+    let doc = ctx
+        .get(&url, Some(&credentials_host(&url)))?
+        .map_err(|e| failed(&e))?;
     match index_status(doc.status) {
         MirrorStatus::Ok => {}
-        MirrorStatus::NotFound => return Ok(Ok(None)),
-        MirrorStatus::Unauthorized => return Ok(Err(unauthorized(&url))),
-        MirrorStatus::Failed(e) => {
-            return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e))))
-        }
+        MirrorStatus::NotFound => return Ok(None),
+        MirrorStatus::Unauthorized => return Err(unauthorized(&url).into()),
+        MirrorStatus::Failed(e) => return Err(failed(&e).into()),
     }
-    let body = match json_body(doc, base, &addr) {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
-    let index = match MirrorIndex::parse(body) {
-        Ok(i) => i,
-        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
-    };
+    let index = MirrorIndex::parse(json_body(doc, base, &addr)?).map_err(|e| failed(&e))?;
     let flavor = ctx.set.flavor;
-    Ok(Ok(Some(AvailableVersions {
+    Ok(Some(AvailableVersions {
         versions: index
             .versions
             .iter()
             .filter_map(|v| Version::parse_flavored(v, flavor).ok())
             .collect(),
         warnings: Vec::new(),
-    })))
+    }))
 }
 
 /// `GET <base><host>/<ns>/<type>/<version>.json` and the platform's archive in it.
@@ -78,62 +63,48 @@ pub(crate) fn package(
     p: &Provider,
     v: &Version,
     platform: &Platform,
-) -> Io<Result<SourcePackage, SourceError>> {
+) -> Flow<SourcePackage> {
     let addr = p.to_string();
+    let failed =
+        |e: &dyn std::fmt::Display| SourceError::other(mirror_query_failed(base, &addr, e));
     let version = v.to_string();
     let platform = platform.to_string();
-    let url = match version_url(base, &p.hostname, &p.namespace, &p.r#type, &version) {
-        Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
-    };
-    let doc = match ctx.get(&url, Some(&credentials_host(&url)))? {
-        Ok(d) => d,
-        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
-    };
+    let url = version_url(base, &p.hostname, &p.namespace, &p.r#type, &version)
+        .map_err(SourceError::other)?;
+    let doc = ctx
+        .get(&url, Some(&credentials_host(&url)))?
+        .map_err(|e| failed(&e))?;
     match index_status(doc.status) {
         MirrorStatus::Ok => {}
         MirrorStatus::NotFound => {
-            return Ok(Err(SourceError::other(version_index_missing(
-                &addr, &version,
-            ))))
+            return Err(SourceError::other(version_index_missing(&addr, &version)).into())
         }
-        MirrorStatus::Unauthorized => return Ok(Err(unauthorized(&url))),
-        MirrorStatus::Failed(e) => {
-            return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e))))
-        }
+        MirrorStatus::Unauthorized => return Err(unauthorized(&url).into()),
+        MirrorStatus::Failed(e) => return Err(failed(&e).into()),
     }
-    let body = match json_body(doc, base, &addr) {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
-    let parsed = match MirrorVersion::parse(body) {
-        Ok(m) => m,
-        Err(e) => return Ok(Err(SourceError::other(mirror_query_failed(base, &addr, e)))),
-    };
+    let parsed = MirrorVersion::parse(json_body(doc, base, &addr)?).map_err(|e| failed(&e))?;
     let not_found = || platform_missing(base, &addr, &version, &platform);
-    Ok(
-        match parsed.package(
+    let pkg = parsed
+        .package(
             ctx.set.flavor,
             &platform,
             &doc.final_url,
             trust_all,
             not_found,
-        ) {
-            Ok(pkg) => Ok(SourcePackage::NetworkMirror {
-                mirror_url: base.to_string(),
-                url: pkg.url.to_string(),
-                hashes: pkg.hashes,
-                trust_all_hashes: trust_all,
-            }),
-            Err(MirrorPackageError::PlatformMissing(msg)) => Err(SourceError {
+        )
+        .map_err(|e| match e {
+            MirrorPackageError::PlatformMissing(msg) => SourceError {
                 kind: SourceErrorKind::PlatformNotSupported {
                     mirror_url: Some(base.to_string()),
                 },
                 message: msg,
-            }),
-            Err(MirrorPackageError::Query(e)) => {
-                Err(SourceError::other(mirror_query_failed(base, &addr, e)))
-            }
-        },
-    )
+            },
+            MirrorPackageError::Query(e) => failed(&e),
+        })?;
+    Ok(SourcePackage::NetworkMirror {
+        mirror_url: base.to_string(),
+        url: pkg.url.to_string(),
+        hashes: pkg.hashes,
+        trust_all_hashes: trust_all,
+    })
 }

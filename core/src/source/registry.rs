@@ -3,9 +3,9 @@
 
 use url::Url;
 
-use super::conversation::{Ctx, Io};
+use super::answers::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
+use super::conversation::{settle, Ctx, Flow, Halt, Io};
 use crate::addrs::{Platform, Provider};
-use crate::install::{AvailableVersions, SourceError, SourceErrorKind, SourcePackage};
 use crate::protocol::discovery::{discovery_url, Discovery, DiscoveryError};
 use crate::protocol::registry::{
     download_path, platform_not_supported, provider_not_known, query_failed, status_error,
@@ -15,50 +15,44 @@ use crate::protocol::urls::resolve_under;
 use crate::version::Version;
 
 /// The `providers.v1` base of `hostname`, discovered once per set.
-fn providers_base(ctx: &mut Ctx<'_>, hostname: &str) -> Io<Result<Url, SourceError>> {
+fn providers_base(ctx: &mut Ctx<'_>, hostname: &str) -> Flow<Url> {
     let result = match ctx.set.discovered.get(hostname) {
         Some(done) => done.clone(),
         None => {
-            let fresh = discover(ctx, hostname)?;
+            let fresh = settle(discover(ctx, hostname))?;
             ctx.set
                 .discovered
                 .insert(hostname.to_string(), fresh.clone());
             fresh
         }
     };
-    Ok(result.map_err(|m| host_error(hostname, m)))
+    Ok(result.map_err(|m| host_error(hostname, m))?)
 }
 
-fn discover(ctx: &Ctx<'_>, hostname: &str) -> Io<Result<Url, DiscoveryError>> {
+fn discover(ctx: &Ctx<'_>, hostname: &str) -> Flow<Url, DiscoveryError> {
+    let failed = Halt::Failed;
     let discovery = match ctx.set.cli_config.host_override(hostname) {
-        Some(Ok(d)) => d,
-        Some(Err(e)) => return Ok(Err(e)),
+        Some(d) => d.map_err(failed)?,
         None => {
-            let url = match discovery_url(hostname) {
-                Ok(u) => u,
-                Err(e) => return Ok(Err(e)),
-            };
-            let doc = match ctx.get(&url, Some(hostname))? {
-                Ok(d) => d,
-                Err(error) => {
-                    return Ok(Err(DiscoveryError::Connect {
-                        hostname: hostname.to_string(),
-                        error,
-                    }))
-                }
-            };
-            let parsed = match doc.status {
+            let url = discovery_url(hostname).map_err(failed)?;
+            let doc = ctx
+                .get(&url, Some(hostname))?
+                .map_err(|error| DiscoveryError::Connect {
+                    hostname: hostname.to_string(),
+                    error,
+                })
+                .map_err(failed)?;
+            match doc.status {
                 200 => Discovery::parse(&doc.body, &doc.final_url),
                 404 => Discovery::parse(b"{}", &doc.final_url),
                 _ => Err(DiscoveryError::Status(doc.status_text.clone())),
-            };
-            match parsed {
-                Ok(d) => d,
-                Err(e) => return Ok(Err(e)),
             }
+            .map_err(failed)?
         }
     };
-    Ok(discovery.providers_v1(hostname, ctx.set.flavor))
+    discovery
+        .providers_v1(hostname, ctx.set.flavor)
+        .map_err(failed)
 }
 
 fn host_error(hostname: &str, error: DiscoveryError) -> SourceError {
@@ -96,39 +90,34 @@ pub(crate) struct CatalogEntry {
 pub(crate) type Catalog = (Vec<CatalogEntry>, Vec<String>);
 
 /// `GET <base><ns>/<type>/versions`.
-pub(crate) fn versions(
-    ctx: &mut Ctx<'_>,
-    p: &Provider,
-) -> Io<Result<AvailableVersions, SourceError>> {
-    Ok(
-        catalog(ctx, p)?.map(|(entries, warnings)| AvailableVersions {
-            versions: entries.into_iter().map(|e| e.version).collect(),
-            warnings,
-        }),
-    )
+pub(crate) fn versions(ctx: &mut Ctx<'_>, p: &Provider) -> Flow<AvailableVersions> {
+    let (entries, warnings) = fetch_catalog(ctx, p)?;
+    Ok(AvailableVersions {
+        versions: entries.into_iter().map(|e| e.version).collect(),
+        warnings,
+    })
 }
 
 /// `GET <base><ns>/<type>/versions`, keeping each installable version's platforms (which
 /// Terraform ignores; a mirror lists them) and the registry's warnings.
 pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, SourceError>> {
-    let base = match providers_base(ctx, &p.hostname)? {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
-    let url = match resolve_under(&base, &versions_path(&p.namespace, &p.r#type)) {
-        Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
-    };
+    settle(fetch_catalog(ctx, p))
+}
+
+fn fetch_catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Flow<Catalog> {
+    let base = providers_base(ctx, &p.hostname)?;
+    let url = resolve_under(&base, &versions_path(&p.namespace, &p.r#type))
+        .map_err(SourceError::other)?;
     let addr = p.to_string();
-    let doc = match ctx.get(&url, Some(&p.hostname))? {
-        Ok(d) => d,
-        Err(e) => return Ok(Err(SourceError::other(query_failed(&addr, e).0))),
-    };
+    let doc = ctx
+        .get(&url, Some(&p.hostname))?
+        .map_err(|e| SourceError::other(query_failed(&addr, e).0))?;
     if doc.status == 404 {
-        return Ok(Err(SourceError {
+        return Err(SourceError {
             kind: SourceErrorKind::ProviderNotKnown,
             message: provider_not_known(&p.hostname, &addr),
-        }));
+        }
+        .into());
     }
     if let Some(err) = status_error(
         doc.status,
@@ -138,12 +127,9 @@ pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, Sou
         doc.had_credentials,
         || provider_not_known(&p.hostname, &addr),
     ) {
-        return Ok(Err(SourceError::other(err.0)));
+        return Err(SourceError::other(err.0).into());
     }
-    let parsed = match VersionsResponse::parse(&doc.body, &addr) {
-        Ok(v) => v,
-        Err(e) => return Ok(Err(SourceError::other(e.0))),
-    };
+    let parsed = VersionsResponse::parse(&doc.body, &addr).map_err(|e| SourceError::other(e.0))?;
     let flavor = ctx.set.flavor;
     let entries = parsed
         .valid_versions()
@@ -158,7 +144,7 @@ pub(crate) fn catalog(ctx: &mut Ctx<'_>, p: &Provider) -> Io<Result<Catalog, Sou
             Some(CatalogEntry { version, platforms })
         })
         .collect();
-    Ok(Ok((entries, parsed.warnings.clone())))
+    Ok((entries, parsed.warnings.clone()))
 }
 
 /// `GET <base><ns>/<type>/<version>/download/<os>/<arch>`, then `SHA256SUMS` and its
@@ -169,29 +155,34 @@ pub(crate) fn package(
     v: &Version,
     platform: &Platform,
 ) -> Io<Result<SourcePackage, SourceError>> {
+    settle(package_flow(ctx, p, v, platform))
+}
+
+/// [`package`] as a flow.
+pub(crate) fn package_flow(
+    ctx: &mut Ctx<'_>,
+    p: &Provider,
+    v: &Version,
+    platform: &Platform,
+) -> Flow<SourcePackage> {
     let (os, arch) = (platform.os.as_str(), platform.arch.as_str());
-    let base = match providers_base(ctx, &p.hostname)? {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
+    let base = providers_base(ctx, &p.hostname)?;
     let version = v.to_string();
-    let url = match resolve_under(
+    let url = resolve_under(
         &base,
         &download_path(&p.namespace, &p.r#type, &version, os, arch),
-    ) {
-        Ok(u) => u,
-        Err(e) => return Ok(Err(SourceError::other(e.to_string()))),
-    };
+    )
+    .map_err(SourceError::other)?;
     let addr = p.to_string();
-    let doc = match ctx.get(&url, Some(&p.hostname))? {
-        Ok(d) => d,
-        Err(e) => return Ok(Err(SourceError::other(query_failed(&addr, e).0))),
-    };
+    let doc = ctx
+        .get(&url, Some(&p.hostname))?
+        .map_err(|e| SourceError::other(query_failed(&addr, e).0))?;
     if doc.status == 404 {
-        return Ok(Err(SourceError {
+        return Err(SourceError {
             kind: SourceErrorKind::PlatformNotSupported { mirror_url: None },
             message: platform_not_supported(&addr, &version, &platform.to_string()),
-        }));
+        }
+        .into());
     }
     if let Some(err) = status_error(
         doc.status,
@@ -201,39 +192,31 @@ pub(crate) fn package(
         doc.had_credentials,
         String::new,
     ) {
-        return Ok(Err(SourceError::other(err.0)));
+        return Err(SourceError::other(err.0).into());
     }
     let flavor = ctx.set.flavor;
-    let meta = match DownloadResponse::parse(&doc.body, &addr)
+    let meta = DownloadResponse::parse(&doc.body, &addr)
         .and_then(|d| d.validate(flavor, &addr, &version, os, arch, &doc.final_url))
-    {
-        Ok(m) => m,
-        Err(e) => return Ok(Err(SourceError::other(e.0))),
-    };
-    let sha256sums = match small(ctx, &meta.shasums_url)? {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
-    let signature = match small(ctx, &meta.shasums_signature_url)? {
-        Ok(b) => b,
-        Err(e) => return Ok(Err(e)),
-    };
-    Ok(Ok(SourcePackage::Registry {
+        .map_err(|e| SourceError::other(e.0))?;
+    let sha256sums = small(ctx, &meta.shasums_url)?;
+    let signature = small(ctx, &meta.shasums_signature_url)?;
+    Ok(SourcePackage::Registry {
         meta: Box::new(meta),
         sha256sums,
         signature,
-    }))
+    })
 }
 
 /// A document the download answer names (no credentials: it may live anywhere).
-fn small(ctx: &Ctx<'_>, url: &Url) -> Io<Result<Vec<u8>, SourceError>> {
-    Ok(match ctx.get(url, None)? {
-        Err(e) => Err(SourceError::other(e)),
-        Ok(doc) if doc.status != 200 => Err(SourceError::other(format!(
+fn small(ctx: &Ctx<'_>, url: &Url) -> Flow<Vec<u8>> {
+    let doc = ctx.get(url, None)?.map_err(SourceError::other)?;
+    if doc.status != 200 {
+        return Err(SourceError::other(format!(
             "{} returned from {}",
             doc.status_text,
             url.host_str().unwrap_or("")
-        ))),
-        Ok(doc) => Ok(doc.body.clone()),
-    })
+        ))
+        .into());
+    }
+    Ok(doc.body.clone())
 }

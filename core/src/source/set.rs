@@ -5,10 +5,10 @@ use crate::collections::SortedMap;
 
 use url::Url;
 
+use super::answers::{AvailableVersions, Question};
 use super::conversation::Conversation;
 use super::filesystem::FsPackage;
 use crate::addrs::Provider;
-use crate::install::{AvailableVersions, Need};
 use crate::protocol::cliconfig::{CliConfig, MethodKind, Source as ConfigSource};
 use crate::protocol::discovery::DiscoveryError;
 use crate::{Diagnostics, Flavor};
@@ -130,10 +130,9 @@ impl SourceSet {
         &self.entries
     }
 
-    /// A conversation answering `need`, or `None` for needs sources do not answer
-    /// (installed and cached packages, package downloads: the host's own business).
-    pub fn conversation(&self, need: &Need) -> Option<Conversation> {
-        Conversation::new(need)
+    /// A conversation answering `question`.
+    pub fn conversation(&self, question: Question) -> Conversation {
+        Conversation::new(question)
     }
 
     /// The entries that may offer `p`, with their index.

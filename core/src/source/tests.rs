@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::addrs::{Platform, Provider};
-use crate::install::{Answer, Need, SourceErrorKind, SourcePackage};
 use crate::protocol::cliconfig::CliConfig;
 use crate::version::Version;
 use crate::Flavor;
@@ -18,18 +17,16 @@ fn provider(s: &str) -> Provider {
     Provider::parse(s, Flavor::Terraform).unwrap()
 }
 
-fn versions_need(p: &str) -> Need {
-    Need::Versions {
-        provider: provider(p),
-    }
+fn versions_need(p: &str) -> Question {
+    Question::Versions(provider(p))
 }
 
-fn meta_need(p: &str, v: &str, platform: &str) -> Need {
-    Need::PackageMeta {
-        provider: provider(p),
-        version: Version::parse(v).unwrap(),
-        platform: Platform::parse(platform).unwrap(),
-    }
+fn meta_need(p: &str, v: &str, platform: &str) -> Question {
+    Question::PackageMeta(
+        provider(p),
+        Version::parse(v).unwrap(),
+        Platform::parse(platform).unwrap(),
+    )
 }
 
 fn config(text: &str) -> CliConfig {
@@ -92,8 +89,8 @@ impl World {
         }
     }
 
-    fn answer(&mut self, set: &mut SourceSet, need: &Need) -> Answer {
-        let conv = set.conversation(need).expect("a source need");
+    fn answer(&mut self, set: &mut SourceSet, question: &Question) -> Found {
+        let conv = set.conversation(question.clone());
         conv.run(set, |req| self.perform(req))
     }
 
@@ -110,17 +107,17 @@ impl World {
     }
 }
 
-fn versions_of(a: Answer) -> Result<Vec<String>, (SourceErrorKind, String)> {
+fn versions_of(a: Found) -> Result<Vec<String>, (SourceErrorKind, String)> {
     match a {
-        Answer::Versions(Ok(v)) => Ok(v.versions.iter().map(ToString::to_string).collect()),
-        Answer::Versions(Err(e)) => Err((e.kind, e.message)),
+        Found::Versions(Ok(v)) => Ok(v.versions.iter().map(ToString::to_string).collect()),
+        Found::Versions(Err(e)) => Err((e.kind, e.message)),
         other => panic!("not a versions answer: {other:?}"),
     }
 }
 
-fn meta_of(a: Answer) -> Result<SourcePackage, (SourceErrorKind, String)> {
+fn meta_of(a: Found) -> Result<SourcePackage, (SourceErrorKind, String)> {
     match a {
-        Answer::PackageMeta(r) => r.map_err(|e| (e.kind, e.message)),
+        Found::PackageMeta(r) => r.map_err(|e| (e.kind, e.message)),
         other => panic!("not a package answer: {other:?}"),
     }
 }
@@ -167,7 +164,7 @@ fn registry_conversation_discovers_once_and_remembers_the_version_list() {
         );
     let mut set = SourceSet::from_cli_config(&CliConfig::default(), Flavor::Terraform).unwrap();
     let a = w.answer(&mut set, &versions_need("example.com/acme/demo"));
-    let Answer::Versions(Ok(v)) = &a else {
+    let Found::Versions(Ok(v)) = &a else {
         panic!("{a:?}")
     };
     // Protocol 4 only is not installable.
@@ -699,9 +696,7 @@ fn include_and_exclude_route_providers_across_sources() {
 #[test]
 fn polling_repeats_the_outstanding_request_and_stray_responses_are_refused() {
     let mut set = mirror_set(Flavor::Terraform, false);
-    let mut conv = set
-        .conversation(&versions_need("example.com/acme/demo"))
-        .unwrap();
+    let mut conv = set.conversation(versions_need("example.com/acme/demo"));
     let first = conv.poll(&mut set);
     assert_eq!(conv.poll(&mut set), first);
     conv.receive(SourceResponse::Listing(Ok(Vec::new())))
@@ -718,16 +713,6 @@ fn polling_repeats_the_outstanding_request_and_stray_responses_are_refused() {
         .1
         .ends_with("the host answered an HTTP request with a directory listing"));
     assert_eq!(conv.exchanges().len(), 1);
-    assert!(set
-        .conversation(&Need::Package {
-            provider: provider("hashicorp/null"),
-            version: Version::new(1, 0, 0),
-            platform: Platform::parse("linux_amd64").unwrap(),
-            location: crate::install::PackageLocation::Url("https://x/".into()),
-            expect: Vec::new(),
-            known_zh: None,
-        })
-        .is_none());
 }
 
 mod credentials_stay_under_their_base {
@@ -785,14 +770,12 @@ mod credentials_stay_under_their_base {
 
     fn ask_everything(set: &mut SourceSet, w: &mut World, p: &Provider) {
         let needs = [
-            Need::Versions {
-                provider: p.clone(),
-            },
-            Need::PackageMeta {
-                provider: p.clone(),
-                version: Version::parse("1.0.0").unwrap(),
-                platform: Platform::parse("linux_amd64").unwrap(),
-            },
+            Question::Versions(p.clone()),
+            Question::PackageMeta(
+                p.clone(),
+                Version::parse("1.0.0").unwrap(),
+                Platform::parse("linux_amd64").unwrap(),
+            ),
         ];
         for need in &needs {
             let _ = w.answer(set, need);
@@ -864,14 +847,14 @@ mod credentials_stay_under_their_base {
         let mut w = world();
         let mut set = SourceSet::from_cli_config(&CliConfig::default(), Flavor::Terraform).unwrap();
         let evil = Provider::new("app.terraform.io", "http:", "evil.example");
-        let err = versions_of(w.answer(&mut set, &Need::Versions { provider: evil }))
+        let err = versions_of(w.answer(&mut set, &Question::Versions(evil)))
             .unwrap_err()
             .1;
         assert!(err.contains("must stay under"), "{err}");
         assert!(w.urls().iter().all(|u| !u.contains("evil.example")));
         // The control: a parsed name reaches the registry with its host's credentials.
         let good = provider("app.terraform.io/acme/demo");
-        let _ = w.answer(&mut set, &Need::Versions { provider: good });
+        let _ = w.answer(&mut set, &Question::Versions(good));
         assert!(w.urls().contains(
             &"GET https://app.terraform.io/api/registry/v1/providers/acme/demo/versions auth=app.terraform.io"
                 .to_string()

@@ -9,6 +9,12 @@ use std::path::{Path, PathBuf};
 /// The heading of the section whose first table this test reads.
 const SECTION: &str = "### Allowed arrows between core's modules";
 
+/// The heading of the section whose table says which of core's modules each host uses.
+const HOST_SECTION: &str = "### What each host may use of core";
+
+/// The host crates the host table covers: their sources import core as `tflock_core`.
+const HOSTS: [&str; 3] = ["cli", "wasm", "web"];
+
 type Arrows = BTreeMap<String, BTreeSet<String>>;
 
 #[test]
@@ -16,7 +22,7 @@ fn core_imports_follow_the_table_in_architecture_md() {
     let root = tflock_tests::workspace_root();
     let src = root.join("core/src");
     let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let allowed = parse_table(&doc);
+    let allowed = parse_table(&doc, SECTION);
     let (modules, reexports) = parse_lib(&std::fs::read_to_string(src.join("lib.rs")).unwrap());
 
     let mut found: Arrows = BTreeMap::new();
@@ -24,7 +30,7 @@ fn core_imports_follow_the_table_in_architecture_md() {
     for from in &modules {
         for file in module_files(&src, from) {
             let text = std::fs::read_to_string(&file).unwrap();
-            for (line, first) in crate_paths(&text) {
+            for (line, first) in paths_after(&text, "crate::") {
                 let to = if modules.contains(&first) {
                     first.clone()
                 } else if let Some(m) = reexports.get(&first) {
@@ -83,11 +89,72 @@ fn core_imports_follow_the_table_in_architecture_md() {
     );
 }
 
+/// Hosts render and perform IO; the rules they call are behind a few of core's modules,
+/// and never behind `source` (its conversations are driven by `api::LockRun`). The table
+/// in ARCHITECTURE.md names them; an import of another module fails, and so does a
+/// module the table lists that the host no longer uses.
+#[test]
+fn host_imports_follow_the_table_in_architecture_md() {
+    let root = tflock_tests::workspace_root();
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let allowed = parse_table(&doc, HOST_SECTION);
+    let (modules, reexports) =
+        parse_lib(&std::fs::read_to_string(root.join("core/src/lib.rs")).unwrap());
+    let mut found: Arrows = BTreeMap::new();
+    let mut refused: BTreeMap<(String, String), String> = BTreeMap::new();
+    for host in HOSTS {
+        let src = root.join(host).join("src");
+        for file in module_files(&src, "") {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (line, first) in paths_after(&text, "tflock_core::") {
+                let to = if modules.contains(&first) {
+                    first.clone()
+                } else if let Some(m) = reexports.get(&first) {
+                    m.clone()
+                } else {
+                    panic!(
+                        "{}:{line}: `tflock_core::{first}` is neither a top-level module nor a re-export",
+                        file.display()
+                    );
+                };
+                if !allowed.get(host).is_some_and(|a| a.contains(&to)) {
+                    let rel = file.strip_prefix(&root).unwrap_or(&file);
+                    refused
+                        .entry((host.to_owned(), to.clone()))
+                        .or_insert_with(|| format!("{}:{line}", rel.display()));
+                }
+                found.entry(host.to_owned()).or_default().insert(to);
+            }
+        }
+    }
+    let mut problems: Vec<String> = refused
+        .iter()
+        .map(|((host, to), at)| {
+            format!("`{host}` uses `{to}` ({at}), which the table does not allow")
+        })
+        .collect();
+    for (host, tos) in &allowed {
+        for to in tos {
+            if !found.get(host).is_some_and(|f| f.contains(to)) {
+                problems.push(format!(
+                    "the table lets `{host}` use `{to}`, but no file of `{host}` does: remove it"
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the hosts' imports and ARCHITECTURE.md ({HOST_SECTION}) disagree:\n  {}\n\nThe table the code has today:\n{}",
+        problems.join("\n  "),
+        render_table(&HOSTS.map(str::to_owned), &found)
+    );
+}
+
 /// The table's rows: `| \`from\` | \`to\`, \`to\` |` (or `—` for none).
-fn parse_table(doc: &str) -> Arrows {
+fn parse_table(doc: &str, section: &str) -> Arrows {
     let start = doc
-        .find(SECTION)
-        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no section {SECTION:?}"));
+        .find(section)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no section {section:?}"));
     let mut out = BTreeMap::new();
     let mut in_table = false;
     for line in doc[start..].lines().skip(1) {
@@ -113,7 +180,7 @@ fn parse_table(doc: &str) -> Arrows {
         let tos: BTreeSet<String> = backticked(cells[1]).into_iter().collect();
         out.insert(from[0].clone(), tos);
     }
-    assert!(!out.is_empty(), "the section {SECTION:?} has no table");
+    assert!(!out.is_empty(), "the section {section:?} has no table");
     out
 }
 
@@ -146,10 +213,11 @@ fn parse_lib(lib: &str) -> (Vec<String>, BTreeMap<String, String>) {
     (modules, reexports)
 }
 
-/// The `.rs` files of a top-level module: `core/src/<m>.rs` or everything under `core/src/<m>/`.
+/// The `.rs` files of a top-level module: `core/src/<m>.rs` or everything under
+/// `core/src/<m>/` (every file under `src` for `""`).
 fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
     let file = src.join(format!("{module}.rs"));
-    if file.is_file() {
+    if !module.is_empty() && file.is_file() {
         return vec![file];
     }
     let mut out = Vec::new();
@@ -168,9 +236,10 @@ fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
     out
 }
 
-/// The first segment after every `crate::` in the code (comments left out), with its line:
-/// `use` lines, grouped `use crate::{a::b, c}` spread over lines, and paths written inline.
-fn crate_paths(text: &str) -> Vec<(usize, String)> {
+/// The first segment after every `prefix` (`crate::`, `tflock_core::`) in the code
+/// (comments left out), with its line: `use` lines, grouped `use crate::{a::b, c}` spread
+/// over lines, and paths written inline.
+fn paths_after(text: &str, prefix: &str) -> Vec<(usize, String)> {
     // Comment lines are dropped (doc links name modules without importing them); the
     // others keep their place so the line numbers stay right.
     let code: String = text
@@ -186,9 +255,9 @@ fn crate_paths(text: &str) -> Vec<(usize, String)> {
         .join("\n");
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = code[from..].find("crate::") {
+    while let Some(i) = code[from..].find(prefix) {
         let at = from + i;
-        from = at + "crate::".len();
+        from = at + prefix.len();
         let before = code[..at].chars().next_back();
         if before.is_some_and(|c| c == '$' || c == '_' || c.is_alphanumeric()) {
             continue;

@@ -5,8 +5,9 @@
 use super::config::ConfigReport;
 use super::diagnostics::{rows, DiagnosticRow};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
 use tflock_core::addrs::Platform;
+use tflock_core::api::LockSources;
+use tflock_core::collections::SortedMap;
 use tflock_core::install::requirements::from_configuration;
 use tflock_core::install::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
 use tflock_core::lockfile::messages::strip_markup;
@@ -61,8 +62,8 @@ pub struct LockRequest {
     pub previous: Locks,
     /// `providers lock` for the chosen platforms.
     pub options: PlanOptions,
-    /// `lock()`'s source options (`networkMirror` or `hosts`), as JSON.
-    pub source: Value,
+    /// Where `lock_with` asks: one network mirror, or `host` blocks.
+    pub source: LockSources,
 }
 
 /// The request for the page's inputs, or what the user must fix first.
@@ -111,16 +112,17 @@ pub fn parse_platforms(text: &str) -> Result<Vec<Platform>, String> {
     Ok(out)
 }
 
-/// `lock()`'s options for the source: a network mirror must be `https:` (core's rule, refused
-/// here before any request);
-/// a registry URL is the `providers.v1` service of every required provider's hostname.
-fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<Value, String> {
+/// `lock_with`'s sources: a network mirror must be `https:` (core's rule, refused here
+/// before any request); a registry URL is the `providers.v1` service of every required
+/// provider's hostname.
+fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<LockSources, String> {
     let parsed = || url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}."));
+    let mut source = LockSources::default();
     match kind {
-        SourceKind::Origin => Ok(json!({})),
+        SourceKind::Origin => {}
         SourceKind::Mirror => {
             let u = option_mirror_url(url, "network mirror").map_err(|e| e.to_string())?;
-            Ok(json!({ "networkMirror": u.as_str() }))
+            source.network_mirror = Some(u);
         }
         SourceKind::Registry => {
             let u = parsed()?;
@@ -130,13 +132,14 @@ fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<Va
                     u.scheme()
                 ));
             }
-            let mut hosts = Map::new();
             for p in reqs.keys() {
-                hosts.insert(p.hostname.clone(), json!({ "providers.v1": u.as_str() }));
+                let mut services = SortedMap::new();
+                services.insert("providers.v1".to_string(), u.to_string());
+                source.cli_config.hosts.insert(p.hostname.clone(), services);
             }
-            Ok(json!({ "hosts": hosts }))
         }
     }
+    Ok(source)
 }
 
 /// What the page shows of a finished run.
@@ -195,7 +198,9 @@ mod tests {
             "https://m/",
             "linux_amd64",
         );
-        assert_eq!(ok.unwrap().source, json!({ "networkMirror": "https://m/" }));
+        let source = ok.unwrap().source;
+        assert_eq!(source.network_mirror.unwrap().as_str(), "https://m/");
+        assert!(source.cli_config.hosts.is_empty());
     }
 
     #[test]
@@ -210,10 +215,13 @@ mod tests {
             "linux_amd64, darwin_arm64 linux_amd64",
         )
         .unwrap();
+        let hosts = &req.source.cli_config.hosts;
+        assert_eq!(hosts.len(), 1);
         assert_eq!(
-            req.source,
-            json!({ "hosts": { "registry.test": { "providers.v1": "http://127.0.0.1:9/v1/providers/" } } })
+            hosts["registry.test"]["providers.v1"],
+            "http://127.0.0.1:9/v1/providers/"
         );
+        assert_eq!(req.source.network_mirror, None);
         assert_eq!(req.options.platforms.len(), 2);
         assert_eq!(req.requirements.len(), 1);
     }

@@ -71,10 +71,7 @@ async fn run_lock(
     lines: RwSignal<Vec<String>>,
     packages: RwSignal<Vec<PackageRow>>,
 ) -> Result<LockResult, String> {
-    let options = js_sys::JSON::parse(&req.source.to_string())
-        .map_err(|_| "internal error: source options".to_string())?;
     let fetch = window_fetch().ok_or("this browser has no fetch")?;
-    let _ = js_sys::Reflect::set(&options, &"fetch".into(), &fetch);
     let progress = move |event: LockEvent| match event {
         LockEvent::Message(line) => lines.update(|v| v.push(strip_markup(line))),
         LockEvent::Package {
@@ -104,7 +101,8 @@ async fn run_lock(
         req.requirements,
         req.previous,
         req.options,
-        &options,
+        req.source,
+        fetch,
         &progress,
     )
     .await

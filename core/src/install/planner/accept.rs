@@ -6,7 +6,7 @@
 use super::signatures::SignatureMemo;
 use crate::addrs::Provider;
 use crate::hash::PackageHash;
-use crate::install::exchange::{FetchedPackage, SourcePackage};
+use crate::install::needs::{FetchedPackage, SourcePackage};
 use crate::install::options::{Mode, PlanOptions};
 use crate::lockfile::update::{record_install, ChecksumMismatch, InstalledPackage, PackageOrigin};
 use crate::lockfile::ProviderLock;

@@ -7,7 +7,7 @@ use super::texts;
 use crate::addrs::{Platform, Provider};
 use crate::collections::SortedMap;
 use crate::hash::{PackageHash, ZipHashes};
-use crate::install::exchange::{FetchedPackage, SourcePackage};
+use crate::install::needs::{FetchedPackage, SourcePackage};
 use crate::install::options::{Mode, PlanOptions};
 use crate::lockfile::ProviderLock;
 use crate::protocol::auth::AuthKind;

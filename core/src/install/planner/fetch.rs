@@ -9,7 +9,7 @@ use super::phase::{Obtained, Step, Via};
 use super::texts;
 use super::turn::Turn;
 use crate::hash::PackageHash;
-use crate::install::exchange::{FetchedPackage, Need, SourceError, SourcePackage};
+use crate::install::needs::{FetchedPackage, Need, SourceError, SourcePackage};
 use crate::install::options::HashSource;
 use crate::install::outcome::Install;
 use crate::version::Version;

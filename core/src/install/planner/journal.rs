@@ -4,7 +4,7 @@
 //! problem's text from `texts` for the command.
 
 use super::accept::Rejection;
-use crate::install::exchange::SourceError;
+use crate::install::needs::SourceError;
 use crate::version::Version;
 
 /// Where in the output a record goes: the products show every provider's step-one lines

@@ -16,7 +16,7 @@ use super::phase::{Anchor, Selected, Step};
 use super::turn::Turn;
 use crate::addrs::Platform;
 use crate::hash::{PackageHash, ZipHashes};
-use crate::install::exchange::{FetchedPackage, SourcePackage};
+use crate::install::needs::{FetchedPackage, SourcePackage};
 use crate::install::options::HashSource;
 use crate::version::Version;
 

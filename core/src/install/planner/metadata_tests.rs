@@ -2,7 +2,7 @@
 
 use super::metadata::describe;
 use crate::addrs::Platform;
-use crate::install::exchange::{FetchedPackage, SourcePackage};
+use crate::install::needs::{FetchedPackage, SourcePackage};
 
 const H1_A: &str = "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 const H1_B: &str = "h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=";

@@ -84,7 +84,7 @@ mod texts;
 pub use texts::init_header;
 mod turn;
 
-use super::exchange::{Answer, NeedId, Request};
+use super::needs::{Answer, NeedId, Request};
 use super::options::{Mode, PlanOptions, Requirements};
 use crate::addrs::Provider;
 use crate::collections::SortedMap;

@@ -3,7 +3,7 @@
 
 use crate::addrs::Provider;
 use crate::collections::SortedMap;
-use crate::install::exchange::{Need, NeedId, Request};
+use crate::install::needs::{Need, NeedId, Request};
 use std::collections::VecDeque;
 
 /// What the planner has asked and said.

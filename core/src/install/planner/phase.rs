@@ -4,7 +4,7 @@
 
 use super::outbox::About;
 use crate::hash::PackageHash;
-use crate::install::exchange::{Answer, SourcePackage};
+use crate::install::needs::{Answer, SourcePackage};
 use crate::install::outcome::Install;
 use crate::lockfile::ProviderLock;
 use crate::protocol::auth::AuthResult;

@@ -5,7 +5,7 @@
 use super::journal::{BuiltInProblem, InstallFailure, Problem, SelectionFailure};
 use super::texts;
 use crate::addrs::Provider;
-use crate::install::exchange::SourceError;
+use crate::install::needs::SourceError;
 use crate::install::options::PlanOptions;
 use crate::version::Constraints;
 use crate::Diagnostic;

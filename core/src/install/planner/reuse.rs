@@ -9,7 +9,7 @@ use super::phase::{
 use super::texts;
 use super::turn::Turn;
 use crate::hash::{package_matches_any_hash, PackageHash, PackageHashes};
-use crate::install::exchange::{Need, PackageLocation};
+use crate::install::needs::{Need, PackageLocation};
 use crate::install::outcome::Install;
 use crate::lockfile::ProviderLock;
 use crate::version::Version;

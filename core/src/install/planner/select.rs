@@ -8,7 +8,7 @@ use super::phase::{LocalCopies, Phase, Reusing, Selected, Selecting, Step};
 use super::texts;
 use super::turn::Turn;
 use crate::hash::PackageHash;
-use crate::install::exchange::{AvailableVersions, Need, SourceError};
+use crate::install::needs::{AvailableVersions, Need, SourceError};
 use crate::install::options::Mode;
 use crate::version::{select_newest, Constraints, Version};
 

@@ -10,7 +10,7 @@ use super::phase::Awaited;
 use super::AnswerError;
 use crate::addrs::{Platform, Provider};
 use crate::gotext::quote;
-use crate::install::exchange::{Answer, NeedId, SourceError, SourceErrorKind};
+use crate::install::needs::{Answer, NeedId, SourceError, SourceErrorKind};
 use crate::lockfile::update::locked_version_conflict;
 use crate::protocol::auth::{AuthKind, AuthResult};
 use crate::version::{Constraints, Version};

@@ -7,7 +7,7 @@ use super::outbox::{About, Outbox};
 use super::signatures::SignatureMemo;
 use crate::addrs::{Platform, Provider};
 use crate::hash::PackageHash;
-use crate::install::exchange::Need;
+use crate::install::needs::Need;
 use crate::install::options::{Mode, PlanOptions};
 use crate::lockfile::{Locks, ProviderLock};
 use crate::version::{Constraints, Version};

@@ -1,4 +1,6 @@
-//! The requests a planner makes of its host and the answers the host gives back.
+//! What a source conversation finds out: the versions a source offers, where a package is
+//! and what the source says about it, or why it could not answer. The planner takes these
+//! as they are (`install` re-exports them).
 
 use crate::addrs::{Platform, Provider};
 use crate::hash::PackageHash;
@@ -6,78 +8,22 @@ use crate::protocol::registry::PackageMeta;
 use crate::version::Version;
 use serde::Serialize;
 
-/// Identifies one request so answers can arrive in any order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct NeedId(pub u32);
-
-/// One request, with its id.
+/// What a conversation is asked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Request {
-    /// Quote this id in [`crate::install::Planner::answer`].
-    pub id: NeedId,
-    /// What is needed.
-    pub need: Need,
+pub enum Question {
+    /// The versions the sources offer for a provider (union, like `MultiSource`).
+    Versions(Provider),
+    /// Where to get a provider version's package for a platform.
+    PackageMeta(Provider, Version, Platform),
 }
 
-/// What the planner needs the host to find out.
+/// A conversation's answer, matching its [`Question`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum Need {
-    /// The versions the installation source offers (registry `versions`, mirror
-    /// `index.json`, filesystem mirror listing). Answer with [`Answer::Versions`].
-    Versions {
-        /// The provider.
-        provider: Provider,
-    },
-    /// The `h1:` of the package already unpacked in the working directory's provider
-    /// cache (`.terraform/providers/...`), if any. Answer with [`Answer::LocalPackage`].
-    InstalledPackage {
-        /// The provider.
-        provider: Provider,
-        /// The locked version.
-        version: Version,
-        /// The target platform.
-        platform: Platform,
-    },
-    /// The `h1:` of the package in the global plugin cache, if any. Answer with
-    /// [`Answer::LocalPackage`].
-    CachedPackage {
-        /// The provider.
-        provider: Provider,
-        /// The selected version.
-        version: Version,
-        /// The target platform.
-        platform: Platform,
-    },
-    /// Where to get the package for one platform, and what the source says about it
-    /// (registry `download` answer with its `SHA256SUMS` and signature, or a mirror's
-    /// entry). Answer with [`Answer::PackageMeta`].
-    PackageMeta {
-        /// The provider.
-        provider: Provider,
-        /// The selected version.
-        version: Version,
-        /// The target platform.
-        platform: Platform,
-    },
-    /// Fetch the package and hash it while it streams (no need to keep it for
-    /// `providers lock`). Answer with [`Answer::Package`].
-    Package {
-        /// The provider.
-        provider: Provider,
-        /// The selected version.
-        version: Version,
-        /// The target platform.
-        platform: Platform,
-        /// Where it is.
-        location: PackageLocation,
-        /// Hashes the package will be checked against (informational: hosts may stop
-        /// early on a mismatch).
-        expect: Vec<PackageHash>,
-        /// The archive's `zh:` as the source announced it (registry `shasum`, a mirror's
-        /// `zh:`), before download. A host with a cache of verified packages keyed by `zh:`
-        /// may answer from it without downloading; the planner still authenticates.
-        known_zh: Option<PackageHash>,
-    },
+pub enum Found {
+    /// Answer to [`Question::Versions`].
+    Versions(Result<AvailableVersions, SourceError>),
+    /// Answer to [`Question::PackageMeta`].
+    PackageMeta(Result<SourcePackage, SourceError>),
 }
 
 /// Where a package lives.
@@ -217,37 +163,4 @@ impl SourcePackage {
             SourcePackage::LocalDir { path } => PackageLocation::LocalDir(path.clone()),
         }
     }
-}
-
-/// What the host learned by fetching and hashing a package.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FetchedPackage {
-    /// A zip: every hash of it, its SHA-256 digest and size.
-    Archive {
-        /// `h1:` (both forms) and `zh:`.
-        hashes: crate::hash::ZipHashes,
-        /// SHA-256 of the archive bytes.
-        sha256: [u8; 32],
-        /// Size in bytes.
-        size: u64,
-    },
-    /// An unpacked directory and its `h1:`.
-    Dir {
-        /// `h1:` of the directory.
-        h1: PackageHash,
-    },
-}
-
-/// The host's reply to one [`Need`], matching its kind.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    /// Reply to [`Need::Versions`].
-    Versions(Result<AvailableVersions, SourceError>),
-    /// Reply to [`Need::InstalledPackage`] and [`Need::CachedPackage`]: the `h1:` of the
-    /// unpacked package found there, or `None` when there is none.
-    LocalPackage(Option<PackageHash>),
-    /// Reply to [`Need::PackageMeta`].
-    PackageMeta(Result<SourcePackage, SourceError>),
-    /// Reply to [`Need::Package`].
-    Package(Result<FetchedPackage, SourceError>),
 }
