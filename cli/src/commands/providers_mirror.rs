@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::hostname;
-use tflock_core::edge::plan;
+use tflock_core::api::mirror as plan;
 use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
 use tflock_core::protocol::mirror_docs;
 use tflock_core::{Diagnostic, Diagnostics};
@@ -141,7 +141,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     }
     for ((host_dir, ns, ty, version), archives) in by_version {
         // Which documents change, and how, is the edge mirror's publish plan for uploads
-        // (`core::edge::plan`): the archives in `<version>.json`, then the version in
+        // (`core::api::mirror`, the edge mirror's plan): the archives in `<version>.json`, then the version in
         // `index.json`.
         let dir = format!("{host_dir}/{ns}/{ty}");
         let updates = archives

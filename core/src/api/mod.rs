@@ -8,6 +8,7 @@
 //! - [`metadata`]: what the sources say about one package, outside a lock run;
 //! - [`check`]: a lock file against a configuration's requirements, offline;
 //! - [`coverage`]: which platforms a lock's hashes cover, learned from source metadata;
+//! - [`mirror`]: which mirror documents newly stored packages change;
 //! - [`parse`]: a network mirror URL, a flavour name, a provider package file name.
 
 pub mod check;
@@ -15,6 +16,7 @@ pub mod coverage;
 pub mod io;
 pub mod lock;
 pub mod metadata;
+pub mod mirror;
 pub mod parse;
 
 pub use io::{IoId, IoRequest, IoResponse, LocalPlace, PackageId};
