@@ -16,7 +16,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::install::{
-    requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions, Planner,
+    init_config_error, requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions,
+    Planner,
 };
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -93,13 +94,15 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
     let tree = workdir::load_configuration_for_init(dir, flavor)?;
-    diags.extend(workdir::tree_diagnostics(&tree));
+    let mut config_diags = workdir::tree_diagnostics(&tree);
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
-    diags.extend(reqs.diagnostics.clone());
-    diags.extend(requirements::legacy_address_errors(
+    config_diags.extend(reqs.diagnostics.clone());
+    config_diags.extend(requirements::legacy_address_errors(
         &planner_reqs,
         Mode::Init,
     ));
+    diags.extend(config_preamble(&config_diags, flavor));
+    diags.extend(config_diags);
     let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
     diags.extend(lock_diags);
     if diags.has_errors() {
@@ -281,4 +284,23 @@ fn install_all(
         }
     }
     Ok(())
+}
+
+/// Terraform's `init` puts its "configuration must be valid" error before a configuration's
+/// errors, unless the core version check refused it first (then that is all it says); OpenTofu
+/// prints the same words as a message instead.
+fn config_preamble(config: &Diagnostics, flavor: Flavor) -> Option<Diagnostic> {
+    let version_refused = config
+        .iter()
+        .any(|d| d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version"));
+    if !config.has_errors() || version_refused {
+        return None;
+    }
+    match flavor {
+        Flavor::Terraform => Some(Diagnostic::error(init_config_error(flavor), "")),
+        Flavor::OpenTofu => {
+            eprintln!("\n{}", init_config_error(flavor));
+            None
+        }
+    }
 }

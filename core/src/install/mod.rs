@@ -32,7 +32,7 @@ pub use needs::{
 };
 pub use options::{HashSource, Mode, PlanOptions, Requirements};
 pub use outcome::{HashProvenance, Install, Outcome, ProviderResult};
-pub use planner::{init_header, AnswerError, Planner};
+pub use planner::{init_config_error, init_header, AnswerError, Planner};
 pub use platform_choice::{
     locked_platforms, probe_platforms, LockedPlatforms, PlatformChoice, PlatformOrigin,
     PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV,

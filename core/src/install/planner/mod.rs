@@ -81,7 +81,7 @@ mod select;
 mod signatures;
 mod texts;
 
-pub use texts::init_header;
+pub use texts::{init_config_error, init_header};
 mod turn;
 
 use super::needs::{Answer, NeedId, Request};

@@ -407,3 +407,13 @@ pub fn init_header(f: Flavor) -> &'static str {
         Flavor::OpenTofu => "Initializing provider plugins...",
     }
 }
+
+/// What `init` says when the configuration itself has errors (and its core version check
+/// passed): Terraform makes it an error diagnostic beside the configuration's, OpenTofu prints
+/// it as a message before them.
+pub fn init_config_error(f: Flavor) -> &'static str {
+    match f {
+        Flavor::Terraform => "Terraform encountered problems during initialisation, including problems\nwith the configuration, described below.\n\nThe Terraform configuration must be valid before initialization so that\nTerraform can determine which modules and providers need to be installed.",
+        Flavor::OpenTofu => "OpenTofu encountered problems during initialization, including problems\nwith the configuration, described below.\n\nThe OpenTofu configuration must be valid before initialization so that\nOpenTofu can determine which modules and providers need to be installed.",
+    }
+}
