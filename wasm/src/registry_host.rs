@@ -362,15 +362,19 @@ fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    let (reqs, locks, opts) = plan_args(&options)?;
+    let (mut reqs, mut locks, opts) = plan_args(&options)?;
     let flavor = opts.flavor;
+    let update = crate::update::planned(&options, &mut reqs, &mut locks, flavor)?;
     let listener = get(&options, "onProgress").dyn_into::<Function>().ok();
     let report = |event: LockEvent| {
         if let Some(f) = &listener {
             let _ = f.call1(&JsValue::NULL, &event_js(event));
         }
     };
-    let outcome = lock_with(reqs, locks, opts, &options, &report).await?;
+    let mut outcome = lock_with(reqs, locks, opts, &options, &report).await?;
+    if let Some(update) = update {
+        outcome = update.outcome(outcome);
+    }
     outcome_js(&outcome, flavor)
 }
 
@@ -395,6 +399,7 @@ pub async fn lock_with(
         credentials,
         progress,
     };
+    let mut cache = crate::hash_cache::JsCache::from_options(options)?;
     let mut planner = install::Planner::new(reqs, locks, opts);
     loop {
         for line in planner.drain_progress() {
@@ -405,13 +410,22 @@ pub async fn lock_with(
             break;
         }
         for req in requests {
-            let answer = host.answer(&req.need).await;
+            let answer = match cache.lookup(&req.need) {
+                Some(cached) => cached,
+                None => {
+                    let answer = host.answer(&req.need).await;
+                    cache.note(&req.need, &answer);
+                    answer
+                }
+            };
             planner
                 .answer(req.id, answer)
                 .map_err(|e| error("Internal error", e.to_string()))?;
         }
     }
-    Ok(planner.finish())
+    let outcome = planner.finish();
+    cache.store(&outcome);
+    Ok(outcome)
 }
 
 /// A progress event as JavaScript sees it (`LockProgress` in the types).

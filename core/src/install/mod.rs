@@ -9,6 +9,7 @@
 mod coverage;
 mod download;
 mod exchange;
+mod hash_cache;
 mod lock_check;
 mod mirror_reuse;
 mod options;
@@ -17,6 +18,7 @@ mod planner;
 mod platform_choice;
 pub mod requirements;
 mod targets;
+mod update;
 mod view;
 mod workdir_flavor;
 
@@ -28,6 +30,7 @@ pub use exchange::{
     Answer, AvailableVersions, FetchedPackage, Need, NeedId, PackageLocation, Request, SourceError,
     SourceErrorKind, SourcePackage,
 };
+pub use hash_cache::{cache_key, verified, CachedHashes};
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use options::{HashSource, Mode, PlanOptions, Requirements};
@@ -38,5 +41,6 @@ pub use platform_choice::{
     PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV,
 };
 pub use targets::restrict_to_arguments;
+pub use update::ProviderUpdate;
 pub use view::{AuthView, OutcomeView, ProviderView};
 pub use workdir_flavor::{choose_flavor, FlavorChoice, FlavorReason};
