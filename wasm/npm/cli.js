@@ -16,6 +16,7 @@
 import { readFileSync, writeFileSync, readdirSync, lstatSync, statSync, realpathSync, renameSync, chmodSync } from "node:fs";
 import { join, dirname, basename } from "node:path";
 import * as tf from "./node.js";
+import { renderDiff } from "./render.js";
 
 const LOCK_FILE_NAME = ".terraform.lock.hcl";
 /** Exit status of the check modes when they find something to change. */
@@ -239,45 +240,6 @@ function ordered(v) {
 function printJson(value) {
   const doc = value && typeof value === "object" && !Array.isArray(value) ? { format_version: "1.0", ...value } : value;
   out(JSON.stringify(doc, null, 2) + "\n");
-}
-
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const quotedOrNone = (s) => (s === "" ? "(none)" : `"${s}"`);
-
-/**
- * `tflock lockfile diff`'s text for a `diffLock` result. A copy of the core's
- * `lockfile::render_diff` (the differential test holds the two together): the core's
- * renderer in the module costs 1.3 KB gzipped, over the package's size ceiling until
- * issue 32 item 1 shrinks the module.
- */
-function renderDiff(diff) {
-  if (diff.providers.length === 0) return "No changes.\n";
-  const describe = (c) => {
-    switch (c.kind) {
-      case "new_provider": {
-        let s = `new provider, version ${c.version}`;
-        if (c.constraints !== "") s += ` (constraints "${c.constraints}")`;
-        const total = c.checksums.reduce((n, x) => n + x.count, 0);
-        if (total > 0) s += `, ${plural(total, "checksum")} (${c.checksums.map((x) => `${x.count} ${x.scheme}`).join(", ")})`;
-        return s;
-      }
-      case "removed_provider":
-        return `removed, no longer required (was version ${c.version})`;
-      case "new_version":
-        return `${{ upgrade: "upgraded", downgrade: "downgraded" }[c.direction] ?? "changed version"} ${c.from} -> ${c.to}`;
-      case "constraints_changed":
-        return `constraints ${quotedOrNone(c.from)} -> ${quotedOrNone(c.to)}`;
-      case "new_checksums":
-        return `${plural(c.added.length, "new checksum")} (${c.schemes.join(", ")}) for the same version`;
-      case "removed_checksums":
-        return `${plural(c.removed.length, "checksum")} removed`;
-      case "checksums_replaced":
-        return `checksums replaced (${c.removed} removed, ${c.added} added)`;
-      default:
-        throw new Error(`unknown change ${JSON.stringify(c)}`);
-    }
-  };
-  return diff.providers.map((p) => `${p.provider}: ${p.changes.map(describe).join("; ")}\n`).join("");
 }
 
 function lockfileDiff(args) {
