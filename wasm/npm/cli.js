@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npx tflock ...`: the native CLI's offline commands on Node, over the package's exports.
+// `npx tflock ...`: the native CLI's offline commands and `providers lock` on Node, over the
+// package's exports.
 // Same command names, flags (Terraform's one-dash spelling too), outputs and exit codes
 // as the native `tflock` (0 success, 1 error, 2 differences found):
 //

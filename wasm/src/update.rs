@@ -1,7 +1,7 @@
 //! `updateProvider(lockText, options)` (wasm/npm/update.js): a dependency bot's bump of one
 //! provider, planned by `tflock_core::install::ProviderUpdate` and run as the `lock()` call
 //! the JS function makes, whose one requirement is the provider. Not a second exported async
-//! function: that cost 2 KB of the module (its own future and promise glue).
+//! function: that cost 0.7 KB gzipped of the module (its own promise glue).
 
 use crate::convert::opt_string;
 use crate::error::{error, JsResult};
