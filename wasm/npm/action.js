@@ -9,11 +9,12 @@
 // `metadata-hashes` (`true`: the CLI's `-metadata-hashes`). The CLI configuration named by
 // `TF_CLI_CONFIG_FILE` supplies `host` blocks, credentials and `provider_installation`, as
 // for the CLI. Outputs: `changed` (`true`/`false`), `diff` (Markdown), `lock-file`.
-import { readFileSync, writeFileSync, appendFileSync, readdirSync, statSync, renameSync } from "node:fs";
+import { readFileSync, writeFileSync, appendFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import * as tf from "./node.js";
 import { renderDiffMarkdown } from "./render.js";
+import { loadTree } from "./tree.js";
 
 const LOCK_FILE_NAME = ".terraform.lock.hcl";
 
@@ -38,15 +39,6 @@ function setOutput(name, value) {
   appendFileSync(file, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
 }
 
-/** The root module's configuration files (child modules are not read: no local `source`s). */
-function configFiles(dir) {
-  const wanted = /\.(tf|tf\.json|tofu|tofu\.json)$/;
-  return readdirSync(dir)
-    .sort()
-    .filter((name) => wanted.test(name) && statSync(join(dir, name)).isFile())
-    .map((name) => ({ name, content: readFileSync(join(dir, name)) }));
-}
-
 async function run() {
   const dir = input("working-directory") || ".";
   const platforms = input("platforms").split(/[\s,]+/).filter(Boolean);
@@ -55,8 +47,8 @@ async function run() {
   if (platforms.length === 0) throw new Error("the platforms input is required (os_arch, separated by commas)");
   if (mode !== "lock" && mode !== "check") throw new Error(`mode must be "lock" or "check", not "${mode}"`);
 
-  const module = tf.loadModule(configFiles(dir), { flavor });
-  const problems = module.requirements.diagnostics;
+  const module = loadTree(dir, flavor);
+  const problems = module.requirements.diagnostics.filter((d) => d.summary !== "Module directory not provided");
   problems.forEach(annotate);
   if (problems.some((d) => d.severity === "error")) return 1;
   const requirements = Object.fromEntries(module.requirements.providers.filter((p) => !p.builtin).map((p) => [p.provider, p.constraints]));

@@ -17,10 +17,11 @@
 // Every rule is the package's (the same core as the native CLI); this file only reads
 // files, prints and picks the exit status.
 import { readFileSync, writeFileSync, readdirSync, lstatSync, statSync, realpathSync, renameSync, chmodSync, mkdirSync, existsSync } from "node:fs";
-import { join, dirname, basename, normalize } from "node:path";
+import { join, dirname, basename } from "node:path";
 import { homedir } from "node:os";
 import * as tf from "./node.js";
 import { renderDiff } from "./render.js";
+import { readDirFiles, loadTree } from "./tree.js";
 
 const LOCK_FILE_NAME = ".terraform.lock.hcl";
 /** Exit status of the check modes when they find something to change. */
@@ -336,17 +337,6 @@ function hash(args) {
   return failed ? 1 : 0;
 }
 
-/** The configuration and test files of one directory, as the native CLI reads them. */
-function readDirFiles(dir) {
-  const wanted = /\.(tf|tf\.json|tofu|tofu\.json|tftest\.hcl|tftest\.json|tofutest\.hcl|tofutest\.json)$/;
-  const files = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (!wanted.test(name) || !statSync(join(dir, name)).isFile()) continue;
-    files.push({ name, content: readFileSync(join(dir, name)) });
-  }
-  return files;
-}
-
 function merge(args) {
   const { flags, positional } = parse(args, { flavor: "value", json: "flag", requirements: "flag" });
   if (flags.json || flags.requirements) {
@@ -459,23 +449,6 @@ function fileCache() {
       } catch {}
     },
   };
-}
-
-/**
- * The module in `dir` and its local child modules, as `loadModule` reads a tree: the
- * directories it says were not provided are read and the tree loaded again.
- */
-function loadTree(dir, flavor) {
-  const modules = {};
-  for (;;) {
-    const m = tf.loadModule(readDirFiles(dir), { flavor, modules });
-    const wanted = m.requirements.diagnostics
-      .filter((d) => d.summary === "Module directory not provided")
-      .map((d) => /^The files of (.+) \(module\./.exec(d.detail)?.[1])
-      .filter((rel) => rel && !(rel in modules) && existsSync(join(dir, rel)));
-    if (wanted.length === 0) return m;
-    for (const rel of wanted) modules[rel] = readDirFiles(join(dir, normalize(rel)));
-  }
 }
 
 async function providersLock(args) {

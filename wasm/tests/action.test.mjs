@@ -31,11 +31,14 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** A root module requiring acme/demo at `constraint`, in a fresh directory. */
-function module(name, constraint) {
+const requires = (constraint) => `terraform {\n  required_providers {\n    demo = {\n      source  = "${DEMO}"\n      version = "${constraint}"\n    }\n  }\n}\n`;
+
+/** A root module requiring acme/demo at `constraint` (and `child` in a local module). */
+function module(name, constraint, child) {
   const dir = join(home, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "main.tf"), `terraform {\n  required_providers {\n    demo = {\n      source  = "${DEMO}"\n      version = "${constraint}"\n    }\n  }\n}\n`);
+  mkdirSync(join(dir, "modules", "child"), { recursive: true });
+  writeFileSync(join(dir, "main.tf"), requires(constraint) + (child ? `module "child" {\n  source = "./modules/child"\n}\n` : ""));
+  if (child) writeFileSync(join(dir, "modules", "child", "main.tf"), requires(child));
   return dir;
 }
 
@@ -86,17 +89,17 @@ test("action.yml runs the package's action.js on Node, with the inputs the entry
   }
 });
 
-test("mode lock writes the lock file tflock providers lock writes, and the change as Markdown", async () => {
-  const dir = module("lock", "~> 1.0");
+test("mode lock writes the lock file tflock providers lock writes for a module tree, and the change as Markdown", async () => {
+  const dir = module("lock", "~> 1.0", ">= 1.2.0");
   const r = await action({ platforms: platforms.join(", "), "working-directory": dir });
   assert.equal(r.code, 0, r.stdout);
-  assert.equal(readFileSync(join(dir, ".terraform.lock.hcl"), "utf8"), await nativeLock(module("lock-native", "~> 1.0")));
+  assert.equal(readFileSync(join(dir, ".terraform.lock.hcl"), "utf8"), await nativeLock(module("lock-native", "~> 1.0", ">= 1.2.0")));
   assert.equal(r.outputs.changed, "true");
   assert.equal(r.outputs["lock-file"], join(dir, ".terraform.lock.hcl"));
   const title = `### Provider lock changes in \`${dir}\` (linux_amd64, darwin_arm64)`;
   assert.equal(
     r.outputs.diff,
-    `${title}\n\n| Provider | Change |\n|---|---|\n| \`${DEMO}\` | new provider, version 1.2.0 (constraints "~> 1.0"), 5 checksums (2 h1:, 3 zh:) |\n`,
+    `${title}\n\n| Provider | Change |\n|---|---|\n| \`${DEMO}\` | new provider, version 1.2.0 (constraints "~> 1.0, >= 1.2.0"), 5 checksums (2 h1:, 3 zh:) |\n`,
   );
   assert.equal(r.summary, r.outputs.diff + "\n");
   // Run again: nothing to change.
