@@ -8,7 +8,9 @@ use crate::convert::get;
 use crate::error::{error, set, JsResult};
 use js_sys::{Function, Object};
 use tflock_core::addrs::{Platform, Provider};
-use tflock_core::install::{cache_key, verified, Answer, CachedHashes, FetchedPackage, Need, Outcome};
+use tflock_core::install::{
+    cache_key, verified, Answer, CachedHashes, FetchedPackage, Need, Outcome,
+};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The caller's cache, and the packages downloaded during this run.
@@ -46,13 +48,14 @@ impl JsCache {
     pub fn lookup(&self, need: &Need) -> Option<Answer> {
         let (this, get_fn, _) = self.cache.as_ref()?;
         let Need::Package {
-            known_zh: Some(zh),
-            ..
+            known_zh: Some(zh), ..
         } = need
         else {
             return None;
         };
-        let found = get_fn.call1(this, &JsValue::from_str(&cache_key(zh)?)).ok()?;
+        let found = get_fn
+            .call1(this, &JsValue::from_str(&cache_key(zh)?))
+            .ok()?;
         let entry = CachedHashes {
             h1: get(&found, "h1").as_string()?,
             h1_archive: get(&found, "h1Archive").as_string()?,

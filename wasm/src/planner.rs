@@ -13,8 +13,8 @@ use tflock_core::addrs::{Platform, Provider};
 use tflock_core::collections::SortedMap;
 use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
-    self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId, Outcome,
-    OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
+    self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId,
+    Outcome, OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
 use tflock_core::lockfile::Locks;
 use tflock_core::protocol::registry::DownloadResponse;

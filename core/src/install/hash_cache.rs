@@ -52,7 +52,9 @@ impl CachedHashes {
     pub fn package(&self, zh: &PackageHash) -> Option<FetchedPackage> {
         let mut sha256 = [0u8; 32];
         hex::decode_to_slice(zh.value(), &mut sha256).ok()?;
-        let h1 = PackageHash::parse(&self.h1).ok().filter(PackageHash::is_h1)?;
+        let h1 = PackageHash::parse(&self.h1)
+            .ok()
+            .filter(PackageHash::is_h1)?;
         let h1_archive = PackageHash::parse(&self.h1_archive)
             .ok()
             .filter(PackageHash::is_h1)?;

@@ -115,13 +115,14 @@ mod tests {
         assert!(entry.hashes().is_empty());
         assert_eq!(entry.constraints_string(), "~> 1.0");
         assert_eq!(u.requirements.len(), 1);
-        assert_eq!(
-            u.requirements[&provider("acme/demo")].to_string(),
-            "~> 1.0"
-        );
+        assert_eq!(u.requirements[&provider("acme/demo")].to_string(), "~> 1.0");
         // The other provider is neither planned nor changed.
         assert_eq!(
-            u.previous.provider(&provider("acme/other")).unwrap().hashes().len(),
+            u.previous
+                .provider(&provider("acme/other"))
+                .unwrap()
+                .hashes()
+                .len(),
             1
         );
     }
