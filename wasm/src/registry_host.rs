@@ -348,7 +348,7 @@ fn credentials(options: &JsValue, cfg: &CliConfig) -> JsResult<Credentials> {
 }
 
 /// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
-/// networkMirror?, credentials?, onProgress? })`: runs the planner (`providers lock` by
+/// networkMirror?, credentials?, onProgress?, cache?, metadataHashes? })`: runs the planner (`providers lock` by
 /// default) against the origin registries, the `cliConfig`'s `provider_installation`
 /// methods, or one `networkMirror`, performing every request with `fetch(url)` (anything
 /// returning a `Response`-like `{ status, statusText, url, headers?, arrayBuffer() }`), and
@@ -380,8 +380,8 @@ pub async fn lock(
 
 /// `lock()` for Rust callers in the browser (the playground): the same sources, requests and
 /// hashing, with the requirements, lock and options already in the core's types; `options`
-/// supplies `fetch` and the source settings (`hosts`, `cliConfig`, `networkMirror`,
-/// `credentials`).
+/// supplies `fetch`, the source settings (`hosts`, `cliConfig`, `networkMirror`,
+/// `credentials`) and the verified hash `cache` (`hash_cache.rs`).
 pub async fn lock_with(
     reqs: Requirements,
     locks: Locks,
