@@ -5,3 +5,4 @@ import init from "./tflock.js";
 await init({ module_or_path: new URL("./tflock_bg.wasm", import.meta.url) });
 
 export * from "./tflock.js";
+export * from "./update.js";

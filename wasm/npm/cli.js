@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npx tflock ...`: the native CLI's offline commands on Node, over the package's exports.
+// `npx tflock ...`: the native CLI's offline commands and `providers lock` on Node, over the
+// package's exports.
 // Same command names, flags (Terraform's one-dash spelling too), outputs and exit codes
 // as the native `tflock` (0 success, 1 error, 2 differences found):
 //
@@ -9,13 +10,18 @@
 //   tflock lockfile diff OLD NEW [--json] [-exit-code]
 //   tflock merge [DIR] [--flavor F]
 //   tflock version [-json]                         (also -v, -version, --version)
+//   tflock providers lock -platform=OS_ARCH... [-net-mirror=URL] [-metadata-hashes]
+//                         [-no-hash-cache] [DIR]   (Node's fetch; the CLI's hash cache)
 //   -chdir=DIR before the command, as the native CLI.
 //
 // Every rule is the package's (the same core as the native CLI); this file only reads
 // files, prints and picks the exit status.
-import { readFileSync, writeFileSync, readdirSync, lstatSync, statSync, realpathSync, renameSync, chmodSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, lstatSync, statSync, realpathSync, renameSync, chmodSync, mkdirSync, existsSync } from "node:fs";
 import { join, dirname, basename } from "node:path";
+import { homedir } from "node:os";
 import * as tf from "./node.js";
+import { renderDiff } from "./render.js";
+import { readDirFiles, loadTree } from "./tree.js";
 
 const LOCK_FILE_NAME = ".terraform.lock.hcl";
 /** Exit status of the check modes when they find something to change. */
@@ -64,10 +70,11 @@ function parse(args, spec) {
     }
     const name = m[1];
     if (!(name in spec)) throw new Usage(`unexpected argument '${a}' found`);
-    if (spec[name] === "value") {
+    if (spec[name] === "value" || spec[name] === "values") {
       const v = m[2] ?? args[++i];
       if (v === undefined) throw new Usage(`a value is required for '--${name} <${name.toUpperCase()}>' but none was supplied`);
-      flags[name] = v;
+      if (spec[name] === "values") (flags[name] ??= []).push(v);
+      else flags[name] = v;
     } else {
       if (m[2] !== undefined) throw new Usage(`unexpected value '${m[2]}' for '--${name}' found; no more were expected`);
       flags[name] = true;
@@ -241,45 +248,6 @@ function printJson(value) {
   out(JSON.stringify(doc, null, 2) + "\n");
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const quotedOrNone = (s) => (s === "" ? "(none)" : `"${s}"`);
-
-/**
- * `tflock lockfile diff`'s text for a `diffLock` result. A copy of the core's
- * `lockfile::render_diff` (the differential test holds the two together): the core's
- * renderer in the module costs 1.3 KB gzipped, over the package's size ceiling until
- * issue 32 item 1 shrinks the module.
- */
-function renderDiff(diff) {
-  if (diff.providers.length === 0) return "No changes.\n";
-  const describe = (c) => {
-    switch (c.kind) {
-      case "new_provider": {
-        let s = `new provider, version ${c.version}`;
-        if (c.constraints !== "") s += ` (constraints "${c.constraints}")`;
-        const total = c.checksums.reduce((n, x) => n + x.count, 0);
-        if (total > 0) s += `, ${plural(total, "checksum")} (${c.checksums.map((x) => `${x.count} ${x.scheme}`).join(", ")})`;
-        return s;
-      }
-      case "removed_provider":
-        return `removed, no longer required (was version ${c.version})`;
-      case "new_version":
-        return `${{ upgrade: "upgraded", downgrade: "downgraded" }[c.direction] ?? "changed version"} ${c.from} -> ${c.to}`;
-      case "constraints_changed":
-        return `constraints ${quotedOrNone(c.from)} -> ${quotedOrNone(c.to)}`;
-      case "new_checksums":
-        return `${plural(c.added.length, "new checksum")} (${c.schemes.join(", ")}) for the same version`;
-      case "removed_checksums":
-        return `${plural(c.removed.length, "checksum")} removed`;
-      case "checksums_replaced":
-        return `checksums replaced (${c.removed} removed, ${c.added} added)`;
-      default:
-        throw new Error(`unknown change ${JSON.stringify(c)}`);
-    }
-  };
-  return diff.providers.map((p) => `${p.provider}: ${p.changes.map(describe).join("; ")}\n`).join("");
-}
-
 function lockfileDiff(args) {
   const { flags, positional } = parse(args, { json: "flag", "exit-code": "flag" });
   if (positional.length !== 2) throw new Usage("lockfile diff takes the lock file before and the lock file after");
@@ -369,17 +337,6 @@ function hash(args) {
   return failed ? 1 : 0;
 }
 
-/** The configuration and test files of one directory, as the native CLI reads them. */
-function readDirFiles(dir) {
-  const wanted = /\.(tf|tf\.json|tofu|tofu\.json|tftest\.hcl|tftest\.json|tofutest\.hcl|tofutest\.json)$/;
-  const files = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (!wanted.test(name) || !statSync(join(dir, name)).isFile()) continue;
-    files.push({ name, content: readFileSync(join(dir, name)) });
-  }
-  return files;
-}
-
 function merge(args) {
   const { flags, positional } = parse(args, { flavor: "value", json: "flag", requirements: "flag" });
   if (flags.json || flags.requirements) {
@@ -441,7 +398,147 @@ function version(args) {
   return 0;
 }
 
-function main(argv) {
+/** The CLI configuration file in effect, as the native CLI locates it (or null). */
+function cliConfigFile(flavor) {
+  if (process.env.TF_CLI_CONFIG_FILE) return process.env.TF_CLI_CONFIG_FILE;
+  const names = flavor === "opentofu" ? [".tofurc", ".terraformrc"] : [".terraformrc"];
+  return names.map((n) => join(homedir(), n)).find((p) => existsSync(p)) ?? null;
+}
+
+/**
+ * `text` without its top-level `provider_installation` blocks: `providers lock` ignores the
+ * configured installation methods, as Terraform does (upstream registries, or the one mirror
+ * given), while `lock()` would honour them. Strings and comments are skipped over.
+ */
+function withoutInstallation(text) {
+  const start = /^[ \t]*provider_installation\s*\{/m.exec(text);
+  if (!start) return text;
+  let depth = 0;
+  for (let i = start.index; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return withoutInstallation(text.slice(0, start.index) + text.slice(i + 1));
+  }
+  return text;
+}
+
+/**
+ * The CLI's verified hash cache directory (`TFLOCK_CACHE_DIR`, else the user cache
+ * directory) as `lock()`'s `cache`: the same files, so both binaries share one cache.
+ */
+function fileCache() {
+  const root = process.env.TFLOCK_CACHE_DIR || (process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, "tflock") : join(homedir(), ".cache", "tflock"));
+  const dir = join(root, "zh");
+  return {
+    get(key) {
+      try {
+        const e = JSON.parse(readFileSync(join(dir, `${key}.json`), "utf8"));
+        return { h1: e.h1, h1Archive: e.h1_archive, size: e.size };
+      } catch {
+        return undefined;
+      }
+    },
+    put(key, hashes) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        writeAtomically(join(dir, `${key}.json`), JSON.stringify({ h1: hashes.h1, h1_archive: hashes.h1Archive, size: hashes.size }));
+      } catch {}
+    },
+  };
+}
+
+async function providersLock(args) {
+  const { flags, positional } = parse(args, {
+    platform: "values",
+    "net-mirror": "value",
+    "fs-mirror": "value",
+    "metadata-hashes": "flag",
+    "no-hash-cache": "flag",
+    "enable-plugin-cache": "flag",
+    parallelism: "value",
+    json: "flag",
+    flavor: "value",
+    // Terraform's, accepted and ignored as the native CLI does.
+    "test-directory": "value",
+    var: "values",
+    "var-file": "values",
+  });
+  for (const native of ["fs-mirror", "enable-plugin-cache", "json"]) {
+    if (flags[native] !== undefined) {
+      err(`Error: providers lock -${native} needs the native tflock (the npm bin reads no plugin or mirror directories)\n`);
+      return 1;
+    }
+  }
+  const dirs = positional.filter((p) => existsSync(p) && statSync(p).isDirectory());
+  const providers = positional.filter((p) => !dirs.includes(p));
+  if (providers.length > 0) {
+    err("Error: providers lock with provider arguments needs the native tflock\n");
+    return 1;
+  }
+  const platforms = flags.platform ?? (process.env.TFLOCK_PLATFORMS ? process.env.TFLOCK_PLATFORMS.split(",").map((p) => p.trim()).filter(Boolean) : []);
+  if (platforms.length === 0) {
+    err("Error: the npm bin's providers lock needs -platform (or TFLOCK_PLATFORMS): it cannot learn the lock file's platforms\n");
+    return 1;
+  }
+  let failed = false;
+  const all = dirs.length > 0 ? dirs : ["."];
+  for (const dir of all) {
+    if (all.length > 1) out(`\n${dir}:\n`);
+    failed ||= !(await lockOne(dir, flags, platforms));
+  }
+  return failed ? 1 : 0;
+}
+
+/** Locks the root module in `dir`, as the native CLI's `lock_one`; true on success. */
+async function lockOne(dir, flags, platforms) {
+  const lockFile = join(dir, LOCK_FILE_NAME);
+  let lockText = null;
+  try {
+    lockText = new TextDecoder().decode(readFileSync(lockFile));
+  } catch {}
+  const flavor = workdirFlavor(flavorOption(flags.flavor ?? (process.env.TFLOCK_FLAVOR || undefined)), lockText, dir);
+  const configFile = cliConfigFile(flavor);
+  const cliConfig = configFile ? withoutInstallation(readFileSync(configFile, "utf8")) : undefined;
+  const tree = loadTree(dir, flavor);
+  const diags = tree.requirements.diagnostics.filter((d) => d.summary !== "Module directory not provided");
+  let previous;
+  if (lockText !== null) {
+    const parsed = tf.parseLock(lockText, { filename: LOCK_FILE_NAME, flavor });
+    diags.push(...parsed.diagnostics);
+    previous = parsed.lock ?? undefined;
+  }
+  diags.forEach(printDiagnostic);
+  if (diags.some((d) => d.severity === "error")) return false;
+  const requirements = Object.fromEntries(tree.requirements.providers.filter((p) => !p.builtin).map((p) => [p.provider, p.constraints]));
+  const outcome = await tf.lock({
+    requirements,
+    lock: previous,
+    platforms,
+    flavor,
+    fetch,
+    cliConfig,
+    networkMirror: flags["net-mirror"],
+    metadataHashes: flags["metadata-hashes"] === true,
+    cache: flags["no-hash-cache"] ? undefined : fileCache(),
+  });
+  const errors = outcome.diagnostics.some((d) => d.severity === "error");
+  if (outcome.writeLock && !errors) writeAtomically(lockFile, outcome.lockText);
+  for (const m of outcome.messages) out(`${m.replace(/\[(bold|reset|green|red|yellow)\]/g, "")}\n`);
+  outcome.diagnostics.forEach(printDiagnostic);
+  return !errors;
+}
+
+async function providers(args) {
+  const [sub, ...rest] = args;
+  if (sub === "lock") return providersLock(rest);
+  throw new Usage(sub === undefined ? "providers needs a subcommand: the npm bin has lock" : `unrecognized subcommand '${sub}' (the npm bin has providers lock)`);
+}
+
+async function main(argv) {
   const args = [...argv];
   const chdir = args.length > 0 && /^--?chdir(=|$)/.test(args[0]) ? args.shift() : null;
   if (chdir !== null) {
@@ -465,16 +562,18 @@ function main(argv) {
         return merge(rest);
       case "version":
         return version(rest);
+      case "providers":
+        return await providers(rest);
       case undefined:
       case "help":
       case "-h":
       case "--help":
         (command === undefined ? err : out)(
-          "Usage: tflock <hash|lockfile fmt|check|diff|merge|version> ...\n(the npm package's offline commands; `providers lock`, `init` and the rest need the native tflock)\n",
+          "Usage: tflock <hash|lockfile fmt|check|diff|merge|providers lock|version> ...\n(`init` and the rest need the native tflock)\n",
         );
         return command === undefined ? 1 : 0;
       default:
-        throw new Usage(`unrecognized subcommand '${command}' (the npm bin has hash, lockfile, merge and version)`);
+        throw new Usage(`unrecognized subcommand '${command}' (the npm bin has hash, lockfile, merge, providers lock and version)`);
     }
   } catch (e) {
     if (e instanceof Usage) {
@@ -486,4 +585,4 @@ function main(argv) {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -10,3 +10,4 @@ initSync({ module: readFileSync(new URL("./tflock_bg.wasm", import.meta.url)) })
 setSha256(() => createHash("sha256"));
 
 export * from "./tflock.js";
+export * from "./update.js";

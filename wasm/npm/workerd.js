@@ -5,3 +5,4 @@ import { initSync } from "./tflock.js";
 initSync({ module: wasm });
 
 export * from "./tflock.js";
+export * from "./update.js";

@@ -11,11 +11,13 @@ mod config;
 mod convert;
 pub mod error;
 mod hash;
+mod hash_cache;
 mod host_sha256;
 mod lockfile;
 mod planner;
 mod registry_host;
 mod ts;
+mod update;
 mod version;
 
 pub use checksums::verify_sha256_sums;

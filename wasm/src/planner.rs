@@ -13,8 +13,8 @@ use tflock_core::addrs::{Platform, Provider};
 use tflock_core::collections::SortedMap;
 use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
-    self, requirements, Answer, AvailableVersions, FetchedPackage, Mode, Need, NeedId, Outcome,
-    OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
+    self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId,
+    Outcome, OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
 use tflock_core::lockfile::Locks;
 use tflock_core::protocol::registry::DownloadResponse;
@@ -215,7 +215,8 @@ fn answer_for(flavor: Flavor, need: &Need, a: &JsValue) -> JsResult<Answer> {
     })
 }
 
-/// The planner's settings from `{ requirements, lock?, platforms, flavor?, mode? }`.
+/// The planner's settings from `{ requirements, lock?, platforms, flavor?, mode?,
+/// metadataHashes? }`.
 pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOptions)> {
     let flavor = flavor(options)?;
     let mut reqs = Requirements::new();
@@ -254,7 +255,14 @@ pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOption
     {
         return Err(diagnostic_error(d));
     }
-    Ok((reqs, locks, PlanOptions::new(flavor, mode, platforms)))
+    let mut opts = PlanOptions::new(flavor, mode, platforms);
+    opts.hash_source = hash_source(options);
+    Ok((reqs, locks, opts))
+}
+
+/// `metadataHashes: true`: the CLI's `-metadata-hashes`.
+fn hash_source(options: &JsValue) -> HashSource {
+    HashSource::choose(get(options, "metadataHashes").as_bool() == Some(true), None)
 }
 
 /// The outcome as JavaScript sees it: core's [`OutcomeView`] with camelCase keys, plus the

@@ -10,6 +10,7 @@
 
 use crate::convert::{entries, get, opt_string};
 use crate::error::{diagnostic_error, error, JsResult};
+use crate::hash_cache::JsCache;
 use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
 use js_sys::{Function, Promise, Uint8Array};
@@ -306,7 +307,7 @@ fn credentials(options: &JsValue) -> JsResult<Credentials> {
 }
 
 /// `lock({ requirements, lock?, platforms, fetch, flavor?, mode?, hosts?, cliConfig?,
-/// networkMirror?, credentials?, onProgress? })`: runs the planner (`providers lock` by
+/// networkMirror?, credentials?, onProgress?, cache?, metadataHashes? })`: runs the planner (`providers lock` by
 /// default) against the origin registries, the `cliConfig`'s `provider_installation`
 /// methods, or one `networkMirror`, performing every request with `fetch(url)` (anything
 /// returning a `Response`-like `{ status, statusText, url, headers?, arrayBuffer() }`), and
@@ -320,8 +321,9 @@ fn credentials(options: &JsValue) -> JsResult<Credentials> {
 pub async fn lock(
     #[wasm_bindgen(unchecked_param_type = "LockOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    let (reqs, locks, opts) = plan_args(&options)?;
+    let (mut reqs, mut locks, opts) = plan_args(&options)?;
     let flavor = opts.flavor;
+    let update = crate::update::planned(&options, &mut reqs, &mut locks, flavor)?;
     let listener = get(&options, "onProgress").dyn_into::<Function>().ok();
     let report = |event: LockEvent| {
         if let Some(f) = &listener {
@@ -330,7 +332,11 @@ pub async fn lock(
     };
     let fetch = fetch_option(&options)?;
     let sources = lock_sources(&options, flavor)?;
-    let outcome = lock_with(reqs, locks, opts, sources, fetch, &report).await?;
+    let cache = JsCache::from_options(&options)?;
+    let mut outcome = run_lock(reqs, locks, opts, sources, fetch, &report, cache).await?;
+    if let Some(update) = update {
+        outcome = update.outcome(outcome);
+    }
     outcome_js(&outcome, flavor)
 }
 
@@ -351,6 +357,20 @@ pub async fn lock_with(
     sources: LockSources,
     fetch: Function,
     progress: &dyn Fn(LockEvent),
+) -> JsResult<Outcome> {
+    run_lock(reqs, locks, opts, sources, fetch, progress, JsCache::none()).await
+}
+
+/// [`lock_with`] with the caller's verified hash cache: a download whose `zh:` the cache
+/// knows is answered from it, and the packages downloaded and verified are offered to it.
+async fn run_lock(
+    reqs: Requirements,
+    locks: Locks,
+    opts: PlanOptions,
+    sources: LockSources,
+    fetch: Function,
+    progress: &dyn Fn(LockEvent),
+    mut cache: JsCache,
 ) -> JsResult<Outcome> {
     let mut set = sources.source_set(opts.flavor).map_err(|diags| {
         diags
@@ -373,16 +393,34 @@ pub async fn lock_with(
     let mut queue: Vec<(IoId, IoRequest)> = Vec::new();
     type Performing<'h> = Pin<Box<dyn Future<Output = IoResponse> + 'h>>;
     let mut in_flight: Vec<(IoId, Performing<'_>)> = Vec::new();
+    // Downloads in flight, to offer what they fetched to the cache.
+    let mut downloading: Vec<(IoId, PackageId)> = Vec::new();
     loop {
         for line in run.progress() {
             progress(LockEvent::Message(&line));
         }
         queue.extend(run.requests().map_err(internal)?);
+        let mut answered = false;
         while in_flight.len() < IN_FLIGHT && !queue.is_empty() {
             let (id, req) = queue.remove(0);
+            if let IoRequest::Download {
+                package, known_zh, ..
+            } = &req
+            {
+                if let Some(cached) = known_zh.as_ref().and_then(|zh| cache.lookup(zh)) {
+                    run.respond(id, IoResponse::Package(Ok(cached)))
+                        .map_err(internal)?;
+                    answered = true;
+                    continue;
+                }
+                downloading.push((id, package.clone()));
+            }
             in_flight.push((id, Box::pin(host.perform(req))));
         }
         if in_flight.is_empty() {
+            if answered {
+                continue;
+            }
             break;
         }
         // The first request to complete, whichever it is.
@@ -396,10 +434,18 @@ pub async fn lock_with(
             Poll::Pending
         })
         .await;
+        if let (Some(at), IoResponse::Package(Ok(fetched))) =
+            (downloading.iter().position(|(d, _)| *d == id), &response)
+        {
+            let (_, package) = downloading.swap_remove(at);
+            cache.note(&package.provider, &package.platform, fetched);
+        }
         run.respond(id, response).map_err(internal)?;
     }
     drop(run);
-    Ok(planner.finish())
+    let outcome = planner.finish();
+    cache.store(&outcome);
+    Ok(outcome)
 }
 
 /// A progress event as JavaScript sees it (`LockProgress` in the types).

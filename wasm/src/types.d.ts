@@ -223,6 +223,12 @@ export interface PlannerOptions extends FlavorOptions {
   platforms: string[];
   /** The command whose decisions to reproduce (default `providers-lock`). */
   mode?: "providers-lock" | "init" | "init-upgrade";
+  /**
+   * The CLI's `-metadata-hashes`: each platform's `h1:` from the source's metadata
+   * (OpenTofu's `packages`, a network mirror's `hashes`) once one downloaded package per
+   * provider matched it, so the other platforms are not downloaded.
+   */
+  metadataHashes?: boolean;
 }
 
 /** One request from `Planner.next()`; `kind` decides which `PlannerAnswer` fits. */
@@ -298,7 +304,7 @@ export interface HashOutcome {
   fromPreviousLock: boolean;
   /** Its platform's `h1:` taken from the source's metadata (OpenTofu `packages`, a mirror's
    * `hashes`) once another platform's download matched, instead of from its own package
-   * (the CLI's `-metadata-hashes`; `lock()` does not offer the mode yet). */
+   * (`metadataHashes`, the CLI's `-metadata-hashes`). */
   fromMetadata: boolean;
 }
 
@@ -340,6 +346,40 @@ export interface LockOptions extends PlannerOptions {
   credentials?: Record<string, string>;
   /** Hears each progress line (`[bold]` markup, as the CLI prints) and each package's bytes. */
   onProgress?: (event: LockProgress) => void;
+  /**
+   * Verified package hashes kept between runs (the CLI's hash cache, keyed the same way: a
+   * package's `zh:` digest, 64 lowercase hex digits). `get` is asked before a download whose
+   * `zh:` the source announced (return the stored hashes, or `undefined`); `put` is called
+   * after the run for each downloaded package the run authenticated. Either may return a
+   * promise.
+   */
+  cache?: HashCache;
+}
+
+/** Storage for `lock()`'s and `updateProvider()`'s verified hash cache. */
+export interface HashCache {
+  get(key: string): CachedHashes | null | undefined | Promise<CachedHashes | null | undefined>;
+  put(key: string, hashes: CachedHashes): void | Promise<void>;
+}
+
+/** What the hash cache keeps for one package zip (its `zh:` is the key). */
+export interface CachedHashes {
+  /** `h1:` of the unpacked package. */
+  h1: string;
+  /** `h1:` of the zip as Terraform hashes an archive it does not unpack. */
+  h1Archive: string;
+  /** The zip's size in bytes. */
+  size: number;
+}
+
+/** `updateProvider()` settings: `lock()`'s sources, transport, cache and progress. */
+export interface UpdateProviderOptions extends Omit<LockOptions, "requirements" | "lock" | "mode"> {
+  /** The provider to move (`hashicorp/aws` or fully qualified). */
+  provider: string;
+  /** The version to move it to. */
+  version: string;
+  /** The constraints to record (the configuration's, once changed); default: the entry's. */
+  constraints?: string;
 }
 
 /** A `lock()` progress event. */

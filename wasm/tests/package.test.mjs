@@ -30,7 +30,10 @@ test("the Node entry exports the whole API and the types declare it", async () =
     assert.ok(name in tf, `missing export ${name}`);
     assert.match(dts, new RegExp(`export (function|class) ${name}\\b`), `missing declaration ${name}`);
   }
-  for (const shape of ["ZipHashes", "Diagnostic", "Lock", "LockDiff", "LoadedModule", "LockCheck", "PlanOutcome", "VerifiedSums"]) {
+  // updateProvider is the JS wrapper over lock() (update.js), declared in index.d.ts.
+  assert.equal(typeof tf.updateProvider, "function");
+  assert.match(readFileSync(new URL("index.d.ts", pkgDir), "utf8"), /export declare function updateProvider\b/);
+  for (const shape of ["UpdateProviderOptions", "HashCache", "CachedHashes", "ZipHashes", "Diagnostic", "Lock", "LockDiff", "LoadedModule", "LockCheck", "PlanOutcome", "VerifiedSums"]) {
     assert.match(dts, new RegExp(`export (interface|type) ${shape}\\b`), shape);
   }
 });

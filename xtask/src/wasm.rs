@@ -298,9 +298,10 @@ pub fn test() -> Result<()> {
 /// `strings.ToLower` instead of Rust's case tables, smaller `IsPrint` ranges, no B-tree bulk
 /// build in the bindings, three last wasm-opt passes), each measured (wasm/npm/README.md,
 /// "Size", with where the rest of the bytes are). Session 16's merged work (load-time value
-/// checks, the test-file decoder, `LockRun`) then measured 562,895 bytes; the ceiling follows
-/// it. The goal stays 500 KB; lower this with every change that shrinks the module.
-const GZIP_BUDGET: u64 = 563_500;
+/// checks, the test-file decoder, `LockRun`, `updateProvider` and the hash cache) then
+/// measured 565,564 bytes; the ceiling follows it. The goal stays 500 KB; lower this with
+/// every change that shrinks the module.
+const GZIP_BUDGET: u64 = 566_000;
 
 /// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path) -> Result<()> {

@@ -321,11 +321,7 @@ fn lock_one(
 /// Adds every package the planner authenticated to the hash cache.
 fn remember_verified(cache: &HashCache, outcome: &tflock_core::install::Outcome, fetched: &Kept) {
     for ((provider, _version, platform), f) in fetched {
-        let accepted = outcome
-            .providers
-            .iter()
-            .any(|r| &r.provider == provider && r.auth.iter().any(|(pl, _)| pl == platform));
-        if accepted {
+        if tflock_core::install::verified(outcome, provider, platform) {
             let _ = cache.put(&f.package);
         }
     }

@@ -9,20 +9,13 @@
 use super::atomic::{write_atomic, FileMode};
 use std::path::PathBuf;
 use tflock_core::collections::SortedMap;
-use tflock_core::hash::{PackageHash, ZipHashes};
-use tflock_core::install::FetchedPackage;
+use tflock_core::hash::PackageHash;
+use tflock_core::install::{cache_key, CachedHashes, FetchedPackage};
 
 /// The on-disk cache.
 #[derive(Debug, Clone)]
 pub struct HashCache {
     dir: PathBuf,
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Entry {
-    h1: String,
-    h1_archive: String,
-    size: u64,
 }
 
 impl HashCache {
@@ -40,30 +33,17 @@ impl HashCache {
         HashCache { dir: dir.into() }
     }
 
+    /// The entry's file: core's key (`install::cache_key`, the npm `cache`'s too) + `.json`.
     fn path(&self, zh: &PackageHash) -> Option<PathBuf> {
-        let value = zh.value();
-        let valid = zh.is_zh() && value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit());
-        valid.then(|| {
-            self.dir
-                .join(format!("{}.json", value.to_ascii_lowercase()))
-        })
+        cache_key(zh).map(|key| self.dir.join(format!("{key}.json")))
     }
 
     /// The cached hashes of the archive whose SHA-256 is `zh`, as a fetched package.
     pub fn get(&self, zh: &PackageHash) -> Option<FetchedPackage> {
         let bytes = std::fs::read(self.path(zh)?).ok()?;
-        let e: Entry = serde_json::from_slice(&bytes).ok()?;
-        let mut sha256 = [0u8; 32];
-        hex::decode_to_slice(zh.value(), &mut sha256).ok()?;
-        Some(FetchedPackage::Archive {
-            hashes: ZipHashes {
-                h1: PackageHash::parse(&e.h1).ok()?,
-                zh: zh.clone(),
-                h1_archive: PackageHash::parse(&e.h1_archive).ok()?,
-            },
-            sha256,
-            size: e.size,
-        })
+        serde_json::from_slice::<CachedHashes>(&bytes)
+            .ok()?
+            .package(zh)
     }
 
     /// Adds to each platform's known hashes the `h1:` of every `zh:` the cache has verified:
@@ -89,18 +69,13 @@ impl HashCache {
 
     /// Records a verified archive's hashes.
     pub fn put(&self, package: &FetchedPackage) -> anyhow::Result<()> {
-        let FetchedPackage::Archive { hashes, size, .. } = package else {
+        let FetchedPackage::Archive { hashes, .. } = package else {
             return Ok(());
         };
-        let Some(path) = self.path(&hashes.zh) else {
+        let (Some(path), Some(entry)) = (self.path(&hashes.zh), CachedHashes::of(package)) else {
             return Ok(());
         };
         std::fs::create_dir_all(&self.dir)?;
-        let entry = Entry {
-            h1: hashes.h1.to_string(),
-            h1_archive: hashes.h1_archive.to_string(),
-            size: *size,
-        };
         Ok(write_atomic(
             &path,
             &serde_json::to_vec(&entry)?,

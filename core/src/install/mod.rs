@@ -8,6 +8,7 @@
 
 mod coverage;
 mod download;
+mod hash_cache;
 mod lock_check;
 mod mirror_reuse;
 mod needs;
@@ -17,6 +18,7 @@ mod planner;
 mod platform_choice;
 pub mod requirements;
 mod targets;
+mod update;
 mod view;
 mod workdir_flavor;
 
@@ -24,6 +26,7 @@ pub use coverage::{
     coverage_query_failure, learn_hashes, lock_coverage, Coverage, KnownHashes, ProviderCoverage,
 };
 pub use download::{DownloadFailure, PackageDownload};
+pub use hash_cache::{cache_key, verified, CachedHashes};
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use needs::{
@@ -38,5 +41,6 @@ pub use platform_choice::{
     PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV,
 };
 pub use targets::restrict_to_arguments;
+pub use update::ProviderUpdate;
 pub use view::{AuthView, OutcomeView, ProviderView};
 pub use workdir_flavor::{choose_flavor, FlavorChoice, FlavorReason};
