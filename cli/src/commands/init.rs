@@ -101,8 +101,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         &planner_reqs,
         Mode::Init,
     ));
-    diags.extend(config_preamble(&config_diags, flavor));
-    diags.extend(config_diags);
+    diags.extend(init_config_diagnostics(config_diags, flavor));
     let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
     diags.extend(lock_diags);
     if diags.has_errors() {
@@ -286,21 +285,27 @@ fn install_all(
     Ok(())
 }
 
-/// Terraform's `init` puts its "configuration must be valid" error before a configuration's
-/// errors, unless the core version check refused it first (then that is all it says); OpenTofu
-/// prints the same words as a message instead.
-fn config_preamble(config: &Diagnostics, flavor: Flavor) -> Option<Diagnostic> {
-    let version_refused = config
-        .iter()
-        .any(|d| d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version"));
-    if !config.has_errors() || version_refused {
-        return None;
+/// What `init` says about a configuration: when the core version check refused it, only
+/// that (Terraform checks the version first and stops there); otherwise, with errors,
+/// Terraform's "configuration must be valid" error before them (OpenTofu prints the same
+/// words as a message instead).
+fn init_config_diagnostics(config: Diagnostics, flavor: Flavor) -> Diagnostics {
+    let is_version = |d: &Diagnostic| {
+        d.is_error() && d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version")
+    };
+    if config.iter().any(is_version) {
+        let mut only = Diagnostics::new();
+        only.extend(config.iter().filter(|d| is_version(d)).cloned());
+        return only;
     }
+    if !config.has_errors() {
+        return config;
+    }
+    let mut out = Diagnostics::new();
     match flavor {
-        Flavor::Terraform => Some(Diagnostic::error(init_config_error(flavor), "")),
-        Flavor::OpenTofu => {
-            eprintln!("\n{}", init_config_error(flavor));
-            None
-        }
+        Flavor::Terraform => out.push(Diagnostic::error(init_config_error(flavor), "")),
+        Flavor::OpenTofu => eprintln!("\n{}", init_config_error(flavor)),
     }
+    out.extend(config.iter().cloned());
+    out
 }

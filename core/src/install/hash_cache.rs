@@ -8,8 +8,8 @@
 //! download. Only packages the planner authenticated are written, and the planner
 //! re-authenticates a cached answer as if it had been downloaded.
 
-use super::FetchedPackage;
 use super::outcome::Outcome;
+use super::FetchedPackage;
 use crate::addrs::{Platform, Provider};
 use crate::hash::{PackageHash, ZipHashes};
 
