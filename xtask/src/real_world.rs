@@ -159,6 +159,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(work.join("jobs"))?;
     std::fs::write(work.join("cli.tfrc"), "")?;
+    // The commit the compared binary is built from (the checkout may move during a long run).
+    let tflock_commit = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
     build_tflock(&work.join("tflock"))?;
     let repos = extract_repos(&o, &base.join("repos"))?;
     build_tflock(&work.join("tflock"))?;
@@ -216,11 +222,6 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     results.sort_by(|a, b| (a.repo, a.what, &a.rel).cmp(&(b.repo, b.what, &b.rel)));
 
-    let tflock_commit = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
     let report = report(&repos, &results, &tflock_commit);
     print!("{report}");
     std::fs::write(base.join("report.md"), &report)?;
