@@ -86,3 +86,139 @@ pub fn tflock_tree_diagnostics(files: &[(String, String)]) -> tflock_core::Diagn
     diags.extend(tree_requirements(&tree, Flavor::Terraform).diagnostics);
     diags
 }
+
+/// One diagnostic with a source range, as the init-diagnostics suites compare them:
+/// `<severity> <summary> | file:line:col-line:col | detail`.
+fn ranged_line(
+    severity: &str,
+    summary: &str,
+    file: &str,
+    (l1, c1, l2, c2): (u64, u64, u64, u64),
+    detail: &str,
+) -> String {
+    format!("{severity} {summary} | {file}:{l1}:{c1}-{l2}:{c2} | {detail}")
+}
+
+/// `terraform init -backend=false -json`'s diagnostics with a source range whose summary
+/// `keep` accepts, sorted.
+pub fn terraform_init_diagnostics(
+    dir: &Path,
+    home: &Path,
+    keep: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let cli_config = home.join("cli.tfrc");
+    let out = tflock_tests::terraform::run_terraform(
+        dir,
+        home,
+        &cli_config,
+        &["init", "-backend=false", "-json"],
+    );
+    let mut seen: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "diagnostic")
+        .map(|v| v["diagnostic"].clone())
+        .filter(|d| d["range"].is_object() && keep(d["summary"].as_str().unwrap_or("")))
+        .map(|d| {
+            let r = &d["range"];
+            let n = |v: &serde_json::Value| v.as_u64().unwrap_or_default();
+            ranged_line(
+                d["severity"].as_str().unwrap_or_default(),
+                d["summary"].as_str().unwrap_or_default(),
+                r["filename"].as_str().unwrap_or_default(),
+                (
+                    n(&r["start"]["line"]),
+                    n(&r["start"]["column"]),
+                    n(&r["end"]["line"]),
+                    n(&r["end"]["column"]),
+                ),
+                d["detail"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    seen.sort();
+    seen
+}
+
+/// [`tflock_tree_diagnostics`] in the form of [`terraform_init_diagnostics`].
+pub fn tflock_init_diagnostics(
+    files: &[(String, String)],
+    keep: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut seen: Vec<String> = tflock_tree_diagnostics(files)
+        .iter()
+        .filter(|d| keep(&d.summary))
+        .filter_map(|d| {
+            let r = d.range.as_ref()?;
+            let severity = if d.is_error() { "error" } else { "warning" };
+            let at = (
+                r.start.line as u64,
+                r.start.column as u64,
+                r.end.line as u64,
+                r.end.column as u64,
+            );
+            Some(ranged_line(
+                severity,
+                &d.summary,
+                &r.filename,
+                at,
+                &d.detail,
+            ))
+        })
+        .collect();
+    seen.sort();
+    seen
+}
+
+/// One generated module tree through both tools: `Ok(true)` when they give the same
+/// diagnostics and there are some, `Ok(false)` when neither gives any, `Err` with the files
+/// and the difference otherwise.
+pub fn compare_init_diagnostics(
+    home: &Path,
+    files: &[(String, String)],
+    keep: &dyn Fn(&str) -> bool,
+    seed: u64,
+    n: usize,
+) -> Result<bool, String> {
+    let work = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        let p = work.path().join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    let want = terraform_init_diagnostics(work.path(), home, keep);
+    let got = tflock_init_diagnostics(files, keep);
+    if want == got {
+        return Ok(!want.is_empty());
+    }
+    let shown: String = files
+        .iter()
+        .map(|(p, t)| format!("--- {p}\n{t}\n"))
+        .collect();
+    let only_tf: Vec<_> = want.iter().filter(|w| !got.contains(w)).collect();
+    let only_ours: Vec<_> = got.iter().filter(|g| !want.contains(g)).collect();
+    Err(format!(
+        "seed {seed}, case {n}\n{shown}--- only terraform {only_tf:#?}\n--- only tflock {only_ours:#?}"
+    ))
+}
+
+/// Runs [`compare_init_diagnostics`] on every case: the disagreements, and how many cases
+/// agreed with at least one diagnostic (so a suite cannot pass on inputs that trip nothing).
+pub fn init_diagnostics_failures(
+    cases: &[Vec<(String, String)>],
+    keep: &(dyn Fn(&str) -> bool + Sync),
+    seed: u64,
+) -> (Vec<String>, usize) {
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let outcomes = failures_of(cases, |n, files| {
+        match compare_init_diagnostics(home.path(), files, keep, seed, n) {
+            Ok(true) => vec![String::new()],
+            Ok(false) => Vec::new(),
+            Err(e) => vec![e],
+        }
+    });
+    let real: Vec<String> = outcomes.iter().filter(|f| !f.is_empty()).cloned().collect();
+    let with_diagnostics = outcomes.len() - real.len();
+    (real, with_diagnostics)
+}

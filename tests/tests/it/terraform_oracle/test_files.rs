@@ -4,13 +4,10 @@
 //! providers and override blocks with targets of every kind). Every diagnostic with a source
 //! range that `terraform init` gives must be tflock's, text and position alike.
 
+use super::harness::{init_diagnostics_failures, rng};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::path::Path;
-use tflock_tests::terraform::run_terraform;
-
-use super::harness::{failures_of, rng, tflock_tree_diagnostics};
 
 const CASES: usize = 40;
 
@@ -205,103 +202,16 @@ fn case(rng: &mut StdRng) -> Vec<(String, String)> {
     ]
 }
 
-type Seen = Vec<String>;
-
-fn terraform_sees(dir: &Path, home: &Path) -> Seen {
-    let cli_config = home.join("cli.tfrc");
-    let out = run_terraform(dir, home, &cli_config, &["init", "-backend=false", "-json"]);
-    let mut seen: Seen = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["type"] == "diagnostic")
-        .map(|v| v["diagnostic"].clone())
-        .filter(|d| d["range"].is_object())
-        .map(|d| {
-            let r = &d["range"];
-            format!(
-                "{} {} | {}:{}:{}-{}:{} | {}",
-                d["severity"].as_str().unwrap_or_default(),
-                d["summary"].as_str().unwrap_or_default(),
-                r["filename"].as_str().unwrap_or_default(),
-                r["start"]["line"],
-                r["start"]["column"],
-                r["end"]["line"],
-                r["end"]["column"],
-                d["detail"].as_str().unwrap_or_default()
-            )
-        })
-        .collect();
-    seen.sort();
-    seen
-}
-
-fn tflock_sees(files: &[(String, String)]) -> Seen {
-    let diags = tflock_tree_diagnostics(files);
-    let mut seen: Seen = diags
-        .iter()
-        .filter_map(|d| {
-            let r = d.range.as_ref()?;
-            Some(format!(
-                "{} {} | {}:{}:{}-{}:{} | {}",
-                if d.is_error() { "error" } else { "warning" },
-                d.summary,
-                r.filename,
-                r.start.line,
-                r.start.column,
-                r.end.line,
-                r.end.column,
-                d.detail
-            ))
-        })
-        .collect();
-    seen.sort();
-    seen
-}
-
 #[test]
 fn test_files_are_decoded_as_terraform_decodes_them() {
     let (mut rng, seed) = rng("test files", 4_051);
     let cases: Vec<Vec<(String, String)>> = (0..CASES).map(|_| case(&mut rng)).collect();
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let failures = failures_of(&cases, |n, files| {
-        let work = tempfile::tempdir().expect("tempdir");
-        for (path, text) in files {
-            let p = work.path().join(path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, text).expect("write");
-        }
-        let want = terraform_sees(work.path(), home.path());
-        let got = tflock_sees(files);
-        if want == got {
-            // Agreeing cases with diagnostics are counted below, so the suite cannot pass on
-            // inputs that never trip the decoder.
-            return if want.is_empty() {
-                Vec::new()
-            } else {
-                vec![String::new()]
-            };
-        }
-        let shown: String = files
-            .iter()
-            .map(|(p, t)| format!("--- {p}\n{t}\n"))
-            .collect();
-        let only_tf: Vec<_> = want.iter().filter(|w| !got.contains(w)).collect();
-        let only_ours: Vec<_> = got.iter().filter(|g| !want.contains(g)).collect();
-        vec![format!(
-            "seed {seed}, case {n}\n{shown}--- only terraform {only_tf:#?}\n--- only tflock {only_ours:#?}"
-        )]
-    });
-    let real: Vec<&String> = failures.iter().filter(|f| !f.is_empty()).collect();
-    let with_diagnostics = failures.len() - real.len();
+    let (real, with_diagnostics) = init_diagnostics_failures(&cases, &|_| true, seed);
     assert!(
         real.is_empty(),
         "{} of {CASES} test files are decoded differently from terraform init:\n\n{}",
         real.len(),
-        real.iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
+        real.join("\n\n")
     );
     assert!(
         with_diagnostics >= CASES / 4,
