@@ -100,6 +100,16 @@ enum Kind {
 }
 
 impl Kind {
+    /// Terraform's and tflock's exit statuses and whether their outputs differ.
+    fn judge(terraform_ok: bool, tflock_ok: bool, same: bool) -> Kind {
+        match (terraform_ok, tflock_ok) {
+            _ if terraform_ok == tflock_ok && same => Kind::Agree,
+            (true, true) | (false, false) => Kind::Differ,
+            (false, true) => Kind::OnlyTerraformErrors,
+            (true, false) => Kind::OnlyTflockErrors,
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             Kind::Agree => "agree",
@@ -357,12 +367,7 @@ fn compare_init(
         diff.push("lock files differ:".into());
         diff.extend(short_diff(&lines(&tf_lock), &lines(&our_lock), 12));
     }
-    outcome.kind = match (tf.ok, ours.ok) {
-        _ if tf.ok == ours.ok && diff.is_empty() => Kind::Agree,
-        (true, true) | (false, false) => Kind::Differ,
-        (false, true) => Kind::OnlyTerraformErrors,
-        (true, false) => Kind::OnlyTflockErrors,
-    };
+    outcome.kind = Kind::judge(tf.ok, ours.ok, diff.is_empty());
     outcome.detail = diff;
     outcome
 }
@@ -462,12 +467,7 @@ fn compare_merge(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pat
         &render(&merged.text),
         8,
     ));
-    outcome.kind = match (original.ok, merged.ok) {
-        _ if original.ok == merged.ok && diff.is_empty() => Kind::Agree,
-        (true, true) | (false, false) => Kind::Differ,
-        (false, true) => Kind::OnlyTerraformErrors,
-        (true, false) => Kind::OnlyTflockErrors,
-    };
+    outcome.kind = Kind::judge(original.ok, merged.ok, diff.is_empty());
     outcome.detail = diff;
     outcome
 }
@@ -856,12 +856,7 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
     };
     let mut diff = short_diff(&tf_tree, &our_tree, 12);
     diff.extend(short_diff(&render(&tf_diags), &render(&our_diags), 8));
-    outcome.kind = match (tf.ok, ours.ok) {
-        _ if tf.ok == ours.ok && diff.is_empty() => Kind::Agree,
-        (true, true) | (false, false) => Kind::Differ,
-        (false, true) => Kind::OnlyTerraformErrors,
-        (true, false) => Kind::OnlyTflockErrors,
-    };
+    outcome.kind = Kind::judge(tf.ok, ours.ok, diff.is_empty());
     outcome.detail = diff;
     outcome.requirements = tf_tree.union(&our_tree).cloned().collect();
     outcome

@@ -205,37 +205,30 @@ impl<'a> LockRun<'a> {
             self.talking.push((id, self.sources.conversation(question)));
             return self.advance(id, out);
         }
+        // An installed copy and a plugin-cache copy are read alike, from different places.
+        let installed = matches!(need, Need::InstalledPackage { .. });
         match need {
             Need::InstalledPackage {
                 provider,
                 version,
                 platform,
-            } => {
-                let package = PackageId {
-                    provider,
-                    version,
-                    platform,
-                };
-                let request = IoRequest::ReadLocalCopy {
-                    place: LocalPlace::Installed,
-                    package,
-                };
-                self.issue(Pending::LocalCopy(id), request, out);
             }
-            Need::CachedPackage {
+            | Need::CachedPackage {
                 provider,
                 version,
                 platform,
             } => {
+                let place = if installed {
+                    LocalPlace::Installed
+                } else {
+                    LocalPlace::PluginCache
+                };
                 let package = PackageId {
                     provider,
                     version,
                     platform,
                 };
-                let request = IoRequest::ReadLocalCopy {
-                    place: LocalPlace::PluginCache,
-                    package,
-                };
+                let request = IoRequest::ReadLocalCopy { place, package };
                 self.issue(Pending::LocalCopy(id), request, out);
             }
             Need::Package {
