@@ -59,7 +59,8 @@ pub enum BodyDecode {
     Any,
 }
 
-const fn schema(
+/// A schema whose required arguments hold in override files too.
+pub(crate) const fn schema(
     attrs: &'static [(&'static str, bool)],
     blocks: &'static [(&'static str, &'static [&'static str])],
 ) -> BodySchema {
@@ -70,8 +71,11 @@ const fn schema(
     }
 }
 
-const NO_LABELS: &[&str] = &[];
-const CHECK_RULE: BodySchema = schema(&[("condition", true), ("error_message", true)], &[]);
+/// No labels (most nested block types).
+pub(crate) const NO_LABELS: &[&str] = &[];
+/// A `precondition`, `postcondition`, `validation` or `assert` body.
+pub(crate) const CHECK_RULE: BodySchema =
+    schema(&[("condition", true), ("error_message", true)], &[]);
 // `state_store` is an experiment in Terraform 1.15: release builds leave it out of the schema.
 const TERRAFORM_TF: BodySchema = schema(
     &[

@@ -16,25 +16,13 @@ use super::names::BAD_IDENTIFIER;
 use super::{content, decode_rules};
 use crate::config::model::{Attribute, Block, Body, Value};
 use crate::config::requirements::unnormalized_provider_name;
-use crate::config::schema::BodySchema;
+use crate::config::schema::{schema, BodySchema, CHECK_RULE, NO_LABELS};
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::hcl_syntax::valid_identifier;
 
-const NO_LABELS: &[&str] = &[];
 const NAME: &[&str] = &["name"];
 const TYPE: &[&str] = &["type"];
-
-const fn schema(
-    attrs: &'static [(&'static str, bool)],
-    blocks: &'static [(&'static str, &'static [&'static str])],
-) -> BodySchema {
-    BodySchema {
-        attrs,
-        blocks,
-        relaxed_in_overrides: false,
-    }
-}
 
 /// The file's body once `test` blocks are taken out (`testFileSchema`).
 const FILE: BodySchema = schema(
@@ -81,7 +69,6 @@ const PLAN_OPTIONS: BodySchema = schema(
     &[],
 );
 const RUN_MODULE: BodySchema = schema(&[("source", false), ("version", false)], &[]);
-const ASSERT: BodySchema = schema(&[("condition", true), ("error_message", true)], &[]);
 const OVERRIDE_RESOURCE: BodySchema = schema(
     &[
         ("target", false),
@@ -275,7 +262,7 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
     for nested in known {
         match nested.kind.as_str() {
             "assert" => {
-                strict_content(nested, &ASSERT, diags);
+                strict_content(nested, &CHECK_RULE, diags);
                 constant_condition(nested, diags);
             }
             // A plan_options or module block the decoder refused is not the run's, so a
