@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use compare::{diagnostics, short_diff, tree};
 
 const USAGE: &str =
-    "usage: cargo xtask real-world [--mirror DIR] [--only TEXT] [--jobs N] [--no-init]";
+    "usage: cargo xtask real-world [--mirror DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
@@ -531,7 +531,11 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
             .iter()
             .find_map(|w| w.strip_prefix("modules-under="))
             .map(String::from);
-        if o.only.as_ref().is_some_and(|only| !name.contains(only)) {
+        if o
+            .only
+            .as_ref()
+            .is_some_and(|only| !only.split(',').any(|part| name.contains(part)))
+        {
             continue;
         }
         let key = name.replace('/', "+");
