@@ -159,6 +159,9 @@ struct Outcome {
     requirements: BTreeSet<String>,
     /// Init only: both tools wrote a lock file (so agreement compared real bytes).
     locks_written: bool,
+    /// Modules only: the directories (relative to the repository) its local module calls
+    /// reach outside its own tree, so `init` copies those and not the whole repository.
+    reached: Vec<String>,
 }
 
 pub fn run(args: &[String]) -> Result<()> {
@@ -331,10 +334,11 @@ fn compare_init(
         fmt_changes: false,
         requirements: BTreeSet::new(),
         locks_written: false,
+        reached: Vec::new(),
     };
     let (tf_root, our_root) = (scratch.join("tf"), scratch.join("ours"));
     for root in [&tf_root, &our_root] {
-        if let Err(e) = init::copy_tree(copy, root) {
+        if let Err(e) = init::copy_reached(copy, rel, &module.reached, root) {
             outcome.detail.push(format!("copying the repository: {e}"));
             return outcome;
         }
@@ -402,6 +406,7 @@ fn compare_merge(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pat
         fmt_changes: false,
         requirements: BTreeSet::new(),
         locks_written: false,
+        reached: Vec::new(),
     };
     let reach = scan::reach(copy, &copy.join(rel));
     if let Some(first) = reach.remote.first() {
@@ -531,8 +536,7 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
             .iter()
             .find_map(|w| w.strip_prefix("modules-under="))
             .map(String::from);
-        if o
-            .only
+        if o.only
             .as_ref()
             .is_some_and(|only| !only.split(',').any(|part| name.contains(part)))
         {
@@ -824,6 +828,7 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
         fmt_changes: false,
         requirements: BTreeSet::new(),
         locks_written: false,
+        reached: Vec::new(),
     };
     if let Some(first) = reach.remote.first() {
         outcome.detail.push(format!("remote module {first}"));
@@ -863,6 +868,13 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
     outcome.kind = Kind::judge(tf.ok, ours.ok, diff.is_empty());
     outcome.detail = diff;
     outcome.requirements = tf_tree.union(&our_tree).cloned().collect();
+    outcome.reached = reach
+        .dirs
+        .iter()
+        .filter(|d| !d.starts_with(&dir))
+        .filter_map(|d| d.strip_prefix(copy).ok())
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
     outcome
 }
 
@@ -941,6 +953,7 @@ fn compare_lock(repo: usize, file: &Path, rel: &str, scratch: &Path, work: &Path
         fmt_changes,
         requirements: BTreeSet::new(),
         locks_written: false,
+        reached: Vec::new(),
     }
 }
 

@@ -151,6 +151,40 @@ pub fn spec(wanted: &BTreeMap<String, BTreeSet<String>>) -> String {
         .collect()
 }
 
+/// Copies what `init` in `rel` can read: that directory's tree, and the files of the module
+/// directories its local calls reach outside it (not their trees: a call to `../..` would
+/// otherwise copy the whole repository for every directory). A tree holding a symbolic
+/// link is copied whole, since a link may point anywhere in the repository.
+pub fn copy_reached(copy: &Path, rel: &str, reached: &[String], to: &Path) -> Result<()> {
+    let root = copy.join(rel);
+    if has_symlink(&root) || reached.iter().any(|d| has_symlink(&copy.join(d))) {
+        return copy_tree(copy, to);
+    }
+    copy_tree(&root, &to.join(rel))?;
+    for dir in reached {
+        let into = to.join(dir);
+        std::fs::create_dir_all(&into)?;
+        for e in std::fs::read_dir(copy.join(dir))?.flatten() {
+            if e.file_type()?.is_file() && !into.join(e.file_name()).exists() {
+                std::fs::copy(e.path(), into.join(e.file_name()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a symbolic link is anywhere in the tree under `dir`.
+fn has_symlink(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            e.file_type()
+                .is_ok_and(|k| k.is_symlink() || (k.is_dir() && has_symlink(&e.path())))
+        })
+}
+
 /// Copies a directory tree (files, directories, symbolic links as links).
 pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;

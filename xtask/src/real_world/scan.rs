@@ -220,6 +220,8 @@ pub struct Reach {
     pub calls: usize,
     pub remote: Vec<String>,
     pub constructs: BTreeSet<&'static str>,
+    /// The existing module directories reached, the starting one included.
+    pub dirs: Vec<PathBuf>,
 }
 
 /// Follows the local module calls from `dir` (inside `root`, the repository) and notes
@@ -236,6 +238,7 @@ pub fn reach(root: &Path, dir: &Path) -> Reach {
             reach.constructs.insert("missing local module directory");
             continue;
         }
+        reach.dirs.push(d.clone());
         for file in module_files(&d) {
             let Ok(text) = std::fs::read_to_string(&file) else {
                 continue;
