@@ -573,7 +573,14 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
 fn wanted_file(name: &str) -> bool {
     // Mock data files too: Terraform reads a test's `mock_provider` source directory at load.
     let mock = name.ends_with(".tfmock.hcl") || name.ends_with(".tfmock.json");
-    scan::is_config_file(name) || scan::is_test_file(name) || mock || name == ".terraform.lock.hcl"
+    // Variable files too: `terraform providers` reads `*.auto.tfvars`, which repositories
+    // often link to one shared file elsewhere in the tree.
+    let vars = name.ends_with(".tfvars") || name.ends_with(".tfvars.json");
+    scan::is_config_file(name)
+        || scan::is_test_file(name)
+        || mock
+        || vars
+        || name == ".terraform.lock.hcl"
 }
 
 /// Writes the wanted files of `HEAD` under `dir`; returns the commit.

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
+use tflock_core::api::input_values;
 use tflock_core::install::{
     init_config_error, requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions,
     Planner,
@@ -90,11 +91,19 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("Error saving -plugin-dir to workspace directory: {e}"))?;
     let mut diags = Diagnostics::new();
     let flavor = flavor::for_dir(given, dir);
+    // Terraform reads the variables files first and stops on their errors.
+    let (values, var_diags) = workdir::input_values(dir);
+    if var_diags.has_errors() {
+        print_diagnostics(&var_diags);
+        return Ok(ExitCode::FAILURE);
+    }
+    diags.extend(var_diags);
 
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
     let tree = workdir::load_configuration_for_init(dir, flavor)?;
     let mut config_diags = workdir::tree_diagnostics(&tree);
+    config_diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     config_diags.extend(reqs.diagnostics.clone());
     config_diags.extend(requirements::legacy_address_errors(

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
+use tflock_core::api::input_values;
 use tflock_core::install::{
     restrict_to_arguments, HashSource, Mode, PlanOptions, Planner, PlatformRequest, PLATFORMS_ENV,
 };
@@ -113,8 +114,14 @@ pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
 /// `tflock providers`: the requirement tree, like `terraform providers`.
 fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
     let flavor = flavor::for_dir(given_flavor(flavor)?, Path::new("."));
+    let (values, mut diags) = workdir::input_values(Path::new("."));
+    if diags.has_errors() {
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
     let tree = workdir::load_configuration(Path::new("."), flavor)?;
-    let mut diags = workdir::tree_diagnostics(&tree);
+    diags.extend(workdir::tree_diagnostics(&tree));
+    diags.extend(input_values::check_tree(&values, &tree));
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
     diags.extend(workdir::requirements(&tree, flavor).0.diagnostics);
     if diags.has_errors() {
@@ -171,7 +178,10 @@ pub(super) fn prepare(
     provider_args: &[String],
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
-    let mut diags = Diagnostics::new();
+    let (values, mut diags) = workdir::input_values(dir);
+    if diags.has_errors() {
+        return Ok(Err(diags));
+    }
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
     let env = std::env::var(PLATFORMS_ENV).ok();
@@ -186,6 +196,7 @@ pub(super) fn prepare(
     });
     let tree = workdir::load_configuration(dir, flavor)?;
     diags.extend(workdir::tree_diagnostics(&tree));
+    diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     diags.extend(reqs.diagnostics.clone());
     let (requirements, arg_diags) = restrict_to_arguments(&planner_reqs, provider_args, flavor);

@@ -4,6 +4,10 @@
 
 use super::atomic::{write_atomic, FileMode};
 use std::path::{Path, PathBuf};
+use tflock_core::api::input_values::{
+    collect as collect_values, files_to_read, DirEntry as VarDirEntry, InputValues, VarFile,
+    VarFileRead,
+};
 use tflock_core::collections::SortedMap;
 use tflock_core::config::modules_manifest::ModuleManifest;
 use tflock_core::config::requirements::ProviderRequirements;
@@ -190,4 +194,44 @@ pub fn write_lock(dir: &Path, locks: &Locks, flavor: Flavor) -> Result<(), Box<D
         e.path = PathBuf::from(LOCK_FILE_NAME);
         Box::new(messages::write_failed(LOCK_FILE_NAME, &e.to_string()))
     })
+}
+
+/// The root module's variable values (`TF_VAR_` variables, then `terraform.tfvars`,
+/// `terraform.tfvars.json` and `*.auto.tfvars(.json)` in `root`, as core orders them) and
+/// what reading them reported; an error there stops a command before it loads anything.
+pub fn input_values(root: &Path) -> (InputValues, Diagnostics) {
+    let env: Vec<(String, String)> = std::env::vars()
+        .filter_map(|(k, v)| Some((k.strip_prefix("TF_VAR_")?.to_string(), v)))
+        .collect();
+    let entries: Vec<VarDirEntry> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| VarDirEntry {
+            name: e.file_name().to_string_lossy().into_owned(),
+            is_dir: e.file_type().is_ok_and(|t| t.is_dir()),
+            resolves: std::fs::metadata(e.path()).is_ok(),
+        })
+        .collect();
+    let files: Vec<VarFile> = files_to_read(&entries)
+        .into_iter()
+        .map(|name| {
+            let read = match std::fs::read(root.join(&name)) {
+                Ok(bytes) => VarFileRead::Bytes(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => VarFileRead::Missing,
+                Err(e) => VarFileRead::Failed(format!("read {name}: {}", go_io_words(&e))),
+            };
+            VarFile { name, read }
+        })
+        .collect();
+    collect_values(&env, &files)
+}
+
+/// Go's words for the read errors a variables file meets (`read x: is a directory`).
+fn go_io_words(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::IsADirectory => "is a directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
 }

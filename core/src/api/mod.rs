@@ -8,11 +8,13 @@
 //! - [`metadata`]: what the sources say about one package, outside a lock run;
 //! - [`check`]: a lock file against a configuration's requirements, offline;
 //! - [`coverage`]: which platforms a lock's hashes cover, learned from source metadata;
+//! - [`input_values`]: the root module's variable values read before loading (`*.tfvars`);
 //! - [`mirror`]: which mirror documents newly stored packages change;
 //! - [`parse`]: a network mirror URL, a flavour name, a provider package file name.
 
 pub mod check;
 pub mod coverage;
+pub mod input_values;
 pub mod io;
 pub mod lock;
 pub mod metadata;

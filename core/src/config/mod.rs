@@ -8,6 +8,7 @@
 pub mod assemble;
 pub mod changes;
 pub mod files;
+pub mod input_values;
 pub mod literal;
 pub mod load;
 pub mod merge;

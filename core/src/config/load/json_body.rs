@@ -316,3 +316,51 @@ impl Cx<'_> {
         body
     }
 }
+
+/// A JSON document read as HCL's `JustAttributes` reads it (a variables file): every
+/// property of the root object an attribute, `//` ignored, a repeated name refused.
+pub fn attributes(name: &str, src: &str, root: Node, diags: &mut Diagnostics) -> Body {
+    let lines = LineIndex::new(src);
+    let range = |span: Span| lines.range(name, src, span);
+    let mut body = Body::default();
+    let start = root.start_span();
+    let NodeKind::Object(props) = root.kind else {
+        diags.push(
+            Diagnostic::error(
+                "Incorrect JSON value type",
+                "A JSON object is required here, setting the arguments for this block.",
+            )
+            .with_range(range(start)),
+        );
+        return body;
+    };
+    let mut seen: HashMap<String, Range> = HashMap::new();
+    for p in props {
+        if p.key == "//" {
+            continue;
+        }
+        let decl = range(p.key_span.start..p.value.span.end);
+        if let Some(existing) = seen.get(&p.key) {
+            diags.push(
+                Diagnostic::error(
+                    "Duplicate attribute definition",
+                    format!("The argument {:?} was already set at {existing}.", p.key),
+                )
+                .with_range(range(p.key_span.clone())),
+            );
+            continue;
+        }
+        seen.insert(p.key.clone(), decl.clone());
+        body.items.push(Item::Attribute(Attribute {
+            name: p.key,
+            expr_range: range(p.value.span.clone()),
+            value: Value::Json(p.value),
+            origin: Origin {
+                file: name.to_string(),
+                decl,
+            },
+            text: None,
+        }));
+    }
+    body
+}

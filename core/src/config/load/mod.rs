@@ -10,7 +10,7 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
-mod static_eval;
+pub(crate) mod static_eval;
 mod static_refs;
 pub(crate) mod test_file_rules;
 mod text;
@@ -22,6 +22,7 @@ use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
+pub(crate) use json_body::attributes as json_attributes;
 pub use text::decode;
 pub(crate) use value_decode::own_default_fails;
 

@@ -4,7 +4,7 @@
 //!
 //! Only native syntax, and only the expression forms whose behaviour is modelled: literals,
 //! tuples, objects with name or plain string keys, parentheses, negated numbers, `!` on
-//! bools, references and function calls. Anything else (templates, operators,
+//! bools, references, function calls and templates of those. Anything else (operators,
 //! conditionals, `for`) gives `None`, and callers then say nothing.
 
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator, UnaryOperator};
@@ -117,6 +117,7 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
             diags.push(variables_not_allowed(x, t.expr.span()));
             Val::Unknown
         }
+        Expression::StringTemplate(t) => template(x, t.iter(), diags)?,
         Expression::FuncCall(_) => {
             diags.push(
                 Diagnostic::error(
@@ -129,6 +130,36 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
         }
         _ => return None,
     })
+}
+
+/// A quoted template: its parts evaluated in order. Only literal text is modelled as a
+/// value; a template whose interpolations were refused is unknown (with their errors), and
+/// any other is `None`, so callers say nothing rather than guess its conversion.
+fn template<'e>(
+    x: &Expr<'_>,
+    parts: impl Iterator<Item = &'e hcl_edit::template::Element>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Val> {
+    use hcl_edit::template::Element;
+    let mut text = String::new();
+    let (before, mut computed) = (diags.len(), false);
+    for part in parts {
+        match part {
+            Element::Literal(l) => text.push_str(l.value()),
+            Element::Interpolation(i) => {
+                eval(x, &i.expr, diags)?;
+                computed = true;
+            }
+            Element::Directive(_) => return None,
+        }
+    }
+    if diags.len() > before {
+        Some(Val::Unknown)
+    } else if computed {
+        None
+    } else {
+        Some(Val::String(text))
+    }
 }
 
 fn variables_not_allowed(x: &Expr<'_>, root: Option<std::ops::Range<usize>>) -> Diagnostic {
@@ -149,6 +180,12 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
         }
         Expression::Array(_) | Expression::Object(_) => x.range(Some(span.start..span.start + 1)),
         Expression::Parenthesis(p) => start_range(x, p.inner())?,
+        // hclsyntax's template starts where its first part does.
+        Expression::StringTemplate(t) => match t.iter().next()? {
+            hcl_edit::template::Element::Literal(l) => x.range(l.span()),
+            hcl_edit::template::Element::Interpolation(i) => start_range(x, &i.expr)?,
+            hcl_edit::template::Element::Directive(_) => return None,
+        },
         Expression::UnaryOp(_) => x.range(Some(span.start..span.start + 1)),
         // hcl-edit folds `-1` into one number; hclsyntax keeps a negation, which starts
         // at its operator.

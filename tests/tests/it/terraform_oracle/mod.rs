@@ -18,3 +18,4 @@ mod providers;
 mod required_version;
 mod syntax;
 mod test_files;
+mod var_files;

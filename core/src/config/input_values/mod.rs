@@ -1,0 +1,51 @@
+//! Values for the root module's input variables, read before the configuration as `terraform
+//! init` (1.15, for its `const` variables) and `providers` read them: `TF_VAR_` environment
+//! variables, `terraform.tfvars`, `terraform.tfvars.json` and every `*.auto.tfvars(.json)`
+//! beside the root module. The host reads the files; this says which ones, what they hold
+//! and what Terraform reports about them.
+
+mod check;
+mod files;
+
+pub use check::check_values;
+pub use files::{collect, files_to_read, is_auto_var_file, DirEntry, VarFile, VarFileRead};
+
+use std::collections::BTreeMap;
+
+use crate::config::model::Attribute;
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueSource {
+    /// A variables file (its name as read, which Terraform's messages repeat).
+    File(String),
+    /// A `TF_VAR_<name>` environment variable.
+    Env,
+}
+
+/// One variable's value, not yet converted to the variable's type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputValue {
+    /// An expression in a variables file.
+    Expr {
+        /// The file's name.
+        file: String,
+        /// The `name = value` definition.
+        attr: Box<Attribute>,
+    },
+    /// An environment variable's text.
+    Text(String),
+}
+
+impl InputValue {
+    /// Where the value came from.
+    pub fn source(&self) -> ValueSource {
+        match self {
+            InputValue::Expr { file, .. } => ValueSource::File(file.clone()),
+            InputValue::Text(_) => ValueSource::Env,
+        }
+    }
+}
+
+/// Every value found, by variable name; a later source replaces an earlier one.
+pub type InputValues = BTreeMap<String, InputValue>;
