@@ -21,6 +21,8 @@ const GO_PACKAGES: &[&str] = &[
     // The npm package's checksum tests sign SHA256SUMS with GnuPG; git drives the merge-driver test.
     "gpg",
     "git",
+    // README's scripting examples pipe `-json` into jq (`cli_scripting` runs them).
+    "jq",
 ];
 
 fn main() -> Result<()> {
