@@ -49,6 +49,7 @@ fn main() -> Result<()> {
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         Some("real-world") => real_world::run(&args[1..]),
         Some("publish-check") => step("publish dry run", publish_dry_run(true)),
+        Some("install-check") => step("cargo install --path cli", install_check()),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|metadata|merge|signature|wasm|worker]>"
@@ -79,6 +80,9 @@ fn main() -> Result<()> {
             eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
             eprintln!(
                 "  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages"
+            );
+            eprintln!(
+                "  install-check  cargo install --path cli into <target>/install-check, then tflock version (part of test)"
             );
             eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
             eprintln!(
@@ -146,12 +150,46 @@ fn test() -> Result<()> {
     )?;
     step("crates package (publish dry run)", publish_dry_run(false))?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+    step(
+        "cargo install --path cli, then tflock version",
+        install_check(),
+    )?;
     step("fuzz smoke run", fuzz::smoke())?;
     step("wasm", wasm::test())?;
     // The Worker first: the playground's Lock test runs the built Worker as its mirror.
     step("worker", worker::test())?;
     step("playground", playground::test())?;
     eprintln!("xtask: all checks passed");
+    Ok(())
+}
+
+/// README's install line as a user runs it from a clone: `cargo install --path cli` into a
+/// scratch root, then that `tflock version`. `--debug` reuses the tests' build of the CLI
+/// (`--path` installs build in the workspace's target directory); what is checked is that
+/// the crate installs and the installed binary runs.
+fn install_check() -> Result<()> {
+    let root = target_dir().join("install-check");
+    let _ = std::fs::remove_dir_all(&root);
+    let root_arg = root.display().to_string();
+    cargo(&[
+        "install", "--path", "cli", "--root", &root_arg, "--debug", "--locked", "--quiet",
+    ])?;
+    let bin = root.join("bin").join("tflock");
+    let out = Command::new(&bin)
+        .arg("version")
+        .output()
+        .with_context(|| format!("could not start {}", bin.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = format!("tflock v{}\non ", env!("CARGO_PKG_VERSION"));
+    if !out.status.success() || !stdout.starts_with(&want) {
+        bail!(
+            "{} version: {}\n{stdout}{}",
+            bin.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    eprint!("xtask: installed {}: {stdout}", bin.display());
     Ok(())
 }
 

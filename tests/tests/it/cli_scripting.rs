@@ -103,9 +103,19 @@ fn version_lists_the_locks_selections_and_json_has_terraforms_shape() {
 }
 
 #[test]
-fn completions_are_printed_for_every_shell() {
+fn completions_are_printed_for_every_shell_readme_shows() {
     let env = Env::new();
-    for shell in ["bash", "zsh", "fish", "powershell"] {
+    // The shells of README's Install section, whose lines run these commands.
+    let readme = std::fs::read_to_string(tflock_tests::workspace_root().join("README.md")).unwrap();
+    let install = &readme[readme.find("\n## Install\n").expect("Install section")..];
+    let install = &install[..install[3..].find("\n## ").expect("next section")];
+    let shells: Vec<&str> = install
+        .split("tflock completions ")
+        .skip(1)
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    assert_eq!(shells, ["bash", "zsh", "fish", "powershell"]);
+    for shell in shells {
         let (status, stdout, stderr) = code(&env, &["completions", shell]);
         assert_eq!(status, Some(0), "{shell}: {stderr}");
         assert!(stdout.contains("tflock"), "{shell}");
