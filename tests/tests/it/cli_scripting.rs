@@ -576,6 +576,14 @@ fn mirror_json_says_what_was_downloaded_and_skipped_with_the_hashes() {
         one_document(&args, &env.run(&args)),
         document(0, 2, "skipped")
     );
+
+    // A provider that cannot be installed: exit 1, and the planner's document says why.
+    env.requires(&[("demo", "9.9.9")]);
+    let out = env.run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(v["format_version"], "1.0");
+    assert_eq!(v["diagnostics"][0]["severity"], "error", "{v}");
 }
 
 /// The lines of an NDJSON stdout, each checked to be one compact object in Terraform's
