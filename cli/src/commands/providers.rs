@@ -252,7 +252,8 @@ fn lock_one(
     cache: Option<&HashCache>,
     stream: Option<&JsonStream>,
 ) -> anyhow::Result<bool> {
-    // Diagnostics go to stderr in every mode; a stream also says the module failed.
+    // A module that cannot be planned has its diagnostics on stderr in every mode; a
+    // stream also says it failed.
     let failed = |diags: &Diagnostics| -> anyhow::Result<bool> {
         print_diagnostics(diags);
         if let Some(stream) = stream {
@@ -320,11 +321,9 @@ fn lock_one(
             outcome.diagnostics.push(*d);
         }
     }
+    // As in the one-module document, the planner's diagnostics are the view's.
     match stream {
-        Some(stream) => {
-            print_diagnostics(&outcome.diagnostics);
-            root_result(stream, dir, Some(outcome_view(&outcome, p.flavor)));
-        }
+        Some(stream) => root_result(stream, dir, Some(outcome_view(&outcome, p.flavor))),
         None => report(&outcome, p.flavor, args.common.json)?,
     }
     Ok(!outcome.has_errors())
