@@ -82,7 +82,7 @@ fn main() -> Result<()> {
                 "  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages"
             );
             eprintln!(
-                "  install-check  cargo install --path cli into <target>/install-check, then tflock version (part of test)"
+                "  install-check  cargo install --path cli and --git (this clone), then tflock version (part of test)"
             );
             eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
             eprintln!(
@@ -163,33 +163,58 @@ fn test() -> Result<()> {
     Ok(())
 }
 
-/// README's install line as a user runs it from a clone: `cargo install --path cli` into a
-/// scratch root, then that `tflock version`. `--debug` reuses the tests' build of the CLI
-/// (`--path` installs build in the workspace's target directory); what is checked is that
-/// the crate installs and the installed binary runs.
+/// README's install lines as a user runs them: `cargo install --path cli` and `cargo install
+/// --git` (this clone's own repository at `HEAD`, standing for GitHub), each into a scratch
+/// root, then each installed `tflock version`. `--debug` and the workspace's target
+/// directory reuse the tests' build of the dependencies; what is checked is that the crate
+/// installs both ways and the installed binary runs.
 fn install_check() -> Result<()> {
-    let root = target_dir().join("install-check");
-    let _ = std::fs::remove_dir_all(&root);
-    let root_arg = root.display().to_string();
-    cargo(&[
-        "install", "--path", "cli", "--root", &root_arg, "--debug", "--locked", "--quiet",
-    ])?;
-    let bin = root.join("bin").join("tflock");
-    let out = Command::new(&bin)
-        .arg("version")
-        .output()
-        .with_context(|| format!("could not start {}", bin.display()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let want = format!("tflock v{}\non ", env!("CARGO_PKG_VERSION"));
-    if !out.status.success() || !stdout.starts_with(&want) {
-        bail!(
-            "{} version: {}\n{stdout}{}",
-            bin.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let target = target_dir();
+    let target_arg = target.display().to_string();
+    let path_root = target.join("install-check").join("path");
+    let git_root = target.join("install-check").join("git");
+    let _ = std::fs::remove_dir_all(target.join("install-check"));
+    let common = [
+        "--debug",
+        "--locked",
+        "--quiet",
+        "--target-dir",
+        &target_arg,
+    ];
+    let root_arg = path_root.display().to_string();
+    let mut args = vec!["install", "--path", "cli", "--root", &root_arg];
+    args.extend(common);
+    cargo(&args)?;
+    let head = Command::new("git").args(["rev-parse", "HEAD"]).output()?;
+    if !head.status.success() {
+        bail!("install-check needs a git clone (git rev-parse HEAD failed)");
     }
-    eprint!("xtask: installed {}: {stdout}", bin.display());
+    let rev = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let url = format!("file://{}", workspace_root().display());
+    let root_arg = git_root.display().to_string();
+    let mut args = vec![
+        "install", "--git", &url, "--rev", &rev, "tflock", "--root", &root_arg,
+    ];
+    args.extend(common);
+    cargo(&args)?;
+    for root in [path_root, git_root] {
+        let bin = root.join("bin").join("tflock");
+        let out = Command::new(&bin)
+            .arg("version")
+            .output()
+            .with_context(|| format!("could not start {}", bin.display()))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let want = format!("tflock v{}\non ", env!("CARGO_PKG_VERSION"));
+        if !out.status.success() || !stdout.starts_with(&want) {
+            bail!(
+                "{} version: {}\n{stdout}{}",
+                bin.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        eprint!("xtask: installed {}: {stdout}", bin.display());
+    }
     Ok(())
 }
 
