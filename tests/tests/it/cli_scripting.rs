@@ -706,7 +706,7 @@ fn subcommands(env: &Env, path: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_lists_every_command_with_json_and_the_exit_statuses_help_shows() {
+fn the_readme_lists_every_command_with_json_and_help_shows_the_exit_statuses_and_json_rules() {
     let env = Env::new();
     env.cli_config("");
     // Every command and subcommand, from the help texts.
@@ -751,6 +751,11 @@ fn the_readme_lists_every_command_with_json_and_the_exit_statuses_help_shows() {
     let help = String::from_utf8_lossy(&env.run(&["--help"]).stdout).replace('\n', " ");
     assert!(
         help.contains("Exit status: 0 success; 1 error; 2 differences found"),
+        "{help}"
+    );
+    assert!(
+        help.contains("-json prints one JSON object, \"format_version\" first")
+            && help.contains("several root modules prints NDJSON"),
         "{help}"
     );
     for check in [
