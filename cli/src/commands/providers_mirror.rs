@@ -127,7 +127,8 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
     let mut problems = Diagnostics::new();
     let (mut reused, mut downloaded, mut copied) = (0usize, 0usize, 0usize);
-    let mut releases: BTreeMap<(String, String), Vec<MirroredPackage>> = BTreeMap::new();
+    // In `kept`'s order: providers, then versions by precedence (not as strings).
+    let mut releases: Vec<MirroredRelease> = Vec::new();
     for ((provider, version, platform), fetched) in &kept {
         // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
         // none to copy, and leaving it out silently would make a mirror that lacks it.
@@ -171,19 +172,27 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let hashes = vec![hashes.h1.to_string(), hashes.zh.to_string()];
-        releases
-            .entry((provider.to_string(), version.to_string()))
-            .or_default()
-            .push(MirroredPackage {
-                platform: platform.to_string(),
-                file: dest
-                    .strip_prefix(target)
-                    .unwrap_or(&dest)
-                    .display()
-                    .to_string(),
-                status,
-                hashes: hashes.clone(),
-            });
+        let package = MirroredPackage {
+            platform: platform.to_string(),
+            file: dest
+                .strip_prefix(target)
+                .unwrap_or(&dest)
+                .display()
+                .to_string(),
+            status,
+            hashes: hashes.clone(),
+        };
+        let (provider_name, version_name) = (provider.to_string(), version.to_string());
+        match releases.last_mut() {
+            Some(r) if r.provider == provider_name && r.version == version_name => {
+                r.platforms.push(package)
+            }
+            _ => releases.push(MirroredRelease {
+                provider: provider_name,
+                version: version_name,
+                platforms: vec![package],
+            }),
+        }
         by_version
             .entry((
                 hostname::for_display(&provider.hostname),
@@ -228,14 +237,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             downloaded,
             skipped: reused,
             copied,
-            providers: releases
-                .into_iter()
-                .map(|((provider, version), platforms)| MirroredRelease {
-                    provider,
-                    version,
-                    platforms,
-                })
-                .collect(),
+            providers: releases,
         })?;
     } else if let Some(line) = mirror_reuse_summary(reused, downloaded) {
         println!("{line}");
