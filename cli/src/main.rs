@@ -42,7 +42,10 @@ use tflock_core::Diagnostic;
                   -chdir=DIR    Switch to DIR before running the command.\n  \
                   -v, -version  Show the version (as `tflock version`).\n\n\
                   Exit status: 0 success; 1 error; 2 differences found (`lockfile diff \
-                  -exit-code`,\n`lockfile fmt -check`, `lockfile coverage`)."
+                  -exit-code`,\n`lockfile fmt -check`, `lockfile coverage`).\n\n\
+                  -json prints one JSON object, \"format_version\" first; `providers lock` over \
+                  several root\nmodules prints NDJSON (one message per line, Terraform's -json \
+                  stream shape)."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -56,38 +56,158 @@ struct Versioned<'a, T> {
     doc: &'a T,
 }
 
-/// Prints any serializable value as pretty JSON on stdout. An object gains
-/// `"format_version": "1.0"` first, as Terraform's `-json` documents carry it; arrays (the
-/// per-file and per-provider lists) are printed as they are.
+/// Prints a serializable object as pretty JSON on stdout, with `"format_version": "1.0"`
+/// first, as Terraform's `-json` documents carry it. Every `-json` document is an object (a
+/// list goes in a named member), so a consumer can always read `format_version` first.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     println!("{}", json_text(value)?);
     Ok(())
 }
 
-/// The pretty JSON `print_json` prints (without the final newline).
+/// The pretty JSON `print_json` prints (without the final newline); an error for a value
+/// that is not an object, which no command may print as a document.
 pub fn json_text<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
-    let is_object = serde_json::to_value(value)?.is_object();
-    Ok(if is_object {
-        serde_json::to_string_pretty(&Versioned {
-            format_version: FORMAT_VERSION,
-            doc: value,
-        })?
-    } else {
-        serde_json::to_string_pretty(value)?
-    })
+    if !serde_json::to_value(value)?.is_object() {
+        anyhow::bail!("a -json document must be an object, to carry format_version");
+    }
+    Ok(serde_json::to_string_pretty(&Versioned {
+        format_version: FORMAT_VERSION,
+        doc: value,
+    })?)
+}
+
+/// The `@module` of tflock's streamed JSON messages (Terraform's is `terraform.ui`).
+pub const JSON_UI_MODULE: &str = "tflock.ui";
+
+/// A stream of JSON messages, one compact object per line (NDJSON), in the shape of
+/// Terraform's `-json` streaming output (`internal/command/views/json_view.go`, written by
+/// hclog): `@level`, `@message`, `@module`, `@timestamp`, then the message's own members
+/// in name order, among them `type`. The first line is the `version` message, whose `ui`
+/// is [`FORMAT_VERSION`], as Terraform's first line carries its JSON UI version.
+pub struct JsonStream(());
+
+impl JsonStream {
+    /// Starts the stream with its `version` message.
+    pub fn start() -> JsonStream {
+        let version = env!("CARGO_PKG_VERSION");
+        let mut fields = serde_json::Map::new();
+        fields.insert("tflock".into(), version.into());
+        fields.insert("ui".into(), FORMAT_VERSION.into());
+        let stream = JsonStream(());
+        stream.message("info", &format!("tflock {version}"), "version", fields);
+        stream
+    }
+
+    /// Prints one message: `level` is hclog's (`info`, `warn`, `error`), `kind` its `type`.
+    pub fn message(
+        &self,
+        level: &str,
+        message: &str,
+        kind: &str,
+        fields: serde_json::Map<String, serde_json::Value>,
+    ) {
+        println!(
+            "{}",
+            stream_line(level, message, kind, fields, std::time::SystemTime::now())
+        );
+    }
+}
+
+/// One NDJSON line. serde_json's maps keep their keys sorted, as Go's `encoding/json`
+/// writes hclog's: `@` sorts before every letter, so the four `@` members come first.
+fn stream_line(
+    level: &str,
+    message: &str,
+    kind: &str,
+    mut fields: serde_json::Map<String, serde_json::Value>,
+    now: std::time::SystemTime,
+) -> String {
+    fields.insert("@level".into(), level.into());
+    fields.insert("@message".into(), message.into());
+    fields.insert("@module".into(), JSON_UI_MODULE.into());
+    fields.insert("@timestamp".into(), rfc3339_micros(now).into());
+    fields.insert("type".into(), kind.into());
+    serde_json::Value::Object(fields).to_string()
+}
+
+/// hclog's JSON timestamp: UTC, microseconds (`2026-11-25T21:54:36.960409Z`).
+fn rfc3339_micros(t: std::time::SystemTime) -> String {
+    let since = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil_from_days, for days since 1970-01-01 (never negative here).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
+        rem / 3_600,
+        rem % 3_600 / 60,
+        rem % 60,
+        since.subsec_micros()
+    )
+}
+
+/// The core's view of an outcome as it is; only the markup goes, as on a terminal.
+pub fn outcome_view(outcome: &Outcome, flavor: Flavor) -> OutcomeView {
+    let mut view = OutcomeView::new(outcome, flavor);
+    view.messages = view.messages.iter().map(|m| strip_markup(m)).collect();
+    view
 }
 
 /// Prints a planner outcome: messages (stdout) and diagnostics (stderr), or the JSON form.
 pub fn report(outcome: &Outcome, flavor: Flavor, json: bool) -> anyhow::Result<()> {
     if json {
-        // The core's view as it is; only the markup goes, as on a terminal.
-        let mut view = OutcomeView::new(outcome, flavor);
-        view.messages = view.messages.iter().map(|m| strip_markup(m)).collect();
-        return print_json(&view);
+        return print_json(&outcome_view(outcome, flavor));
     }
     for m in &outcome.messages {
         println!("{}", strip_markup(m));
     }
     print_diagnostics(&outcome.diagnostics);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn timestamps_are_hclogs_utc_microseconds() {
+        let t = UNIX_EPOCH + Duration::new(1_795_643_676, 960_409_123);
+        assert_eq!(rfc3339_micros(t), "2026-11-25T21:54:36.960409Z");
+        assert_eq!(rfc3339_micros(UNIX_EPOCH), "1970-01-01T00:00:00.000000Z");
+        // A leap day.
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339_micros(leap), "2000-02-29T00:00:00.000000Z");
+    }
+
+    #[test]
+    fn stream_lines_have_terraforms_member_order() {
+        let mut fields = serde_json::Map::new();
+        fields.insert("terraform".into(), "1.15.5".into());
+        fields.insert("ui".into(), "1.3".into());
+        let t = UNIX_EPOCH + Duration::new(1_795_643_676, 960_409_000);
+        // Terraform 1.15.5's first `init -json` line, with tflock's module name.
+        assert_eq!(
+            stream_line("info", "Terraform 1.15.5", "version", fields, t),
+            r#"{"@level":"info","@message":"Terraform 1.15.5","@module":"tflock.ui","@timestamp":"2026-11-25T21:54:36.960409Z","terraform":"1.15.5","type":"version","ui":"1.3"}"#
+        );
+    }
+
+    #[test]
+    fn documents_are_objects_with_format_version_first() {
+        let text = json_text(&serde_json::json!({"b": 1, "a": [2]})).unwrap();
+        assert!(
+            text.starts_with("{\n  \"format_version\": \"1.0\",\n"),
+            "{text}"
+        );
+        assert!(json_text(&[1, 2]).is_err());
+    }
 }

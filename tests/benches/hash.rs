@@ -146,7 +146,7 @@ fn tflock_cli(bin: &Path, path: &Path) -> ZipHashes {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("tflock hash --json");
     let field = |k: &str| {
-        let text = v[0][k].as_str().expect("hash field").to_string();
+        let text = v["files"][0][k].as_str().expect("hash field").to_string();
         tflock_core::hash::PackageHash::parse(&text).expect("hash")
     };
     ZipHashes {

@@ -242,10 +242,9 @@ function ordered(v) {
   return v;
 }
 
-/** JSON as the native CLI prints it: objects gain `"format_version": "1.0"` first. */
+/** JSON as the native CLI prints it: an object with `"format_version": "1.0"` first. */
 function printJson(value) {
-  const doc = value && typeof value === "object" && !Array.isArray(value) ? { format_version: "1.0", ...value } : value;
-  out(JSON.stringify(doc, null, 2) + "\n");
+  out(JSON.stringify({ format_version: "1.0", ...value }, null, 2) + "\n");
 }
 
 function lockfileDiff(args) {
@@ -327,7 +326,7 @@ function hash(args) {
     }
   }
   if (flags.json) {
-    printJson(results);
+    printJson({ files: results });
   } else {
     for (const r of results) {
       const lines = r.kind === "zip" ? [r.h1, r.zh, ...(r.h1_archive !== r.h1 ? [r.h1_archive] : [])] : [r.h1];

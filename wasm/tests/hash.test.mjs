@@ -14,7 +14,7 @@ const samples = readdirSync(samplesDir).filter((n) => n.endsWith(".zip")).sort()
 function cliHashes(path) {
   const r = runCli(["hash", "--json", path]);
   assert.equal(r.status, 0, r.stderr);
-  const [h] = JSON.parse(r.stdout);
+  const [h] = JSON.parse(r.stdout).files;
   const out = { h1: h.h1, zh: h.zh };
   if (h.h1_archive !== h.h1) out.h1Archive = h.h1_archive;
   return out;

@@ -32,6 +32,6 @@ export function cliHashes(work, bytes) {
   writeFileSync(path, bytes);
   const r = runCli(["hash", "--json", path]);
   assert.equal(r.status, 0, r.stderr);
-  const [h] = JSON.parse(r.stdout);
+  const [h] = JSON.parse(r.stdout).files;
   return { h1: h.h1, zh: h.zh };
 }

@@ -21,6 +21,8 @@ const GO_PACKAGES: &[&str] = &[
     // The npm package's checksum tests sign SHA256SUMS with GnuPG; git drives the merge-driver test.
     "gpg",
     "git",
+    // README's scripting examples pipe `-json` into jq (`cli_scripting` runs them).
+    "jq",
 ];
 
 fn main() -> Result<()> {
@@ -47,6 +49,7 @@ fn main() -> Result<()> {
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         Some("real-world") => real_world::run(&args[1..]),
         Some("publish-check") => step("publish dry run", publish_dry_run(true)),
+        Some("install-check") => step("cargo install --path cli", install_check()),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|metadata|merge|signature|wasm|worker]>"
@@ -77,6 +80,9 @@ fn main() -> Result<()> {
             eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
             eprintln!(
                 "  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages"
+            );
+            eprintln!(
+                "  install-check  cargo install --path cli and --git (this clone), then tflock version (part of test)"
             );
             eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
             eprintln!(
@@ -144,12 +150,71 @@ fn test() -> Result<()> {
     )?;
     step("crates package (publish dry run)", publish_dry_run(false))?;
     step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+    step(
+        "cargo install --path cli, then tflock version",
+        install_check(),
+    )?;
     step("fuzz smoke run", fuzz::smoke())?;
     step("wasm", wasm::test())?;
     // The Worker first: the playground's Lock test runs the built Worker as its mirror.
     step("worker", worker::test())?;
     step("playground", playground::test())?;
     eprintln!("xtask: all checks passed");
+    Ok(())
+}
+
+/// README's install lines as a user runs them: `cargo install --path cli` and `cargo install
+/// --git` (this clone's own repository at `HEAD`, standing for GitHub), each into a scratch
+/// root, then each installed `tflock version`. `--debug` and the workspace's target
+/// directory reuse the tests' build of the dependencies; what is checked is that the crate
+/// installs both ways and the installed binary runs.
+fn install_check() -> Result<()> {
+    let target = target_dir();
+    let target_arg = target.display().to_string();
+    let path_root = target.join("install-check").join("path");
+    let git_root = target.join("install-check").join("git");
+    let _ = std::fs::remove_dir_all(target.join("install-check"));
+    let common = [
+        "--debug",
+        "--locked",
+        "--quiet",
+        "--target-dir",
+        &target_arg,
+    ];
+    let root_arg = path_root.display().to_string();
+    let mut args = vec!["install", "--path", "cli", "--root", &root_arg];
+    args.extend(common);
+    cargo(&args)?;
+    let head = Command::new("git").args(["rev-parse", "HEAD"]).output()?;
+    if !head.status.success() {
+        bail!("install-check needs a git clone (git rev-parse HEAD failed)");
+    }
+    let rev = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let url = format!("file://{}", workspace_root().display());
+    let root_arg = git_root.display().to_string();
+    let mut args = vec![
+        "install", "--git", &url, "--rev", &rev, "tflock", "--root", &root_arg,
+    ];
+    args.extend(common);
+    cargo(&args)?;
+    for root in [path_root, git_root] {
+        let bin = root.join("bin").join("tflock");
+        let out = Command::new(&bin)
+            .arg("version")
+            .output()
+            .with_context(|| format!("could not start {}", bin.display()))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let want = format!("tflock v{}\non ", env!("CARGO_PKG_VERSION"));
+        if !out.status.success() || !stdout.starts_with(&want) {
+            bail!(
+                "{} version: {}\n{stdout}{}",
+                bin.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        eprint!("xtask: installed {}: {stdout}", bin.display());
+    }
     Ok(())
 }
 

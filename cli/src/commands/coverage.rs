@@ -27,7 +27,7 @@ pub struct CoverageArgs {
     /// directory, as `init`).
     #[arg(long, env = "TFLOCK_FLAVOR")]
     pub flavor: Option<String>,
-    /// Print the report as JSON.
+    /// Print one JSON document (`format_version`, the wanted `platforms`, `providers`).
     #[arg(long)]
     pub json: bool,
 }
@@ -111,7 +111,8 @@ pub fn run(args: CoverageArgs) -> anyhow::Result<ExitCode> {
                 })
             })
             .collect();
-        print_json(&value)?;
+        let wanted: Vec<String> = wanted.iter().map(Platform::to_string).collect();
+        print_json(&serde_json::json!({ "platforms": wanted, "providers": value }))?;
     } else {
         for p in &report.providers {
             let name = p.provider.to_string();

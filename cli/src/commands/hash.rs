@@ -24,9 +24,15 @@ pub struct HashArgs {
     /// Provider zips or unpacked provider directories.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Print structured JSON instead of one hash per line.
+    /// Print one JSON document (`format_version`, `files`) instead of one hash per line.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `hash -json`'s document (`print_json` adds `format_version`).
+#[derive(Serialize)]
+struct HashJson<'a> {
+    files: &'a [Hashed],
 }
 
 /// What one path hashed to.
@@ -78,7 +84,9 @@ pub fn run(args: HashArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.json {
-        crate::output::print_json(&results)?;
+        // One document: the paths that hashed, in argument order (the others are errors on
+        // stderr).
+        crate::output::print_json(&HashJson { files: &results })?;
     } else {
         let many = args.paths.len() > 1;
         for r in &results {

@@ -42,7 +42,7 @@ pub struct InitArgs {
     /// How many requests and downloads run at once.
     #[arg(long, default_value_t = 8)]
     pub parallelism: usize,
-    /// Print the outcome as JSON.
+    /// Print the outcome as one JSON document (`format_version` first) instead of messages.
     #[arg(long)]
     pub json: bool,
     /// Install only from this filesystem mirror directory, ignoring the CLI config's

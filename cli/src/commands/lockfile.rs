@@ -69,7 +69,7 @@ pub enum LockfileCommand {
         old: PathBuf,
         /// The lock file after.
         new: PathBuf,
-        /// Print the structured diff as JSON.
+        /// Print the structured diff as one JSON document (`format_version`, `providers`).
         #[arg(long)]
         json: bool,
         /// Exit 2 when the lock files differ (0 when they do not, 1 on errors).

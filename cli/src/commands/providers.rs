@@ -10,14 +10,15 @@ use crate::host::locked_platforms;
 use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
-use crate::output::{print_diagnostics, report};
+use crate::output::{outcome_view, print_diagnostics, report, JsonStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::api::input_values;
 use tflock_core::install::{
-    restrict_to_arguments, HashSource, Mode, PlanOptions, Planner, PlatformRequest, PLATFORMS_ENV,
+    restrict_to_arguments, HashSource, Mode, OutcomeView, PlanOptions, Planner, PlatformRequest,
+    PLATFORMS_ENV,
 };
 use tflock_core::protocol::mirror::option_mirror_url;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
@@ -57,7 +58,8 @@ pub(super) struct Common {
     /// How many requests and downloads run at once.
     #[arg(long, default_value_t = 8)]
     pub(super) parallelism: usize,
-    /// Print the outcome as JSON.
+    /// Print JSON on stdout: one document with `format_version` first (`lock` over several
+    /// root modules: NDJSON, one message per line, as Terraform's `-json` streams).
     #[arg(long)]
     pub(super) json: bool,
 }
@@ -235,12 +237,16 @@ fn lock(args: LockArgs) -> anyhow::Result<ExitCode> {
     } else {
         HashCache::default_location()
     };
+    // Several root modules with -json stream one line per module (NDJSON), never
+    // back-to-back documents a JSON parser cannot read; one module prints one document.
+    let stream = (dirs.len() > 1 && args.common.json).then(JsonStream::start);
     let mut failed = false;
     for dir in &dirs {
         if dirs.len() > 1 && !args.common.json {
             println!("\n{}:", dir.display());
         }
-        failed |= !lock_one(dir, &args, &providers, cache.as_ref())?;
+        let done = lock_one(dir, &args, &providers, cache.as_ref(), stream.as_ref())?;
+        failed |= !done;
     }
     Ok(if failed {
         ExitCode::FAILURE
@@ -255,13 +261,20 @@ fn lock_one(
     args: &LockArgs,
     providers: &[String],
     cache: Option<&HashCache>,
+    stream: Option<&JsonStream>,
 ) -> anyhow::Result<bool> {
+    // A module that cannot be planned has its diagnostics on stderr in every mode; a
+    // stream also says it failed.
+    let failed = |diags: &Diagnostics| -> anyhow::Result<bool> {
+        print_diagnostics(diags);
+        if let Some(stream) = stream {
+            root_result(stream, dir, None);
+        }
+        Ok(false)
+    };
     let p = match prepare(dir, &args.common, providers)? {
         Ok(p) => p,
-        Err(diags) => {
-            print_diagnostics(&diags);
-            return Ok(false);
-        }
+        Err(diags) => return failed(&diags),
     };
     let http = Http::new(Duration::from_secs(10), 2)?.with_cli_config(&p.cli_cfg);
     // Like Terraform, ignore the CLI config's installation methods: upstream registries by
@@ -277,10 +290,7 @@ fn lock_one(
                 trust_all_hashes: false,
             },
             Err(e) => {
-                let mut d = Diagnostics::new();
-                d.push(e.to_diagnostic());
-                print_diagnostics(&d);
-                return Ok(false);
+                return failed(&single(e.to_diagnostic()));
             }
         }
     } else {
@@ -289,10 +299,7 @@ fn lock_one(
     let sources = Sources::only(vec![method], &p.cli_cfg, p.flavor, http);
     let platforms = match choose_platforms(&p, &sources, cache, true) {
         Ok(platforms) => platforms,
-        Err(d) => {
-            print_diagnostics(&single(*d));
-            return Ok(false);
-        }
+        Err(d) => return failed(&single(*d)),
     };
     let cache_dir = if args.enable_plugin_cache {
         cliconfig::plugin_cache_dir(&p.cli_cfg)
@@ -325,8 +332,33 @@ fn lock_one(
             outcome.diagnostics.push(*d);
         }
     }
-    report(&outcome, p.flavor, args.common.json)?;
+    // As in the one-module document, the planner's diagnostics are the view's.
+    match stream {
+        Some(stream) => root_result(stream, dir, Some(outcome_view(&outcome, p.flavor))),
+        None => report(&outcome, p.flavor, args.common.json)?,
+    }
     Ok(!outcome.has_errors())
+}
+
+/// The `lock_result` message of one root module in a `-json` stream: `lock` is the document
+/// one module alone prints (without `format_version`: the stream's `version` message
+/// carries it), null when the module failed before anything was locked.
+fn root_result(stream: &JsonStream, dir: &Path, view: Option<OutcomeView>) {
+    let ok = view.as_ref().is_some_and(|v| !v.diagnostics.has_errors());
+    let shown = dir.display().to_string();
+    let mut fields = serde_json::Map::new();
+    fields.insert("root".into(), shown.clone().into());
+    fields.insert("success".into(), ok.into());
+    fields.insert(
+        "lock".into(),
+        serde_json::to_value(view).unwrap_or(serde_json::Value::Null),
+    );
+    let (level, message) = if ok {
+        ("info", format!("{shown}: providers locked"))
+    } else {
+        ("error", format!("{shown}: providers lock failed"))
+    };
+    stream.message(level, &message, "lock_result", fields);
 }
 
 /// Adds every package the planner authenticated to the hash cache.

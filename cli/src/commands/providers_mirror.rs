@@ -9,7 +9,7 @@ use crate::host::hash_cache::HashCache;
 use crate::host::http::Http;
 use crate::host::mirror_dir;
 use crate::host::sources::Sources;
-use crate::output::{print_diagnostics, report};
+use crate::output::{print_diagnostics, print_json, report};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,6 +24,43 @@ use tflock_core::{Diagnostic, Diagnostics};
 type MirrorKey = (String, String, String, String);
 /// (platform, archive file name, hashes) of one mirrored package.
 type MirrorArchive = (String, String, Vec<String>);
+
+/// `providers mirror -json`'s document (`print_json` adds `format_version`).
+#[derive(serde::Serialize)]
+struct MirrorJson {
+    /// The mirror directory, as given.
+    target: String,
+    /// The platforms mirrored.
+    platforms: Vec<String>,
+    /// Packages downloaded into the mirror this run.
+    downloaded: usize,
+    /// Packages already in the mirror whose checksums matched the signed ones.
+    skipped: usize,
+    /// Packages copied from a filesystem mirror.
+    copied: usize,
+    /// Per provider and version, what happened to each platform's package.
+    providers: Vec<MirroredRelease>,
+}
+
+/// One provider version of the mirror.
+#[derive(serde::Serialize)]
+struct MirroredRelease {
+    provider: String,
+    version: String,
+    platforms: Vec<MirroredPackage>,
+}
+
+/// One platform's package in the mirror.
+#[derive(serde::Serialize)]
+struct MirroredPackage {
+    platform: String,
+    /// The archive's path under the target directory.
+    file: String,
+    /// `downloaded`, `skipped` (already there and matching) or `copied`.
+    status: &'static str,
+    /// `h1:` and `zh:`, as `<version>.json` records them.
+    hashes: Vec<String>,
+}
 
 /// Runs `tflock providers mirror`.
 pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
@@ -63,6 +100,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
+    let platform_names = platforms.iter().map(ToString::to_string).collect();
     std::fs::create_dir_all(target)?;
     let staging = tempfile::Builder::new()
         .prefix(".tflock-mirror-")
@@ -88,7 +126,9 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     // Group by provider and version, then write archives and the two index files.
     let mut by_version: BTreeMap<MirrorKey, Vec<MirrorArchive>> = BTreeMap::new();
     let mut problems = Diagnostics::new();
-    let (mut reused, mut downloaded) = (0usize, 0usize);
+    let (mut reused, mut downloaded, mut copied) = (0usize, 0usize, 0usize);
+    // In `kept`'s order: providers, then versions by precedence (not as strings).
+    let mut releases: Vec<MirroredRelease> = Vec::new();
     for ((provider, version, platform), fetched) in &kept {
         // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
         // none to copy, and leaving it out silently would make a mirror that lacks it.
@@ -105,26 +145,54 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         if let Some(dir) = dest.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        match (&fetched.kept, &fetched.local) {
+        let status = match (&fetched.kept, &fetched.local) {
             // Already in place, and the planner authenticated it like a download.
-            _ if fetched.reused => reused += 1,
+            _ if fetched.reused => {
+                reused += 1;
+                "skipped"
+            }
             (Some(tmp), _) => {
                 std::fs::rename(tmp.path(), &dest)?;
                 downloaded += 1;
+                "downloaded"
             }
             // An archive of a filesystem mirror is read where it is, so it is copied.
             (None, Some(path)) => {
                 let bytes = std::fs::read(path)?;
                 write_atomic(&dest, &bytes, FileMode::Fixed(0o644))?;
+                copied += 1;
+                "copied"
             }
             (None, None) => anyhow::bail!(
                 "the package of {provider} {version} for {platform} was not kept for the mirror"
             ),
-        }
+        };
         let filename = dest
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let hashes = vec![hashes.h1.to_string(), hashes.zh.to_string()];
+        let package = MirroredPackage {
+            platform: platform.to_string(),
+            file: dest
+                .strip_prefix(target)
+                .unwrap_or(&dest)
+                .display()
+                .to_string(),
+            status,
+            hashes: hashes.clone(),
+        };
+        let (provider_name, version_name) = (provider.to_string(), version.to_string());
+        match releases.last_mut() {
+            Some(r) if r.provider == provider_name && r.version == version_name => {
+                r.platforms.push(package)
+            }
+            _ => releases.push(MirroredRelease {
+                provider: provider_name,
+                version: version_name,
+                platforms: vec![package],
+            }),
+        }
         by_version
             .entry((
                 hostname::for_display(&provider.hostname),
@@ -133,11 +201,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
                 version.to_string(),
             ))
             .or_default()
-            .push((
-                platform.to_string(),
-                filename,
-                vec![hashes.h1.to_string(), hashes.zh.to_string()],
-            ));
+            .push((platform.to_string(), filename, hashes));
     }
     for ((host_dir, ns, ty, version), archives) in by_version {
         // Which documents change, and how, is the edge mirror's publish plan for uploads
@@ -166,10 +230,17 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if let Some(line) = mirror_reuse_summary(reused, downloaded) {
-        if !args.common.json {
-            println!("{line}");
-        }
+    if args.common.json {
+        print_json(&MirrorJson {
+            target: target.display().to_string(),
+            platforms: platform_names,
+            downloaded,
+            skipped: reused,
+            copied,
+            providers: releases,
+        })?;
+    } else if let Some(line) = mirror_reuse_summary(reused, downloaded) {
+        println!("{line}");
     }
     print_diagnostics(&outcome.diagnostics);
     print_diagnostics(&problems);

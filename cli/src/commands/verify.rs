@@ -25,11 +25,21 @@ pub struct VerifyArgs {
     /// Also check the plugin cache directory from the CLI configuration.
     #[arg(long = "plugin-cache")]
     pub plugin_cache: bool,
-    /// Print results as JSON.
+    /// Print one JSON document (`format_version`, `platform`, `checks`).
     #[arg(long)]
     pub json: bool,
 }
 
+/// `verify -json`'s document (`print_json` adds `format_version`).
+#[derive(serde::Serialize)]
+struct VerifyJson<'a> {
+    /// The platform whose installed packages were checked.
+    platform: String,
+    /// One check per locked provider and place (working directory, plugin cache).
+    checks: &'a [Check],
+}
+
+/// One installed package checked against the lock.
 #[derive(serde::Serialize)]
 struct Check {
     provider: String,
@@ -122,7 +132,10 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     let failed = checks.iter().any(|c| c.status != "ok");
     if args.json {
-        print_json(&checks)?;
+        print_json(&VerifyJson {
+            platform: platform.to_string(),
+            checks: &checks,
+        })?;
     } else {
         for c in &checks {
             match &c.message {

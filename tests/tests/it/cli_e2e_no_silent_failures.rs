@@ -82,8 +82,11 @@ fn coverage_with_an_unreachable_registry_is_an_error_naming_the_provider_and_the
     let out = env.run(&["lockfile", "coverage", "-platform=linux_amd64", "--json"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    assert_eq!(v[0]["unchecked"], serde_json::json!(["linux_amd64"]));
-    assert_eq!(v[0]["missing"], serde_json::json!([]));
+    assert_eq!(
+        v["providers"][0]["unchecked"],
+        serde_json::json!(["linux_amd64"])
+    );
+    assert_eq!(v["providers"][0]["missing"], serde_json::json!([]));
 }
 
 #[test]

@@ -109,11 +109,12 @@ fn one_path_prints_bare_hashes_and_json_has_every_form() {
     let out = tflock(&["hash", "-json", &p]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["kind"], "zip");
-    assert_eq!(v[0]["path"], p.as_str());
-    assert_eq!(v[0]["h1"], want[0]);
-    assert_eq!(v[0]["zh"], want[1]);
-    assert_eq!(v[0]["h1_archive"], want[2]);
+    assert_eq!(v["format_version"], "1.0");
+    assert_eq!(v["files"][0]["kind"], "zip");
+    assert_eq!(v["files"][0]["path"], p.as_str());
+    assert_eq!(v["files"][0]["h1"], want[0]);
+    assert_eq!(v["files"][0]["zh"], want[1]);
+    assert_eq!(v["files"][0]["h1_archive"], want[2]);
 }
 
 #[test]
@@ -144,8 +145,8 @@ fn directories_print_hashdir() {
     );
     let out = tflock(&["hash", "--json", dest.to_str().unwrap()]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["kind"], "directory");
-    assert_eq!(v[0]["h1"], answers[1].as_str());
+    assert_eq!(v["files"][0]["kind"], "directory");
+    assert_eq!(v["files"][0]["h1"], answers[1].as_str());
 }
 
 #[test]

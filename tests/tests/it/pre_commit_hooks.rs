@@ -1,8 +1,9 @@
 //! End to end: the hooks of `.pre-commit-hooks.yaml`, run by the real `pre-commit` (PyPI,
 //! installed by `tflock_tests::pre_commit`) in a generated git repository, offline, against
-//! the loopback registry. `tflock-lock` completes a lock that lacks a listed platform (the
-//! hook fails once, as pre-commit does for a file it changed) and leaves a complete one
-//! alone; `tflock-check` fails on a lock that is not formatted or lacks a platform.
+//! the loopback registry, with README's `.pre-commit-config.yaml` (its repository pointed at
+//! a local copy). `tflock-lock` completes a lock that lacks a listed platform (the hook fails
+//! once, as pre-commit does for a file it changed) and leaves a complete one alone;
+//! `tflock-check` fails on a lock that is not formatted or lacks a platform.
 
 use crate::e2e_common::*;
 use std::path::Path;
@@ -56,6 +57,33 @@ fn hook_repo(dir: &Path) -> String {
 }
 
 /// `pre-commit ARGS` in the work tree, with `tflock` on PATH and `Env`'s environment.
+/// README's `.pre-commit-config.yaml` (section "pre-commit"), pointed at the local hook
+/// repository instead of GitHub: the test runs the configuration users copy.
+fn readme_config(hooks: &Path, rev: &str) -> String {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let section = &readme[readme
+        .find("\n## pre-commit\n")
+        .expect("pre-commit section")..];
+    let yaml = section
+        .split("```yaml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a yaml block");
+    let config: String = yaml
+        .lines()
+        .map(|line| match line.trim_start() {
+            l if l.starts_with("- repo: ") => format!("  - repo: {}\n", hooks.display()),
+            l if l.starts_with("rev: ") => format!("    rev: {rev}\n"),
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert!(
+        config.contains(&format!("args: {PLATFORMS}")),
+        "README's hooks take {PLATFORMS}: {config}"
+    );
+    config
+}
+
 fn run(env: &Env, args: &[&str]) -> Output {
     let mut cmd = pre_commit();
     for (k, v) in env.command_in(&env.work, &[]).get_envs() {
@@ -105,10 +133,7 @@ fn lock_hook_completes_the_lock_once_and_check_hook_guards_it() {
     let rev = hook_repo(&hooks);
     std::fs::write(
         env.work.join(".pre-commit-config.yaml"),
-        format!(
-            "repos:\n- repo: {}\n  rev: {rev}\n  hooks:\n  - id: tflock-lock\n    args: {PLATFORMS}\n  - id: tflock-check\n    args: {PLATFORMS}\n",
-            hooks.display()
-        ),
+        readme_config(&hooks, &rev),
     )
     .unwrap();
     git(&env.work, &["init", "-q"]);
