@@ -296,9 +296,10 @@ async fn download_into(
         begun.abort(bucket).await;
         return Err(named(e));
     }
+    let declared = origin::declared_length(&opened.resp);
     let mut tap = tap;
     if let Some(t) = tap.as_deref_mut() {
-        t.set_length(origin::declared_length(&opened.resp));
+        t.set_length(declared);
     }
     let body = match opened.resp.stream() {
         Ok(body) => body,
@@ -309,13 +310,15 @@ async fn download_into(
     };
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
-    // In a request's `waitUntil`, a pull whose client left may hand itself to the queue.
+    // In a request's `waitUntil`, a pull whose client left, or whose client it cannot see
+    // (a HEAD, a range, a revalidation), may hand itself to the queue.
     let unattended_ms = (mirror.ctx().is_some() && mirror.queue().is_some())
         .then_some(mirror.config.limits.unattended_ms);
     let beside = Beside {
         lease,
         tap,
         unattended_ms,
+        declared,
     };
     let staged = stage::stage_into(bucket, begun, body, guarded, limit, beside).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);
