@@ -17,7 +17,7 @@
 //! A pull whose client left hands itself to the queue (15 minutes) rather than risk the
 //! 30 s cut when it cannot finish in time ([`hand_off`]); one whose client cannot be seen
 //! leaving (a HEAD, a range, a revalidation) does so whenever its rest would outlast that
-//! time, since its client may be gone already ([`Client::Unseen`], [`budget_left`]).
+//! time, since its client may be gone already ([`Client::Unseen`], [`must_hand_off`]).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -215,7 +215,8 @@ pub const CHECK_EVERY_MS: u64 = 1_000;
 /// What a pull in a request's `waitUntil` knows of the client it answers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Client {
-    /// Its streamed answer is open, so its leaving will be seen: no budget applies yet.
+    /// Its streamed answer is open (or will open: `tee::will_open`), so its leaving will be
+    /// seen: no budget applies yet.
     Seen,
     /// It left (or was cut) at this time (ms).
     Gone {
@@ -223,8 +224,9 @@ pub enum Client {
         at_ms: f64,
     },
     /// Nothing shows when it leaves: a HEAD, a range or a revalidation (answered from the
-    /// stored copy), or a streamed miss whose answer has not opened yet. It may be gone at
-    /// any moment, and the runtime's cut would then come `budget_ms` (plus a margin) later.
+    /// stored copy), or a GET of an archive too small to stream (`tee::will_open`). It may
+    /// be gone at any moment, and the runtime's cut would then come `budget_ms` (plus a
+    /// margin) later.
     Unseen,
 }
 

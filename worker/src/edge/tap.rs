@@ -12,7 +12,7 @@ use futures_channel::{mpsc, oneshot};
 use futures_util::future::{poll_fn, select, Either};
 use futures_util::Stream;
 use tflock_core::edge::held::Client;
-use tflock_core::edge::tee::{Tee, CLIENT_CHUNKS};
+use tflock_core::edge::tee::{will_open, Tee, CLIENT_CHUNKS};
 use tflock_core::edge::EdgeError;
 use worker::Delay;
 
@@ -102,12 +102,14 @@ impl Tap {
         }
     }
 
-    /// What the pull knows of its client: gone (or cut) since a time, seen while its
-    /// answer streams, unseen before it opened (or when it never will: no length).
+    /// What the pull knows of its client: gone (or cut) since a time; seen while its
+    /// answer streams or will (`tee::will_open`); unseen when it never will (a small
+    /// archive, no declared length), as a HEAD's.
     pub fn client(&self) -> Client {
         match (self.gone_at, &self.tx) {
             (Some(at_ms), _) => Client::Gone { at_ms },
             (None, Some(_)) => Client::Seen,
+            (None, None) if self.opened.is_some() && will_open(self.length) => Client::Seen,
             (None, None) => Client::Unseen,
         }
     }
