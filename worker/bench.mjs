@@ -2,6 +2,19 @@
 // workerd (Miniflare), run by `cargo xtask bench worker`, which builds worker/build/ first:
 //
 //   node worker/bench.mjs [--seconds 30] [--rate 200] [--mib 300] [--only cold [--repeat N]]
+//   node worker/bench.mjs --url https://MIRROR/ --archive HOST/NS/TYPE/ZIP [--archive ...]
+//                         [--direct URL ...] [--token T]
+//
+// `--url` measures a deployed Worker (Cloudflare) instead, and starts nothing locally: for
+// each `--archive` (a path under the mirror that it has not stored yet: each is a cold miss
+// once), a GET through the Worker, then a direct GET of the same archive from its origin (the
+// `--direct` URL given in the same position, or the `download_url` the origin registry's
+// download document names, found through service discovery), each timed to its first and
+// last byte, with the goal of issue 29 (at most 1.2x both). The Worker goes first, so an
+// origin cache it warms favours the direct download, never the Worker. `--token` is the
+// mirror's read token (`TFLOCK_READ_TOKEN`), if it is private. An archive the Worker had
+// stored already (its answer is `immutable`, not the cold miss's `no-store`) is reported as
+// a hit, not a cold miss.
 //
 // `--only cold` measures only 3, beside two JS Workers that show what local workerd costs
 // before any of our code: one passing the origin's body through (no R2), one also writing it
@@ -51,6 +64,10 @@ const { values: args } = parseArgs({
     mib: { type: "string", default: "300" },
     only: { type: "string" },
     repeat: { type: "string", default: "1" },
+    url: { type: "string" },
+    archive: { type: "string", multiple: true, default: [] },
+    direct: { type: "string", multiple: true, default: [] },
+    token: { type: "string" },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -750,7 +767,73 @@ async function coldOnly(origin, big) {
   }
 }
 
+/** A timed GET with `fetch` (redirects followed): status, bytes, SHA-256, the `cache-control`
+ * header, and the seconds to the first body byte and to the last. */
+async function timedFetch(url, headers = {}) {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers, redirect: "follow" });
+  const sha = createHash("sha256");
+  let first = null;
+  let bytes = 0;
+  for await (const chunk of res.body ?? []) {
+    first ??= performance.now();
+    sha.update(chunk);
+    bytes += chunk.length;
+  }
+  const end = performance.now();
+  const seconds = (t) => (t - t0) / 1000;
+  return { status: res.status, bytes, sha: sha.digest("hex"), cache: res.headers.get("cache-control") ?? "", ttfb: seconds(first ?? end), total: seconds(end) };
+}
+
+/** The origin's URL of the archive at `path` (`HOST/NS/TYPE/terraform-provider-TYPE_V_OS_ARCH.zip`),
+ * as `tflock providers lock` finds it: service discovery, then the download document. */
+async function originUrl(path) {
+  const [host, ns, type, file] = path.replace(/^\/+/, "").split("/");
+  const m = file?.match(new RegExp(`^terraform-provider-${type}_(.+)_([a-z0-9]+)_([a-z0-9]+)\\.zip$`));
+  if (!m) throw new Error(`--archive ${path}: not HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip`);
+  const [, version, os, arch] = m;
+  const well = new URL(`https://${host}/.well-known/terraform.json`);
+  const discovery = await (await fetch(well)).json();
+  const base = new URL(discovery["providers.v1"], well);
+  const download = new URL(`${ns}/${type}/${version}/download/${os}/${arch}`, base);
+  const answer = await fetch(download);
+  if (!answer.ok) throw new Error(`${download}: ${answer.status}`);
+  return new URL((await answer.json()).download_url, download).href;
+}
+
+/** `--url`: cold misses of a deployed Worker against direct downloads, in the same run. */
+async function remoteCold() {
+  if (!args.archive.length) throw new Error("--url needs at least one --archive HOST/NS/TYPE/ZIP the mirror has not stored");
+  const headers = args.token ? { authorization: `Bearer ${args.token}` } : {};
+  const rows = [["archive", "MiB", "Worker cache", "direct first / last s", "Worker first / last s", "Worker / direct first", "last", "same bytes"]];
+  let allMet = true;
+  for (const [i, path] of args.archive.entries()) {
+    const direct = args.direct[i] ?? (await originUrl(path));
+    process.stderr.write(`bench: ${path} through ${args.url}, then from ${direct}\n`);
+    const worker = await timedFetch(new URL(path.replace(/^\/+/, ""), args.url), headers);
+    const origin = await timedFetch(direct);
+    if (worker.status !== 200 || origin.status !== 200) throw new Error(`${path}: the Worker answered ${worker.status}, the origin ${origin.status}`);
+    const cold = worker.cache.includes("no-store");
+    if (cold) allMet &&= worker.ttfb <= GOAL_COLD_RATIO * origin.ttfb && worker.total <= GOAL_COLD_RATIO * origin.total;
+    rows.push([
+      path,
+      fmt(origin.bytes / MiB, 1),
+      cold ? "cold miss" : `hit (${worker.cache}): not a cold miss`,
+      `${fmt(origin.ttfb, 3)} / ${fmt(origin.total, 3)}`,
+      `${fmt(worker.ttfb, 3)} / ${fmt(worker.total, 3)}`,
+      ratio(worker.ttfb, origin.ttfb),
+      ratio(worker.total, origin.total),
+      worker.sha === origin.sha && worker.bytes === origin.bytes ? "yes" : "NO",
+    ]);
+    if (worker.sha !== origin.sha) process.exitCode = 1;
+  }
+  console.log(`tflock Worker bench (--url ${args.url}): cold misses against direct downloads, same run, ${new Date().toISOString()}`);
+  console.log(table(rows));
+  console.log(`goal <= ${GOAL_COLD_RATIO}x of direct, first and last byte, over the cold misses: ${met(allMet)}`);
+}
+
 async function main() {
+  if (args.url) return remoteCold();
   process.stderr.write(`bench: generating a ${MIB} MiB archive\n`);
   const big = storedZip([
     [`terraform-provider-demo_v${PULL_VERSION}`, randomBytes(MIB * MiB)],

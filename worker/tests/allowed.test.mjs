@@ -144,3 +144,30 @@ test("a namespace upload token (TFLOCK_UPLOAD_TOKENS) opens its namespace and no
     "corp.example/team-a/demo/terraform-provider-demo_1.0.0_linux_amd64.zip",
   ]);
 });
+
+test("only the operator's token backfills and lists the bucket, and a backfill past its version cap is refused naming it", async () => {
+  const m = mirror({
+    UPLOAD_TOKEN_registry_test: "host-token",
+    TFLOCK_UPLOAD_TOKENS: JSON.stringify({ "registry.test/acme": "namespace-token" }),
+    TFLOCK_LIMITS: "backfill_versions=2",
+  });
+  const backfill = (auth, versions) =>
+    m.fetch("/_admin/backfill", {
+      method: "POST",
+      headers: auth ? { authorization: auth } : {},
+      body: JSON.stringify({ providers: [`${HOST}/acme/demo`], versions }),
+    });
+  const list = (auth) => m.fetch("/_admin/objects?prefix=", { headers: auth ? { authorization: auth } : {} });
+  // An uploader's token (for the host, or a namespace in it) is not the operator's.
+  for (const auth of [undefined, "Bearer host-token", "Bearer namespace-token", `Bearer ${TOKEN}x`, TOKEN]) {
+    assert.equal((await backfill(auth, ["1.0.0"])).status, 401, `backfill with ${auth}`);
+    assert.equal((await list(auth)).status, 401, `listing with ${auth}`);
+  }
+  const over = await backfill(`Bearer ${TOKEN}`, ["1.0.0", "1.1.0", "1.2.0"]);
+  assert.equal(over.status, 400);
+  assert.match(await over.text(), /at most 2 versions.*TFLOCK_LIMITS backfill_versions/);
+  // The control: the operator's token backfills within the cap and lists the bucket.
+  const ok = await backfill(`Bearer ${TOKEN}`, ["1.0.0", "1.1.0"]);
+  assert.equal(ok.status, 202, await ok.clone().text());
+  assert.equal((await list(`Bearer ${TOKEN}`)).status, 200);
+});

@@ -69,9 +69,14 @@ pub fn test() -> Result<()> {
 /// builds the Worker and runs `worker/bench.mjs`: document-hit latency beside a trivial
 /// Worker's, workerd's memory while a 300 MiB archive is pulled through, and a cold miss's
 /// first and last byte beside a direct download and two JS Workers (with and without R2
-/// writes). A benchmark: `cargo xtask test` never runs it.
+/// writes). With `--url https://MIRROR/ --archive HOST/NS/TYPE/ZIP ...` it builds nothing
+/// and measures a deployed Worker's cold misses against direct downloads instead. A
+/// benchmark: `cargo xtask test` never runs it.
 pub fn bench(args: &[String]) -> Result<()> {
     wasm::ensure_tools()?;
+    if args.iter().any(|a| a == "--url" || a.starts_with("--url=")) {
+        return super::run(Command::new("node").arg("worker/bench.mjs").args(args));
+    }
     build()?;
     // The bench checks the pulled archive's h1:/zh: against `tflock hash`.
     super::cargo(&["build", "-p", "tflock"])?;

@@ -15,7 +15,9 @@
 //!   the upload is swept (`uploads`).
 //!
 //! A pull whose client left hands itself to the queue (15 minutes) rather than risk the
-//! 30 s cut when it cannot finish in time ([`hand_off`]).
+//! 30 s cut when it cannot finish in time ([`hand_off`]); one whose client cannot be seen
+//! leaving (a HEAD, a range, a revalidation) does so whenever its rest would outlast that
+//! time, since its client may be gone already ([`Client::Unseen`], [`must_hand_off`]).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -205,6 +207,62 @@ pub fn hand_off(p: Progress, budget_ms: f64) -> bool {
     left_ms > budget_ms
 }
 
+/// How often a pull whose client it cannot see leave ([`Client::Unseen`]), or whose
+/// client left, checks [`hand_off`] while it waits for the origin's next bytes: a stalled
+/// origin sends none, so a check only per chunk would let the runtime's cut come first.
+pub const CHECK_EVERY_MS: u64 = 1_000;
+
+/// What a pull in a request's `waitUntil` knows of the client it answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Client {
+    /// Its streamed answer is open (or will open: `tee::will_open`), so its leaving will be
+    /// seen: no budget applies yet.
+    Seen,
+    /// It left (or was cut) at this time (ms).
+    Gone {
+        /// When it was found gone.
+        at_ms: f64,
+    },
+    /// Nothing shows when it leaves: a HEAD, a range or a revalidation (answered from the
+    /// stored copy), or a GET of an archive too small to stream (`tee::will_open`). It may
+    /// be gone at any moment, and the runtime's cut would then come `budget_ms` (plus a
+    /// margin) later.
+    Unseen,
+}
+
+/// Whether a pull in a request's `waitUntil` stops and hands its archive to the queue, at
+/// `now_ms`, with `budget_ms` (`Limits::unattended_ms`) the time it may run once its client
+/// left: never while its client is seen; a gone client's budget runs from when it left; an
+/// unseen client may leave at any moment, so its pull must be able to end within the whole
+/// budget at every moment (before its first byte it waits for one for the whole budget).
+pub fn must_hand_off(client: Client, p: Progress, now_ms: f64, budget_ms: f64) -> bool {
+    match (client, budget_left(client, now_ms, budget_ms)) {
+        (_, None) => false,
+        (Client::Unseen, Some(left)) => hand_off_unseen(p, left),
+        (_, Some(left)) => hand_off(p, left),
+    }
+}
+
+/// How long the rest of a pull may take before it must hand off, or `None` while no
+/// budget applies.
+fn budget_left(client: Client, now_ms: f64, budget_ms: f64) -> Option<f64> {
+    match client {
+        Client::Seen => None,
+        Client::Gone { at_ms } => Some(budget_ms - (now_ms - at_ms)),
+        Client::Unseen => Some(budget_ms),
+    }
+}
+
+/// [`hand_off`] for a client that cannot be seen ([`Client::Unseen`]): before any byte
+/// came, the pull may wait for the first one for the whole budget (it has no rate to
+/// judge by yet), then hands off.
+fn hand_off_unseen(p: Progress, budget_ms: f64) -> bool {
+    if p.received == 0 && p.declared.is_some() {
+        return p.elapsed_ms >= budget_ms;
+    }
+    hand_off(p, budget_ms)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,5 +404,68 @@ mod tests {
         assert!(hand_off(p(1, Some(2), 1.0), -5.0), "the budget is spent");
         assert!(is_handed_off(&handed_off()));
         assert_eq!(handed_off().status(), 429, "waiters retry");
+    }
+
+    #[test]
+    fn an_unseen_client_is_held_to_the_whole_budget_at_every_moment_a_gone_one_to_what_is_left() {
+        assert_eq!(budget_left(Client::Seen, 50_000.0, 20_000.0), None);
+        assert_eq!(
+            budget_left(Client::Gone { at_ms: 40_000.0 }, 50_000.0, 20_000.0),
+            Some(10_000.0)
+        );
+        assert_eq!(
+            budget_left(Client::Unseen, 50_000.0, 20_000.0),
+            Some(20_000.0),
+            "it may leave now, with the whole budget ahead"
+        );
+    }
+
+    #[test]
+    fn a_pull_no_client_can_be_seen_on_hands_off_once_its_rest_outlasts_the_budget() {
+        let p = |received, elapsed_ms| Progress {
+            received,
+            declared: Some(100),
+            elapsed_ms,
+        };
+        // Half came at once, then the origin stalled: the rate so far falls as the stall
+        // goes on, and the rest (50 bytes) takes as long as the pull has run.
+        assert!(!hand_off_unseen(p(50, 900.0), 1_000.0));
+        assert!(
+            hand_off_unseen(p(50, 1_100.0), 1_000.0),
+            "stalled past the budget"
+        );
+        assert!(
+            !hand_off_unseen(p(0, 999.0), 1_000.0),
+            "waits for a first byte"
+        );
+        assert!(
+            hand_off_unseen(p(0, 1_000.0), 1_000.0),
+            "but not for longer"
+        );
+        let undeclared = Progress {
+            received: 0,
+            declared: None,
+            elapsed_ms: 0.0,
+        };
+        assert!(
+            hand_off_unseen(undeclared, 1e12),
+            "no length: no end can be judged"
+        );
+    }
+
+    #[test]
+    fn a_seen_client_never_hands_off_and_a_gone_one_only_past_what_is_left_of_its_budget() {
+        let stalled = Progress {
+            received: 50,
+            declared: Some(100),
+            elapsed_ms: 5_000.0,
+        };
+        assert!(!must_hand_off(Client::Seen, stalled, 9e9, 0.0));
+        // The rest takes 5 s at the rate so far.
+        let gone = |at_ms| Client::Gone { at_ms };
+        assert!(!must_hand_off(gone(10_000.0), stalled, 14_000.0, 10_000.0));
+        assert!(must_hand_off(gone(10_000.0), stalled, 16_000.0, 10_000.0));
+        assert!(!must_hand_off(Client::Unseen, stalled, 9e9, 10_000.0));
+        assert!(must_hand_off(Client::Unseen, stalled, 0.0, 4_000.0));
     }
 }

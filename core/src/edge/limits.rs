@@ -40,7 +40,8 @@ pub struct Limits {
     pub retry_base_ms: u64,
     /// How long a pull may still run in a request's `waitUntil` once its client left
     /// (Cloudflare ends such work 30 s after; the rest is margin to stop cleanly): one
-    /// that would take longer hands itself to the queue (`held::hand_off`).
+    /// that would take longer hands itself to the queue (`held::must_hand_off`; one whose
+    /// client cannot be seen leaving must fit in it at every moment).
     pub unattended_ms: u64,
 }
 

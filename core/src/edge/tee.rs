@@ -13,6 +13,14 @@ pub const BATCH: usize = 64 << 10;
 /// Pieces the host buffers for a client before cutting it (about 2 MiB).
 pub const CLIENT_CHUNKS: usize = 16;
 
+/// Whether a client's answer will start, for an archive whose origin declared `length`: only
+/// with a declared length (the answer carries it) of at least [`STREAM_AFTER`] bytes. Until
+/// it starts, such a client counts as seen (`held::Client::Seen`): once it streams, its
+/// leaving shows.
+pub fn will_open(length: Option<u64>) -> bool {
+    length.is_some_and(|l| l >= STREAM_AFTER as u64)
+}
+
 /// What the host hands on after a chunk.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Release {
@@ -69,6 +77,16 @@ impl Tee {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_opens_exactly_when_will_open_says_it_will() {
+        assert!(!will_open(None), "no declared length: never streamed");
+        for length in [STREAM_AFTER - 1, STREAM_AFTER, STREAM_AFTER + 1] {
+            let mut tee = Tee::new();
+            let opened = tee.push(&vec![0; length]).open;
+            assert_eq!(opened, will_open(Some(length as u64)), "{length} bytes");
+        }
+    }
 
     #[test]
     fn a_small_archive_is_never_streamed() {

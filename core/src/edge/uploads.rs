@@ -34,6 +34,15 @@ pub fn renew_due(renewed_at: f64, now: f64) -> bool {
     now < renewed_at || expired(renewed_at, now, RENEW_EVERY_MS)
 }
 
+/// Whether an isolate's requests still join its pull of an archive that was last heard from
+/// at `beat_at` (a chunk staged, a look at another isolate's lease) at `now`: not after
+/// [`LEASE_MS`] of silence, when its lease may be taken over too. A pull the runtime cut
+/// (its `waitUntil` time ran out) never ends, and would otherwise be joined, and waited for
+/// in vain, until [`stale_after_ms`] passed.
+pub fn heard_from(beat_at: f64, now: f64) -> bool {
+    !expired(beat_at, now, LEASE_MS)
+}
+
 /// How old an upload record is before its upload counts as abandoned: older than any
 /// pull may run (its record is not renewed), with its lease expired by then.
 pub fn stale_after_ms(limits: &Limits) -> f64 {
@@ -75,6 +84,13 @@ mod tests {
             abandoned(f64::NAN, start, &limits),
             "an unreadable record is swept"
         );
+    }
+
+    #[test]
+    fn a_pull_silent_for_a_lease_time_is_no_longer_joined() {
+        assert!(heard_from(0.0, LEASE_MS - 1.0));
+        assert!(!heard_from(0.0, LEASE_MS), "as its lease may be taken over");
+        assert!(!heard_from(f64::NAN, 0.0), "an unreadable time is silence");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use tflock_core::edge::publish::Writer;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::serve::busy_error;
-use tflock_core::edge::uploads::stale_after_ms;
+use tflock_core::edge::uploads::heard_from;
 use tflock_core::edge::wait::{Waiting, WAIT_MS};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use worker::{Bucket, Delay, Url};
@@ -39,9 +39,10 @@ const LOOK_MAX_MS: u64 = 250;
 
 /// One archive pull of this isolate.
 struct Flight {
-    /// When it started: a pull the runtime cut (its `waitUntil` time ran out) never ends,
-    /// so after the longest a pull may run it is no longer joined.
-    started: f64,
+    /// When it was last heard from (`heard`): a pull the runtime cut (its `waitUntil` time
+    /// ran out) never ends, so once silent for a lease time it is no longer joined
+    /// (`core::edge::uploads::heard_from`).
+    heard: f64,
     /// The outcome once the pull ended, and when.
     outcome: Option<(Outcome, f64)>,
 }
@@ -70,20 +71,16 @@ pub(crate) async fn ensure(
     missing: bool,
 ) -> Outcome {
     forget_finished();
-    let longest = stale_after_ms(&mirror.config.limits);
     let leads = PULLS.with(|p| {
         let mut p = p.borrow_mut();
         // A pull that ended a moment ago is not joined: this request may come after the
         // archive was removed, or after a failure that has passed.
-        let running = p
-            .get(&a.key)
-            .is_some_and(|f| f.outcome.is_none() && now() - f.started < longest);
+        let running = p.get(&a.key).is_some_and(running);
         if !running {
-            let started = now();
             p.insert(
                 a.key.clone(),
                 Flight {
-                    started,
+                    heard: now(),
                     outcome: None,
                 },
             );
@@ -120,6 +117,9 @@ pub(crate) async fn ensure(
         }
         let seen = PULLS.with(|p| match p.borrow().get(&a.key) {
             None => Some(Ok(())),
+            Some(f) if f.outcome.is_none() && !running(f) => Some(Err(internal(
+                "the pull of this archive stopped (its time ran out); retry",
+            ))),
             Some(f) => f.outcome.as_ref().map(|(o, _)| o.clone()),
         });
         if let Some(outcome) = seen {
@@ -127,6 +127,21 @@ pub(crate) async fn ensure(
             return outcome;
         }
     }
+}
+
+/// Whether `f` is still running: not ended, and heard from within a lease time.
+fn running(f: &Flight) -> bool {
+    f.outcome.is_none() && heard_from(f.heard, now())
+}
+
+/// Notes that this isolate's pull of `archive_key` is alive (a chunk staged, a look at
+/// another isolate's lease).
+pub(crate) fn heard(archive_key: &str) {
+    PULLS.with(|p| {
+        if let Some(f) = p.borrow_mut().get_mut(archive_key) {
+            f.heard = now();
+        }
+    });
 }
 
 /// Drops the outcomes of pulls that ended more than [`KEEP_OUTCOME_MS`] ago.
@@ -183,6 +198,7 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>, missing: bool) -> O
         {
             break lease;
         }
+        heard(&a.key);
         let Some(pause) = waiting.next(now(), worker::js_sys::Math::random()) else {
             return Err(internal(
                 "another request is still pulling this archive; retry",
@@ -296,9 +312,10 @@ async fn download_into(
         begun.abort(bucket).await;
         return Err(named(e));
     }
+    let declared = origin::declared_length(&opened.resp);
     let mut tap = tap;
     if let Some(t) = tap.as_deref_mut() {
-        t.set_length(origin::declared_length(&opened.resp));
+        t.set_length(declared);
     }
     let body = match opened.resp.stream() {
         Ok(body) => body,
@@ -309,13 +326,15 @@ async fn download_into(
     };
     let limit = mirror.config.limits.archive_bytes;
     let guarded = Some((guard, &opened.abort));
-    // In a request's `waitUntil`, a pull whose client left may hand itself to the queue.
+    // In a request's `waitUntil`, a pull whose client left, or whose client it cannot see
+    // (a HEAD, a range, a revalidation), may hand itself to the queue.
     let unattended_ms = (mirror.ctx().is_some() && mirror.queue().is_some())
         .then_some(mirror.config.limits.unattended_ms);
     let beside = Beside {
         lease,
         tap,
         unattended_ms,
+        declared,
     };
     let staged = stage::stage_into(bucket, begun, body, guarded, limit, beside).await;
     mirror.trace(|t| t.origin_ms += (now() - t0) as u64);

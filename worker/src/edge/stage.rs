@@ -6,8 +6,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use futures_util::future::{select, Either};
 use futures_util::StreamExt;
-use tflock_core::edge::held::{hand_off, handed_off, Held, Progress, Release};
+use tflock_core::edge::held::{
+    handed_off, must_hand_off, Client, Held, Progress, Release, CHECK_EVERY_MS,
+};
 use tflock_core::edge::keys;
 use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
@@ -41,6 +44,40 @@ pub(crate) struct Beside<'a> {
     /// In a request's `waitUntil` with a queue to hand off to: how long the pull may run
     /// once its client left (`Limits::unattended_ms`).
     pub unattended_ms: Option<u64>,
+    /// The length the origin declared, which the hand-off judges the rest by.
+    pub declared: Option<u64>,
+}
+
+impl Beside<'_> {
+    /// What the pull knows of its client: seen while a streamed answer is open; unseen
+    /// without one (a HEAD, a range, a revalidation, a stream not open yet).
+    fn client(&self) -> Client {
+        match self.tap.as_deref() {
+            Some(tap) => tap.client(),
+            None => Client::Unseen,
+        }
+    }
+
+    /// Whether the pull must stop and hand its archive to the queue now, `received` bytes
+    /// in, having streamed since `started` (`core::edge::held::must_hand_off`).
+    fn must_hand_off(&self, received: u64, started: f64) -> bool {
+        let Some(budget) = self.unattended_ms else {
+            return false; // the queue's own pull, or an upload: nowhere to hand off to
+        };
+        let now = now();
+        let progress = Progress {
+            received,
+            declared: self.declared,
+            elapsed_ms: now - started,
+        };
+        must_hand_off(self.client(), progress, now, budget as f64)
+    }
+
+    /// Whether the pull checks the hand-off while it waits for the origin's next bytes
+    /// (a stalled origin sends none): whenever its client is not seen.
+    fn ticks(&self) -> bool {
+        self.unattended_ms.is_some() && self.client() != Client::Seen
+    }
 }
 
 /// An archive written to R2 as parts but not yet visible.
@@ -231,11 +268,29 @@ async fn stream_parts(
     let started = now();
     loop {
         let chunk = match guard.as_mut() {
-            Some((g, abort)) => match origin::next_chunk(&mut body, g, abort).await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => break,
-                Err(a) => return Err(a.error),
-            },
+            Some((g, abort)) => {
+                let next = origin::next_chunk(&mut body, g, abort);
+                let read = match beside.ticks() {
+                    true => {
+                        let tick = Delay::from(Duration::from_millis(CHECK_EVERY_MS));
+                        match select(Box::pin(next), tick).await {
+                            Either::Left((read, _)) => Some(read),
+                            Either::Right(_) => None,
+                        }
+                    }
+                    false => Some(next.await),
+                };
+                match read {
+                    // No bytes within a tick: the origin may have stalled.
+                    None if beside.must_hand_off(splitter.total(), started) => {
+                        return Err(handed_off())
+                    }
+                    None => continue,
+                    Some(Ok(Some(chunk))) => chunk,
+                    Some(Ok(None)) => break,
+                    Some(Err(a)) => return Err(a.error),
+                }
+            }
             None => match body.next().await {
                 Some(chunk) => chunk.map_err(err)?,
                 None => break,
@@ -253,16 +308,9 @@ async fn stream_parts(
         }
         if let Some(tap) = beside.tap.as_deref_mut() {
             tap.push(&chunk);
-            if let (Some(budget), Some(gone)) = (beside.unattended_ms, tap.gone_at()) {
-                let progress = Progress {
-                    received: splitter.total(),
-                    declared: tap.length(),
-                    elapsed_ms: now() - started,
-                };
-                if hand_off(progress, budget as f64 - (now() - gone)) {
-                    return Err(handed_off());
-                }
-            }
+        }
+        if beside.must_hand_off(splitter.total(), started) {
+            return Err(handed_off());
         }
         pace(&mut streamed, chunk.len()).await;
         beside.lease.keep(bucket, now()).await;

@@ -150,6 +150,7 @@ impl Lease {
     /// Renews the lease when it is due. A failed renewal is only logged: the worst case is
     /// a second writer of the same archive, which the publication claim makes harmless.
     pub async fn keep(&mut self, bucket: &Bucket, now: f64) {
+        super::pulls::heard(&self.archive_key); // its isolate's requests keep joining it
         if !renew_due(self.renewed_at, now) {
             return;
         }

@@ -11,7 +11,8 @@ use std::time::Duration;
 use futures_channel::{mpsc, oneshot};
 use futures_util::future::{poll_fn, select, Either};
 use futures_util::Stream;
-use tflock_core::edge::tee::{Tee, CLIENT_CHUNKS};
+use tflock_core::edge::held::Client;
+use tflock_core::edge::tee::{will_open, Tee, CLIENT_CHUNKS};
 use tflock_core::edge::EdgeError;
 use worker::Delay;
 
@@ -101,14 +102,16 @@ impl Tap {
         }
     }
 
-    /// The length the origin declared.
-    pub fn length(&self) -> Option<u64> {
-        self.length
-    }
-
-    /// When the client went away or was cut, if it did.
-    pub fn gone_at(&self) -> Option<f64> {
-        self.gone_at
+    /// What the pull knows of its client: gone (or cut) since a time; seen while its
+    /// answer streams or will (`tee::will_open`); unseen when it never will (a small
+    /// archive, no declared length), as a HEAD's.
+    pub fn client(&self) -> Client {
+        match (self.gone_at, &self.tx) {
+            (Some(at_ms), _) => Client::Gone { at_ms },
+            (None, Some(_)) => Client::Seen,
+            (None, None) if self.opened.is_some() && will_open(self.length) => Client::Seen,
+            (None, None) => Client::Unseen,
+        }
     }
 
     /// The length the origin declared; without one the answer is not streamed.

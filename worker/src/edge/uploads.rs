@@ -91,6 +91,7 @@ pub(crate) async fn receive(mirror: &Mirror, req: &mut Request, a: &Upload) -> R
                 lease: &mut lease,
                 tap: None,
                 unattended_ms: None, // its body is its client's: it ends when the client leaves
+                declared: None,
             };
             let staged = stage(&bucket, &a.key, body, None, limit, beside).await;
             let (hashes, pending) = match staged {
