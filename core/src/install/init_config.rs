@@ -1,0 +1,100 @@
+//! Which configuration problems `init` reports under its "configuration must be valid"
+//! preamble ([`init_config_error`]).
+//!
+//! Terraform 1.15's `init` meets a configuration's problems in one of two steps, and only
+//! one of them adds the preamble:
+//! - when the root calls a module (or a test file's `run` does), the module installer loads
+//!   the whole tree first and its problems end `init` on their own, without the preamble;
+//! - otherwise the root module's early load reports them, after the preamble.
+//!
+//! A refusal of the core version is reported alone in both, before anything else.
+
+use super::planner::init_config_error;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::flavor::Flavor;
+
+/// What `init` reports of a configuration before it installs providers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitConfigReport {
+    /// The diagnostics, the preamble among them where Terraform makes it one.
+    pub diagnostics: Diagnostics,
+    /// A line to print before them (OpenTofu prints the preamble as a message).
+    pub message: Option<&'static str>,
+}
+
+/// `init`'s report of the configuration's diagnostics (`config`, as the module tree
+/// reports them), given whether it installs modules
+/// ([`crate::config::ModuleTree::installs_modules`]).
+pub fn init_config_report(
+    config: Diagnostics,
+    installs_modules: bool,
+    flavor: Flavor,
+) -> InitConfigReport {
+    let is_version = |d: &Diagnostic| {
+        d.is_error() && d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version")
+    };
+    if config.iter().any(is_version) {
+        let mut only = Diagnostics::new();
+        only.extend(config.iter().filter(|d| is_version(d)).cloned());
+        return InitConfigReport {
+            diagnostics: only,
+            message: None,
+        };
+    }
+    if !config.has_errors() {
+        return InitConfigReport {
+            diagnostics: config,
+            message: None,
+        };
+    }
+    match flavor {
+        Flavor::Terraform if installs_modules => InitConfigReport {
+            diagnostics: config,
+            message: None,
+        },
+        Flavor::Terraform => {
+            let mut out = Diagnostics::new();
+            out.push(Diagnostic::error(init_config_error(flavor), ""));
+            out.extend(config.iter().cloned());
+            InitConfigReport {
+                diagnostics: out,
+                message: None,
+            }
+        }
+        Flavor::OpenTofu => InitConfigReport {
+            diagnostics: config,
+            message: Some(init_config_error(flavor)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors() -> Diagnostics {
+        let mut d = Diagnostics::new();
+        d.push(Diagnostic::error("Unsupported argument", "x"));
+        d
+    }
+
+    #[test]
+    fn terraform_adds_the_preamble_only_when_no_modules_are_installed() {
+        let early = init_config_report(errors(), false, Flavor::Terraform);
+        assert_eq!(
+            early.diagnostics.0[0].summary,
+            init_config_error(Flavor::Terraform)
+        );
+        assert_eq!(early.diagnostics.0.len(), 2);
+        let installer = init_config_report(errors(), true, Flavor::Terraform);
+        assert_eq!(installer.diagnostics, errors());
+        assert_eq!(installer.message, None);
+    }
+
+    #[test]
+    fn opentofu_prints_the_preamble_as_a_message() {
+        let r = init_config_report(errors(), true, Flavor::OpenTofu);
+        assert_eq!(r.diagnostics, errors());
+        assert_eq!(r.message, Some(init_config_error(Flavor::OpenTofu)));
+    }
+}
