@@ -7,9 +7,13 @@
 //!   the whole tree first and its problems end `init` on their own, without the preamble;
 //! - otherwise the root module's early load reports them, after the preamble.
 //!
-//! A refusal of the core version is reported alone in both, before anything else.
+//! Problems found only when gathering provider requirements
+//! ([`found_installing_providers`]) come later, bare, and only when loading found no error.
+//! A refusal of the core version is reported alone, before anything else. OpenTofu prints the
+//! preamble as a message before any configuration error.
 
 use super::planner::init_config_error;
+use crate::config::requirements::found_installing_providers;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
@@ -41,30 +45,36 @@ pub fn init_config_report(
             message: None,
         };
     }
-    if !config.has_errors() {
+    if flavor == Flavor::OpenTofu {
+        let message = config.has_errors().then(|| init_config_error(flavor));
         return InitConfigReport {
             diagnostics: config,
+            message,
+        };
+    }
+    let (installing, loading): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        config.0.into_iter().partition(found_installing_providers);
+    let loading = Diagnostics(loading);
+    if !loading.has_errors() {
+        let mut out = loading;
+        out.0.extend(installing);
+        return InitConfigReport {
+            diagnostics: out,
             message: None,
         };
     }
-    match flavor {
-        Flavor::Terraform if installs_modules => InitConfigReport {
-            diagnostics: config,
+    if installs_modules {
+        return InitConfigReport {
+            diagnostics: loading,
             message: None,
-        },
-        Flavor::Terraform => {
-            let mut out = Diagnostics::new();
-            out.push(Diagnostic::error(init_config_error(flavor), ""));
-            out.extend(config.iter().cloned());
-            InitConfigReport {
-                diagnostics: out,
-                message: None,
-            }
-        }
-        Flavor::OpenTofu => InitConfigReport {
-            diagnostics: config,
-            message: Some(init_config_error(flavor)),
-        },
+        };
+    }
+    let mut out = Diagnostics::new();
+    out.push(Diagnostic::error(init_config_error(flavor), ""));
+    out.extend(loading.iter().cloned());
+    InitConfigReport {
+        diagnostics: out,
+        message: None,
     }
 }
 
@@ -89,6 +99,20 @@ mod tests {
         let installer = init_config_report(errors(), true, Flavor::Terraform);
         assert_eq!(installer.diagnostics, errors());
         assert_eq!(installer.message, None);
+    }
+
+    #[test]
+    fn requirement_problems_come_bare_and_only_after_a_clean_load() {
+        let import = Diagnostic::error("Invalid import provider argument", "The provider argument");
+        let mut only = Diagnostics::new();
+        only.push(import.clone());
+        let r = init_config_report(only.clone(), false, Flavor::Terraform);
+        assert_eq!(r.diagnostics, only);
+        let mut both = errors();
+        both.push(import);
+        let r = init_config_report(both, false, Flavor::Terraform);
+        assert_eq!(r.diagnostics.0.len(), 2);
+        assert_eq!(r.diagnostics.0[1].summary, "Unsupported argument");
     }
 
     #[test]
