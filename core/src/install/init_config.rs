@@ -103,7 +103,10 @@ mod tests {
 
     #[test]
     fn requirement_problems_come_bare_and_only_after_a_clean_load() {
-        let import = Diagnostic::error("Invalid import provider argument", "The provider argument");
+        let import = Diagnostic::error(
+            "Invalid import provider argument",
+            "Use the provider argument in the target resource block",
+        );
         let mut only = Diagnostics::new();
         only.push(import.clone());
         let r = init_config_report(only.clone(), false, Flavor::Terraform);
