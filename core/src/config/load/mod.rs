@@ -4,6 +4,7 @@
 mod content;
 pub(crate) mod cty;
 mod decode_rules;
+mod experiments;
 pub mod json;
 mod json_body;
 mod legacy;
@@ -16,7 +17,7 @@ pub(crate) mod test_file_rules;
 mod text;
 mod value_decode;
 
-use crate::config::model::{Body, Item};
+use crate::config::model::{Block, Body, Item};
 use crate::config::schema;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
@@ -118,9 +119,17 @@ pub fn parse_file(
     if !json {
         check_top_level(&mut body, flavor, diags);
     }
+    // Terraform sniffs a file's edition and experiments before decoding it.
+    if flavor == Flavor::Terraform {
+        experiments::check_file(&body, diags);
+    }
     // Terraform decodes block by block: a block's name errors, then what an override file
     // may not contain in it; an override `check` block is refused before its name is read.
     for b in body.blocks() {
+        if b.kind == "required_providers" {
+            misplaced_required_providers(b, diags);
+            continue;
+        }
         if override_file && b.kind == "check" {
             overrides::refuse_check(b, diags);
             continue;
@@ -139,6 +148,9 @@ pub fn parse_file(
             overrides::refuse_conditions(b, diags);
         }
     }
+    // Terraform does not decode a misplaced `required_providers` block any further.
+    body.items
+        .retain(|i| !matches!(i, Item::Block(b) if b.kind == "required_providers"));
     Some(ParsedFile {
         name: name.to_string(),
         src,
@@ -174,4 +186,16 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
             content::labels_fit(b, labels, diags)
         }
     });
+}
+
+/// Terraform's file schema takes a top-level `required_providers` block only to say it
+/// belongs in `terraform`.
+fn misplaced_required_providers(b: &Block, diags: &mut Diagnostics) {
+    diags.push(
+        Diagnostic::error(
+            "Invalid required_providers block",
+            "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+        )
+        .with_range(b.kind_range()),
+    );
 }
