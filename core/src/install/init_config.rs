@@ -54,27 +54,46 @@ pub fn init_config_report(
     }
     let (installing, loading): (Vec<Diagnostic>, Vec<Diagnostic>) =
         config.0.into_iter().partition(found_installing_providers);
-    let loading = Diagnostics(loading);
-    if !loading.has_errors() {
-        let mut out = loading;
+    let mut out = Diagnostics(loading);
+    if !out.has_errors() {
         out.0.extend(installing);
-        return InitConfigReport {
-            diagnostics: out,
-            message: None,
-        };
+    } else if !installs_modules {
+        out.0
+            .insert(0, Diagnostic::error(init_config_error(flavor), ""));
     }
-    if installs_modules {
-        return InitConfigReport {
-            diagnostics: loading,
-            message: None,
-        };
+    // Errors end `init` here, and Terraform's view prints what it has in its own order.
+    if out.has_errors() {
+        out.0.sort_by(view_order);
     }
-    let mut out = Diagnostics::new();
-    out.push(Diagnostic::error(init_config_error(flavor), ""));
-    out.extend(loading.iter().cloned());
     InitConfigReport {
         diagnostics: out,
         message: None,
+    }
+}
+
+/// Terraform's view order (`tfdiags.Diagnostics.Sort`, a stable sort): warnings before
+/// errors, then those without a source range, then by file (fewer path segments first, then
+/// name) and position; anything else keeps its order.
+fn view_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    if a.is_error() != b.is_error() {
+        return a.is_error().cmp(&b.is_error());
+    }
+    match (&a.range, &b.range) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(x), Some(y)) if x.filename != y.filename => {
+            let segments = |f: &str| f.matches('/').count();
+            segments(&x.filename)
+                .cmp(&segments(&y.filename))
+                .then_with(|| x.filename.cmp(&y.filename))
+        }
+        (Some(x), Some(y)) => x
+            .start
+            .byte
+            .cmp(&y.start.byte)
+            .then(x.end.byte.cmp(&y.end.byte)),
     }
 }
 
@@ -116,6 +135,31 @@ mod tests {
         let r = init_config_report(both, false, Flavor::Terraform);
         assert_eq!(r.diagnostics.0.len(), 2);
         assert_eq!(r.diagnostics.0[1].summary, "Unsupported argument");
+    }
+
+    #[test]
+    fn errors_are_shown_in_terraforms_view_order() {
+        let at = |file: &str, byte: usize| crate::diag::Range {
+            filename: file.to_string(),
+            start: crate::diag::Pos {
+                line: 1,
+                column: byte + 1,
+                byte,
+            },
+            end: crate::diag::Pos {
+                line: 1,
+                column: byte + 2,
+                byte: byte + 1,
+            },
+        };
+        let mut d = Diagnostics::new();
+        d.push(Diagnostic::error("b", "").with_range(at("mod/a.tf", 0)));
+        d.push(Diagnostic::error("a", "").with_range(at("z.tf", 9)));
+        d.push(Diagnostic::warning("w", "").with_range(at("z.tf", 0)));
+        d.push(Diagnostic::error("c", "").with_range(at("z.tf", 3)));
+        let r = init_config_report(d, true, Flavor::Terraform);
+        let order: Vec<&str> = r.diagnostics.iter().map(|d| d.summary.as_str()).collect();
+        assert_eq!(order, ["w", "c", "a", "b"]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Which configuration problems `init` reports under its "configuration must be valid"
 //! preamble, against Terraform itself: every case of `tests/fixtures/init-config/` (`files/`
-//! is the working directory) is initialised by `terraform init -backend=false -json` and by
+//! is the working directory) is initialised by `terraform init -backend=false` and by
 //! `tflock init`, and both must report the diagnostics of `expected.txt` (`<severity>:
 //! <summary's first line>`, in order). Terraform adds the preamble to the root module's early
 //! load only; the module installer (a module call, a test run's module) and provider
@@ -12,24 +12,26 @@ use std::path::Path;
 use crate::e2e_common::{copy_tree, Env};
 use tflock_tests::{fixtures, terraform::run_terraform};
 
-/// `terraform init`'s diagnostics, one `<severity>: <summary's first line>` each.
+/// `terraform init`'s diagnostics, one `<severity>: <summary's first line>` each, as its
+/// human view prints them (sorted: warnings, on stdout, before errors, on stderr; the JSON
+/// view keeps the order they were found in).
 fn terraform_lines(dir: &Path, home: &Path) -> Vec<String> {
     let cfg = home.join("cli.tfrc");
-    let out = run_terraform(dir, home, &cfg, &["init", "-backend=false", "-json"]);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["type"] == "diagnostic")
-        .map(|v| {
-            let d = &v["diagnostic"];
-            let summary = d["summary"].as_str().unwrap_or_default();
-            format!(
-                "{}: {}",
-                d["severity"].as_str().unwrap_or_default(),
-                summary.lines().next().unwrap_or_default()
-            )
-        })
-        .collect()
+    let out = run_terraform(dir, home, &cfg, &["init", "-backend=false", "-no-color"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pick = |prefix: &str, severity: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(|s| format!("{severity}: {s}"))
+            .collect()
+    };
+    let mut lines = pick("Warning: ", "warning");
+    lines.extend(pick("Error: ", "error"));
+    lines
 }
 
 /// `tflock init`'s diagnostics in the same form, from its `Error:`/`Warning:` lines.
