@@ -22,6 +22,13 @@ pub fn references(value: &Value) -> Vec<Reference> {
         .collect()
 }
 
+/// [`reference_paths`] of one native expression.
+pub fn expression_reference_paths(e: &Expression) -> Vec<Vec<String>> {
+    let mut refs = Refs::default();
+    refs.visit_expr(e);
+    refs.out
+}
+
 /// The references an attribute's value makes, each as its root name followed by the
 /// attribute names taken from it up to the first index or splat (`data.x.y[0].id` is
 /// `["data", "x", "y"]`), which is as far as an address reaches.
