@@ -329,20 +329,34 @@ fn check(b: &Block, diags: &mut Diagnostics) {
 /// schema.
 fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
     if let Some(to) = b.body.attribute("to") {
+        // A JSON `to` is a reference in a string (`unwrapJSONRefExpr`): any other JSON
+        // value is refused, whatever else the block holds.
+        let json = match &to.value {
+            crate::config::model::Value::Json(n) => Some(n),
+            _ => None,
+        };
+        if json.is_some_and(|n| n.as_str().is_none()) {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid reference expression",
+                    "A single reference string is required.",
+                )
+                .with_range(to.expr_range.clone()),
+            );
+            return;
+        }
         let mut schema = Diagnostics::new();
         super::content::check_block(b, flavor, override_file, &mut schema);
         if schema.has_errors() {
             return;
         }
-        // A JSON `to` is a reference in a string; one that does not parse stops the
-        // decoder too (with errors not modelled here).
-        if let crate::config::model::Value::Json(n) = &to.value {
-            let parses = n
-                .as_str()
-                .is_some_and(crate::config::requirements::reference::is_traversal);
-            if !parses {
-                return;
-            }
+        // One that does not parse stops the decoder too (with errors not modelled here).
+        let parses = |n: &&crate::config::load::json::Node| {
+            n.as_str()
+                .is_some_and(crate::config::requirements::reference::is_traversal)
+        };
+        if json.is_some_and(|n| !parses(&n)) {
+            return;
         }
     }
     let detail = match (b.body.attribute("id"), b.body.attribute("identity")) {
