@@ -382,6 +382,9 @@ fn conditions(b: &Block, diags: &mut Diagnostics) {
     };
     for rule in rules {
         let Some(condition) = rule.body.attribute("condition") else {
+            if let Some(own) = resource_address(b) {
+                self_references(rule, &own, diags);
+            }
             continue;
         };
         let refs = references(&condition.value);

@@ -113,7 +113,9 @@ pub fn parse_file(
     let json = name.ends_with(".json");
     let (src, syntax) = parse_syntax(name, bytes, diags)?;
     let mut body = match syntax {
-        Syntax::Json(root) => json_body::convert_file(name, &src, root, flavor, diags),
+        Syntax::Json(root) => {
+            json_body::convert_file(name, &src, root, flavor, override_file, diags)
+        }
         Syntax::Native(body) => body,
     };
     if !json {
