@@ -78,6 +78,14 @@ pub(crate) fn parse_syntax(
     };
     let syntax = if json {
         match json::parse(&src) {
+            // HCL refuses a root that is not an object (or an array of them) and decodes an
+            // empty body in its place.
+            Ok(root) if root.as_object().is_none() && root.as_array().is_none() => {
+                let (summary, detail) = json::ROOT_NOT_OBJECT;
+                let range = Range::from_span(name, &src, root.start_span());
+                diags.push(Diagnostic::error(summary, detail).with_range(range));
+                return None;
+            }
             Ok(root) => Syntax::Json(root),
             Err(e) => {
                 let range = match e.token {
@@ -85,6 +93,11 @@ pub(crate) fn parse_syntax(
                     None => Range::from_span(name, &src, e.span),
                 };
                 diags.push(Diagnostic::error(e.summary, e.detail).with_range(range));
+                if let Some(root) = e.root {
+                    let (summary, detail) = json::ROOT_NOT_OBJECT;
+                    let range = Range::from_span(name, &src, root);
+                    diags.push(Diagnostic::error(summary, detail).with_range(range));
+                }
                 return None;
             }
         }
