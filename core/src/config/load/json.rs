@@ -151,8 +151,14 @@ impl Parser<'_> {
             detail: detail.to_string(),
             span,
             token: None,
-            root: (self.frames <= 1).then(|| 0..0),
+            root: self.at_root(),
         }
+    }
+
+    /// For an error raised now: a marker (the span is filled in by [`parse`]) when it is in
+    /// the root value's own tokens.
+    fn at_root(&self) -> Option<Span<usize>> {
+        (self.frames <= 1).then_some(0..0)
     }
 
     fn ws(&mut self) {
@@ -531,7 +537,7 @@ impl Parser<'_> {
                     detail: format!("The JavaScript identifier {word:?} cannot be used in JSON."),
                     span: start..self.i,
                     token: None,
-                    root: (self.frames <= 1).then(|| 0..0),
+                    root: self.at_root(),
                 })
             }
             _ => {
@@ -540,7 +546,7 @@ impl Parser<'_> {
                     detail: format!("{word:?} is not a valid JSON keyword."),
                     span: start..self.i,
                     token: None,
-                    root: (self.frames <= 1).then(|| 0..0),
+                    root: self.at_root(),
                 })
             }
         };
