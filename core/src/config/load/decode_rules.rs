@@ -358,6 +358,7 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         if json.is_some_and(|n| !parses(&n)) {
             return;
         }
+        type_only_target(to, diags);
     }
     let detail = match (b.body.attribute("id"), b.body.attribute("identity")) {
         (None, None) => "At least one of 'id' or 'identity' must be specified.",
@@ -365,6 +366,53 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         _ => return,
     };
     diags.push(Diagnostic::error("Invalid import block", detail).with_range(b.origin.decl.clone()));
+}
+
+/// An import `to` naming only a resource type (`to = web`, `to = web[each.key]`: Terraform
+/// drops the indexes to find the resource): `ParseAbsResourceInstance` wants a type and a
+/// name, and what it returns is then no managed resource. Other malformed addresses are
+/// not modelled.
+fn type_only_target(to: &crate::config::model::Attribute, diags: &mut Diagnostics) {
+    use hcl_edit::expr::{Expression, TraversalOperator};
+    use hcl_edit::Span;
+    let Some(x) = super::static_eval::Expr::of(to) else {
+        return;
+    };
+    let root = match x.expr {
+        Expression::Variable(_) => x.expr,
+        Expression::Traversal(t)
+            if matches!(t.expr, Expression::Variable(_))
+                && t.operators
+                    .iter()
+                    .all(|o| matches!(o.value(), TraversalOperator::Index(_))) =>
+        {
+            &t.expr
+        }
+        _ => return,
+    };
+    let Expression::Variable(name) = root else {
+        return;
+    };
+    if matches!(
+        name.as_str(),
+        "module" | "data" | "resource" | "ephemeral" | "list" | "action"
+    ) {
+        return;
+    }
+    diags.push(
+        Diagnostic::error(
+            "Invalid address",
+            "Resource specification must include a resource type and name.",
+        )
+        .with_range(x.range(root.span())),
+    );
+    diags.push(
+        Diagnostic::error(
+            "Invalid import address",
+            "Only managed resources can be imported.",
+        )
+        .with_range(to.origin.decl.clone()),
+    );
 }
 
 /// `decodeCheckRuleBlock`: a condition must refer to something, and a variable's validation
