@@ -17,7 +17,7 @@ use std::time::Duration;
 use tflock_core::addrs::Platform;
 use tflock_core::api::input_values;
 use tflock_core::install::{
-    init_config_error, requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions,
+    init_config_report, requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions,
     Planner,
 };
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
@@ -106,11 +106,17 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     config_diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     config_diags.extend(reqs.diagnostics.clone());
-    config_diags.extend(requirements::legacy_address_errors(
-        &planner_reqs,
-        Mode::Init,
-    ));
-    diags.extend(init_config_diagnostics(config_diags, flavor));
+    let config_diags = init_config_diagnostics(config_diags, tree.installs_modules(), flavor);
+    // Terraform refuses legacy addresses when it installs providers, a later step than
+    // loading (so without the configuration preamble), reached only by a valid configuration.
+    let legacy = !config_diags.has_errors();
+    diags.extend(config_diags);
+    if legacy {
+        diags.extend(requirements::legacy_address_errors(
+            &planner_reqs,
+            Mode::Init,
+        ));
+    }
     let (previous, lock_diags) = workdir::read_lock(dir, flavor)?;
     diags.extend(lock_diags);
     if diags.has_errors() {
@@ -294,27 +300,16 @@ fn install_all(
     Ok(())
 }
 
-/// What `init` says about a configuration: when the core version check refused it, only
-/// that (Terraform checks the version first and stops there); otherwise, with errors,
-/// Terraform's "configuration must be valid" error before them (OpenTofu prints the same
-/// words as a message instead).
-fn init_config_diagnostics(config: Diagnostics, flavor: Flavor) -> Diagnostics {
-    let is_version = |d: &Diagnostic| {
-        d.is_error() && d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version")
-    };
-    if config.iter().any(is_version) {
-        let mut only = Diagnostics::new();
-        only.extend(config.iter().filter(|d| is_version(d)).cloned());
-        return only;
+/// What `init` says about a configuration, as core decides it; OpenTofu's preamble is a
+/// message printed before the diagnostics.
+fn init_config_diagnostics(
+    config: Diagnostics,
+    installs_modules: bool,
+    flavor: Flavor,
+) -> Diagnostics {
+    let report = init_config_report(config, installs_modules, flavor);
+    if let Some(message) = report.message {
+        eprintln!("\n{message}");
     }
-    if !config.has_errors() {
-        return config;
-    }
-    let mut out = Diagnostics::new();
-    match flavor {
-        Flavor::Terraform => out.push(Diagnostic::error(init_config_error(flavor), "")),
-        Flavor::OpenTofu => eprintln!("\n{}", init_config_error(flavor)),
-    }
-    out.extend(config.iter().cloned());
-    out
+    report.diagnostics
 }

@@ -6,7 +6,8 @@ use crate::flavor::Flavor;
 /// The label names of a top-level block type, or `None` if the type is not allowed at top level.
 pub fn top_level_labels(kind: &str, flavor: Flavor) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "terraform" | "locals" | "moved" | "import" | "removed" => &[],
+        // A top-level `required_providers` is in the schema only to be refused.
+        "terraform" | "locals" | "moved" | "import" | "removed" | "required_providers" => &[],
         "provider" | "variable" | "output" | "module" | "check" => &["name"],
         "resource" | "data" | "ephemeral" => &["type", "name"],
         "action" if flavor == Flavor::Terraform => &["type", "name"],

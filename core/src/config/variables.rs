@@ -13,6 +13,26 @@ pub type Reference = (String, Option<String>);
 
 /// The references an attribute's value makes, native or JSON (JSON strings are templates).
 pub fn references(value: &Value) -> Vec<Reference> {
+    reference_paths(value)
+        .into_iter()
+        .map(|mut path| {
+            let attr = (path.len() > 1).then(|| path.swap_remove(1));
+            (path.swap_remove(0), attr)
+        })
+        .collect()
+}
+
+/// [`reference_paths`] of one native expression.
+pub fn expression_reference_paths(e: &Expression) -> Vec<Vec<String>> {
+    let mut refs = Refs::default();
+    refs.visit_expr(e);
+    refs.out
+}
+
+/// The references an attribute's value makes, each as its root name followed by the
+/// attribute names taken from it up to the first index or splat (`data.x.y[0].id` is
+/// `["data", "x", "y"]`), which is as far as an address reaches.
+pub fn reference_paths(value: &Value) -> Vec<Vec<String>> {
     let mut refs = Refs::default();
     match value {
         Value::Native { expr, .. } => refs.visit_expr(expr),
@@ -43,14 +63,14 @@ fn json(node: &Node, refs: &mut Refs) {
 
 #[derive(Default)]
 struct Refs {
-    out: Vec<Reference>,
+    out: Vec<Vec<String>>,
     locals: Vec<String>,
 }
 
 impl Refs {
-    fn push(&mut self, root: &str, attr: Option<String>) {
-        if !self.locals.iter().any(|l| l == root) {
-            self.out.push((root.to_string(), attr));
+    fn push(&mut self, path: Vec<String>) {
+        if !self.locals.iter().any(|l| *l == path[0]) {
+            self.out.push(path);
         }
     }
 }
@@ -58,7 +78,7 @@ impl Refs {
 impl Visit for Refs {
     fn visit_expr(&mut self, e: &Expression) {
         match e {
-            Expression::Variable(v) => self.push(v.as_str(), None),
+            Expression::Variable(v) => self.push(vec![v.as_str().to_string()]),
             _ => visit::visit_expr(self, e),
         }
     }
@@ -67,11 +87,14 @@ impl Visit for Refs {
         let Expression::Variable(root) = &t.expr else {
             return visit::visit_traversal(self, t);
         };
-        let attr = match t.operators.first().map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(name)) => Some(name.as_str().to_string()),
-            _ => None,
-        };
-        self.push(root.as_str(), attr);
+        let mut path = vec![root.as_str().to_string()];
+        for op in &t.operators {
+            match op.value() {
+                TraversalOperator::GetAttr(name) => path.push(name.as_str().to_string()),
+                _ => break,
+            }
+        }
+        self.push(path);
         for op in &t.operators {
             self.visit_traversal_operator(op);
         }

@@ -9,6 +9,7 @@
 mod coverage;
 mod download;
 mod hash_cache;
+mod init_config;
 mod lock_check;
 mod mirror_reuse;
 mod needs;
@@ -27,6 +28,7 @@ pub use coverage::{
 };
 pub use download::{DownloadFailure, PackageDownload};
 pub use hash_cache::{cache_key, verified, CachedHashes};
+pub use init_config::{init_config_report, InitConfigReport};
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use needs::{

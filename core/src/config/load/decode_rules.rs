@@ -3,7 +3,7 @@
 //! meta-arguments that exclude each other. Each is reported where and as Terraform reports it.
 
 use crate::config::model::Block;
-use crate::config::variables::references;
+use crate::config::variables::{reference_paths, references};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
@@ -71,6 +71,9 @@ fn resource(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
             unmanaged_lifecycle(first, kind, diags);
         }
     }
+    if kind == "resource" && flavor == Flavor::Terraform {
+        provisioners(b, diags);
+    }
     if kind == "resource" {
         let mut connections = unlabelled(b, "connection");
         if let Some(first) = connections.next() {
@@ -89,6 +92,93 @@ fn resource(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
         }
     }
     escaping_and_reserved(b, kind, &["locals"], flavor, diags);
+}
+
+/// `decodeProvisionerBlock`: the provisioners Terraform no longer has, and what a
+/// destroy-time provisioner (and the resource's connection, when one exists) may refer to.
+fn provisioners(b: &Block, diags: &mut Diagnostics) {
+    let mut any_destroy = false;
+    for p in b.body.blocks_of("provisioner") {
+        let ([ty], [ty_range]) = (p.labels.as_slice(), p.label_ranges.as_slice()) else {
+            continue;
+        };
+        if matches!(
+            ty.as_str(),
+            "chef" | "habitat" | "puppet" | "salt-masterless"
+        ) {
+            diags.push(
+                Diagnostic::error(
+                    format!("The {ty:?} provisioner has been removed"),
+                    format!("The {ty:?} provisioner was deprecated in Terraform 0.13.4 has been removed from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for alternatives to using provisioners that are a better fit for the Terraform workflow."),
+                )
+                .with_range(ty_range.clone()),
+            );
+            continue;
+        }
+        let destroy = p
+            .body
+            .attribute("when")
+            .and_then(|a| keyword_or_quoted(&a.value))
+            .is_some_and(|k| k == "destroy");
+        if !destroy {
+            continue;
+        }
+        any_destroy = true;
+        let own = p
+            .body
+            .attributes()
+            .filter(|a| !matches!(a.name.as_str(), "when" | "on_failure"));
+        only_self_refs(own, diags);
+        if let Some(c) = unlabelled(p, "connection").next() {
+            only_self_refs(c.body.attributes(), diags);
+        }
+    }
+    if any_destroy {
+        if let Some(c) = unlabelled(b, "connection").next() {
+            only_self_refs(c.body.attributes(), diags);
+        }
+    }
+}
+
+/// `onlySelfRefs`: one error per reference other than `self`, `path`, `terraform`,
+/// `count.index` and `each.key`.
+fn only_self_refs<'a>(
+    attrs: impl Iterator<Item = &'a crate::config::model::Attribute>,
+    diags: &mut Diagnostics,
+) {
+    for a in attrs {
+        for path in reference_paths(&a.value) {
+            let second = path.get(1).map(String::as_str);
+            let valid = match path[0].as_str() {
+                "self" | "path" | "terraform" => true,
+                "count" => second == Some("index"),
+                "each" => second == Some("key"),
+                _ => false,
+            };
+            if !valid {
+                diags.push(
+                    Diagnostic::error(
+                        "Invalid reference from destroy provisioner",
+                        "Destroy-time provisioners and their connection configurations may only reference attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\nReferences to other resources during the destroy phase can cause dependency cycles and interact poorly with create_before_destroy.",
+                    )
+                    .with_range(a.expr_range.clone()),
+                );
+            }
+        }
+    }
+}
+
+/// `hcl.ExprAsKeyword` after `shimTraversalInString`: a bare name, or one in quotes (the
+/// 0.11 form); in JSON, a string holding one.
+fn keyword_or_quoted(v: &crate::config::model::Value) -> Option<String> {
+    use crate::config::model::Value;
+    match v {
+        Value::Native { expr, .. } => match expr.as_ref() {
+            hcl_edit::expr::Expression::Variable(v) => Some(v.as_str().to_string()),
+            e => crate::config::model::literal_native_str(e),
+        },
+        Value::Json(n) => n.as_str().map(str::to_string),
+    }
 }
 
 /// A data or ephemeral resource's lifecycle takes only conditions.
@@ -239,21 +329,36 @@ fn check(b: &Block, diags: &mut Diagnostics) {
 /// schema.
 fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
     if let Some(to) = b.body.attribute("to") {
+        // A JSON `to` is a reference in a string (`unwrapJSONRefExpr`): any other JSON
+        // value is refused, whatever else the block holds.
+        let json = match &to.value {
+            crate::config::model::Value::Json(n) => Some(n),
+            _ => None,
+        };
+        if json.is_some_and(|n| n.as_str().is_none()) {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid reference expression",
+                    "A single reference string is required.",
+                )
+                .with_range(to.expr_range.clone()),
+            );
+            return;
+        }
         let mut schema = Diagnostics::new();
         super::content::check_block(b, flavor, override_file, &mut schema);
         if schema.has_errors() {
             return;
         }
-        // A JSON `to` is a reference in a string; one that does not parse stops the
-        // decoder too (with errors not modelled here).
-        if let crate::config::model::Value::Json(n) = &to.value {
-            let parses = n
-                .as_str()
-                .is_some_and(crate::config::requirements::reference::is_traversal);
-            if !parses {
-                return;
-            }
+        // One that does not parse stops the decoder too (with errors not modelled here).
+        let parses = |n: &&crate::config::load::json::Node| {
+            n.as_str()
+                .is_some_and(crate::config::requirements::reference::is_traversal)
+        };
+        if json.is_some_and(|n| !parses(&n)) {
+            return;
         }
+        type_only_target(to, diags);
     }
     let detail = match (b.body.attribute("id"), b.body.attribute("identity")) {
         (None, None) => "At least one of 'id' or 'identity' must be specified.",
@@ -261,6 +366,53 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         _ => return,
     };
     diags.push(Diagnostic::error("Invalid import block", detail).with_range(b.origin.decl.clone()));
+}
+
+/// An import `to` naming only a resource type (`to = web`, `to = web[each.key]`: Terraform
+/// drops the indexes to find the resource): `ParseAbsResourceInstance` wants a type and a
+/// name, and what it returns is then no managed resource. Other malformed addresses are
+/// not modelled.
+fn type_only_target(to: &crate::config::model::Attribute, diags: &mut Diagnostics) {
+    use hcl_edit::expr::{Expression, TraversalOperator};
+    use hcl_edit::Span;
+    let Some(x) = super::static_eval::Expr::of(to) else {
+        return;
+    };
+    let root = match x.expr {
+        Expression::Variable(_) => x.expr,
+        Expression::Traversal(t)
+            if matches!(t.expr, Expression::Variable(_))
+                && t.operators
+                    .iter()
+                    .all(|o| matches!(o.value(), TraversalOperator::Index(_))) =>
+        {
+            &t.expr
+        }
+        _ => return,
+    };
+    let Expression::Variable(name) = root else {
+        return;
+    };
+    if matches!(
+        name.as_str(),
+        "module" | "data" | "resource" | "ephemeral" | "list" | "action"
+    ) {
+        return;
+    }
+    diags.push(
+        Diagnostic::error(
+            "Invalid address",
+            "Resource specification must include a resource type and name.",
+        )
+        .with_range(x.range(root.span())),
+    );
+    diags.push(
+        Diagnostic::error(
+            "Invalid import address",
+            "Only managed resources can be imported.",
+        )
+        .with_range(to.origin.decl.clone()),
+    );
 }
 
 /// `decodeCheckRuleBlock`: a condition must refer to something, and a variable's validation
@@ -278,6 +430,9 @@ fn conditions(b: &Block, diags: &mut Diagnostics) {
     };
     for rule in rules {
         let Some(condition) = rule.body.attribute("condition") else {
+            if let Some(own) = resource_address(b) {
+                self_references(rule, &own, diags);
+            }
             continue;
         };
         let refs = references(&condition.value);
@@ -289,6 +444,9 @@ fn conditions(b: &Block, diags: &mut Diagnostics) {
                 )
                 .with_range(condition.expr_range.clone()),
             );
+        }
+        if let Some(own) = resource_address(b) {
+            self_references(rule, &own, diags);
         }
         if let (true, Some(name)) = (b.kind == "variable", b.labels.first()) {
             let own = |(root, attr): &(String, Option<String>)| {
@@ -303,6 +461,54 @@ fn conditions(b: &Block, diags: &mut Diagnostics) {
                     .with_range(condition.expr_range.clone()),
                 );
             }
+        }
+    }
+}
+
+/// The address of resource block `b` (`aws_instance.web`, `data.aws_ami.x`), for the
+/// blocks whose conditions may not refer to themselves.
+fn resource_address(b: &Block) -> Option<String> {
+    let [ty, name] = b.labels.as_slice() else {
+        return None;
+    };
+    match b.kind.as_str() {
+        "resource" => Some(format!("{ty}.{name}")),
+        "data" | "ephemeral" => Some(format!("{}.{ty}.{name}", b.kind)),
+        _ => None,
+    }
+}
+
+/// The resource address a reference names (`addrs.ParseRef`), if it names one.
+fn referenced_resource(path: &[String]) -> Option<String> {
+    let at = |i: usize| path.get(i).map(String::as_str);
+    match at(0)? {
+        "data" | "ephemeral" => Some(format!("{}.{}.{}", path[0], at(1)?, at(2)?)),
+        "resource" => Some(format!("{}.{}", at(1)?, at(2)?)),
+        "count" | "each" | "local" | "module" | "path" | "self" | "terraform" | "var"
+        | "template" | "lazy" | "arg" | "action" | "list" | "plan" | "state" | "output"
+        | "check" | "run" => None,
+        root => Some(format!("{root}.{}", at(1)?)),
+    }
+}
+
+/// `validateSelfReferences`: a resource's condition and error message may not refer to the
+/// resource itself (`self` is how they do); one error per expression that does.
+fn self_references(rule: &Block, own: &str, diags: &mut Diagnostics) {
+    for name in ["condition", "error_message"] {
+        let Some(a) = rule.body.attribute(name) else {
+            continue;
+        };
+        let refers = reference_paths(&a.value)
+            .iter()
+            .any(|p| referenced_resource(p).as_deref() == Some(own));
+        if refers {
+            diags.push(
+                Diagnostic::error(
+                    format!("Invalid reference in {}", rule.kind),
+                    format!("Configuration for {own} may not refer to itself."),
+                )
+                .with_range(a.expr_range.clone()),
+            );
         }
     }
 }

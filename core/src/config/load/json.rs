@@ -84,7 +84,17 @@ pub struct JsonError {
     /// For a bad string, the string token's first byte: HCL then reports `span.start` as
     /// an offset into that token (see `Range::offset_into_token`).
     pub token: Option<usize>,
+    /// Where HCL's follow-on "Root value must be object" points when the error left it no
+    /// root value at all (it failed in the root value's own tokens, not in a nested value
+    /// HCL skips over): the root's first token.
+    pub root: Option<Span<usize>>,
 }
+
+/// HCL's error for a configuration file whose root value is not an object (or array).
+pub const ROOT_NOT_OBJECT: (&str, &str) = (
+    "Root value must be object",
+    "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
+);
 
 /// Parses one JSON document.
 pub fn parse(src: &str) -> Result<Node, JsonError> {
@@ -93,12 +103,21 @@ pub fn parse(src: &str) -> Result<Node, JsonError> {
         src,
         i: 0,
         depth: 0,
+        frames: 0,
     };
     p.ws();
-    if p.i >= p.s.len() {
-        return Err(p.err("Missing JSON value", VALUE_START, p.i..p.i));
-    }
-    let v = p.value()?;
+    let root_start = p.i;
+    let v = p.value().map_err(|mut e| {
+        // The root's first token: a brace or bracket, else the token the error is about
+        // (a keyword, a stray character, the end of the data). A root string's token is
+        // not at hand, so nothing follows that error.
+        e.root = match (&e.root, p.s.get(root_start)) {
+            (None, _) | (_, Some(b'"')) => None,
+            (_, Some(b'{' | b'[')) => Some(root_start..root_start + 1),
+            _ => Some(e.span.clone()),
+        };
+        e
+    })?;
     p.ws();
     if p.i < p.s.len() {
         return Err(p.err(
@@ -121,6 +140,8 @@ struct Parser<'a> {
     src: &'a str,
     i: usize,
     depth: usize,
+    /// How many values are being parsed (1 inside the root value's own tokens).
+    frames: usize,
 }
 
 impl Parser<'_> {
@@ -130,7 +151,14 @@ impl Parser<'_> {
             detail: detail.to_string(),
             span,
             token: None,
+            root: self.at_root(),
         }
+    }
+
+    /// For an error raised now: a marker (the span is filled in by [`parse`]) when it is in
+    /// the root value's own tokens.
+    fn at_root(&self) -> Option<Span<usize>> {
+        (self.frames <= 1).then_some(0..0)
     }
 
     fn ws(&mut self) {
@@ -140,6 +168,13 @@ impl Parser<'_> {
     }
 
     fn value(&mut self) -> Result<Node, JsonError> {
+        self.frames += 1;
+        let v = self.value_in_frame()?;
+        self.frames -= 1;
+        Ok(v)
+    }
+
+    fn value_in_frame(&mut self) -> Result<Node, JsonError> {
         let start = self.i;
         let Some(&c) = self.s.get(self.i) else {
             return Err(self.err(
@@ -160,6 +195,8 @@ impl Parser<'_> {
             }
             b'-' | b'0'..=b'9' => self.number(),
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.keyword(),
+            b'}' => Err(self.err("Missing JSON value", VALUE_START, start..start + 1)),
+            b']' => Err(self.err("Missing array element value", VALUE_START, start..start + 1)),
             _ => {
                 let end = next_char_end(self.src, start);
                 Err(self.err("Invalid start of value", VALUE_START, start..end))
@@ -500,6 +537,7 @@ impl Parser<'_> {
                     detail: format!("The JavaScript identifier {word:?} cannot be used in JSON."),
                     span: start..self.i,
                     token: None,
+                    root: self.at_root(),
                 })
             }
             _ => {
@@ -508,6 +546,7 @@ impl Parser<'_> {
                     detail: format!("{word:?} is not a valid JSON keyword."),
                     span: start..self.i,
                     token: None,
+                    root: self.at_root(),
                 })
             }
         };

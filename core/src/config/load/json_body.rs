@@ -19,6 +19,7 @@ pub fn convert_file(
     src: &str,
     root: Node,
     flavor: Flavor,
+    override_file: bool,
     diags: &mut Diagnostics,
 ) -> Body {
     let cx = Cx {
@@ -26,6 +27,7 @@ pub fn convert_file(
         src,
         lines: LineIndex::new(src),
         flavor,
+        override_file,
     };
     // A body may also be an array of objects, whose properties all count.
     let (parts, is_root) = match root.kind {
@@ -90,6 +92,8 @@ struct Cx<'a> {
     src: &'a str,
     lines: LineIndex,
     flavor: Flavor,
+    /// An override file: Terraform refuses its `check` blocks without decoding them.
+    override_file: bool,
 }
 
 impl Cx<'_> {
@@ -278,6 +282,9 @@ impl Cx<'_> {
             // A check block's schema has blocks only: HCL refuses any other property (and
             // the property could not be written as a native argument anyway).
             if kind == "check" {
+                if self.override_file && path.len() == 1 {
+                    continue;
+                }
                 let hint = crate::gotext::suggest::name_suggestion(&p.key, &["data", "assert"])
                     .map(|c| format!(" Did you mean {c:?}?"))
                     .unwrap_or_default();

@@ -4,6 +4,7 @@
 mod content;
 pub(crate) mod cty;
 mod decode_rules;
+mod experiments;
 pub mod json;
 mod json_body;
 mod legacy;
@@ -16,7 +17,7 @@ pub(crate) mod test_file_rules;
 mod text;
 mod value_decode;
 
-use crate::config::model::{Body, Item};
+use crate::config::model::{Block, Body, Item};
 use crate::config::schema;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
@@ -78,6 +79,14 @@ pub(crate) fn parse_syntax(
     };
     let syntax = if json {
         match json::parse(&src) {
+            // HCL refuses a root that is not an object (or an array of them) and decodes an
+            // empty body in its place.
+            Ok(root) if root.as_object().is_none() && root.as_array().is_none() => {
+                let (summary, detail) = json::ROOT_NOT_OBJECT;
+                let range = Range::from_span(name, &src, root.start_span());
+                diags.push(Diagnostic::error(summary, detail).with_range(range));
+                return None;
+            }
             Ok(root) => Syntax::Json(root),
             Err(e) => {
                 let range = match e.token {
@@ -85,6 +94,11 @@ pub(crate) fn parse_syntax(
                     None => Range::from_span(name, &src, e.span),
                 };
                 diags.push(Diagnostic::error(e.summary, e.detail).with_range(range));
+                if let Some(root) = e.root {
+                    let (summary, detail) = json::ROOT_NOT_OBJECT;
+                    let range = Range::from_span(name, &src, root);
+                    diags.push(Diagnostic::error(summary, detail).with_range(range));
+                }
                 return None;
             }
         }
@@ -113,15 +127,25 @@ pub fn parse_file(
     let json = name.ends_with(".json");
     let (src, syntax) = parse_syntax(name, bytes, diags)?;
     let mut body = match syntax {
-        Syntax::Json(root) => json_body::convert_file(name, &src, root, flavor, diags),
+        Syntax::Json(root) => {
+            json_body::convert_file(name, &src, root, flavor, override_file, diags)
+        }
         Syntax::Native(body) => body,
     };
     if !json {
         check_top_level(&mut body, flavor, diags);
     }
+    // Terraform sniffs a file's edition and experiments before decoding it.
+    if flavor == Flavor::Terraform {
+        experiments::check_file(&body, diags);
+    }
     // Terraform decodes block by block: a block's name errors, then what an override file
     // may not contain in it; an override `check` block is refused before its name is read.
     for b in body.blocks() {
+        if b.kind == "required_providers" {
+            misplaced_required_providers(b, diags);
+            continue;
+        }
         if override_file && b.kind == "check" {
             overrides::refuse_check(b, diags);
             continue;
@@ -140,6 +164,9 @@ pub fn parse_file(
             overrides::refuse_conditions(b, diags);
         }
     }
+    // Terraform does not decode a misplaced `required_providers` block any further.
+    body.items
+        .retain(|i| !matches!(i, Item::Block(b) if b.kind == "required_providers"));
     Some(ParsedFile {
         name: name.to_string(),
         src,
@@ -175,4 +202,16 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
             content::labels_fit(b, labels, diags)
         }
     });
+}
+
+/// Terraform's file schema takes a top-level `required_providers` block only to say it
+/// belongs in `terraform`.
+fn misplaced_required_providers(b: &Block, diags: &mut Diagnostics) {
+    diags.push(
+        Diagnostic::error(
+            "Invalid required_providers block",
+            "A \"required_providers\" block must be nested inside a \"terraform\" block.",
+        )
+        .with_range(b.kind_range()),
+    );
 }

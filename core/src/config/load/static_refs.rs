@@ -14,6 +14,7 @@ use hcl_edit::Span;
 use crate::config::load::static_eval::{start_range, Expr};
 use crate::config::model::{Attribute, Block};
 use crate::config::requirements::reference::quoted_traversal;
+use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics};
 
 const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
@@ -209,50 +210,36 @@ fn single(a: &Attribute, diags: &mut Diagnostics) {
     }
 }
 
-/// What one `replace_triggered_by` element refers to, as far as modelled here.
+/// What one reference in a `replace_triggered_by` element is (`addrs.ParseRef`'s subject).
 enum Trigger {
-    /// No reference at all (a literal).
-    Nothing,
-    /// A managed resource (or one of its instances or attributes).
+    /// A managed, data or ephemeral resource (or one of its instances or attributes).
     Resource,
     /// `each.<name>` or `count.<name>`.
     Meta(&'static str, String),
-    /// A variable or local value.
+    /// Another kind of object (a variable, a local value, `self`, a module call, ...).
     Other,
+    /// A bare name, which `ParseRef` reads as a resource type without a resource name.
+    TypeOnly,
 }
 
-/// The reference a `replace_triggered_by` element makes; `None` when not modelled
-/// (expressions holding references, roots `addrs.ParseRef` treats specially).
-fn trigger(e: &Expression) -> Option<Trigger> {
-    match e {
-        Expression::String(_)
-        | Expression::Number(_)
-        | Expression::Bool(_)
-        | Expression::Null(_) => return Some(Trigger::Nothing),
-        Expression::Variable(_) => return None,
-        _ => {}
-    }
-    let Expression::Traversal(t) = e else {
-        return None;
-    };
-    if !matches!(reference(e), Ok(Some(_))) {
-        return None;
-    }
-    let Expression::Variable(root) = &t.expr else {
-        return None;
-    };
-    let first_attr = match t.operators.first().map(|o| o.value()) {
-        Some(TraversalOperator::GetAttr(a)) => a.as_str().to_string(),
-        _ => return None,
-    };
-    Some(match root.as_str() {
-        "each" => Trigger::Meta("each", first_attr),
-        "count" => Trigger::Meta("count", first_attr),
-        "var" | "local" => Trigger::Other,
-        "data" | "module" | "path" | "self" | "terraform" | "resource" | "ephemeral" | "list"
-        | "output" | "check" | "run" | "plan" | "state" | "template" | "lazy" | "arg"
-        | "action" | "string" | "number" | "bool" | "any" => return None,
-        _ => Trigger::Resource,
+/// How `addrs.ParseRef` reads reference `path` (root name, then the attribute names after
+/// it); `None` for a root it treats specially in ways not modelled here (errors, or
+/// nothing).
+fn trigger(path: &[String]) -> Option<Trigger> {
+    let second = path.get(1).cloned();
+    let long = |n: usize| path.len() >= n;
+    Some(match path[0].as_str() {
+        "each" if long(2) => Trigger::Meta("each", second?),
+        "count" if long(2) => Trigger::Meta("count", second?),
+        "var" | "local" | "path" | "terraform" | "module" if long(2) => Trigger::Other,
+        "self" => Trigger::Other,
+        "data" | "ephemeral" | "resource" if long(3) => Trigger::Resource,
+        "string" | "number" | "bool" | "any" if long(2) => Trigger::Resource,
+        "each" | "count" | "var" | "local" | "path" | "terraform" | "module" | "data"
+        | "ephemeral" | "resource" | "string" | "number" | "bool" | "any" | "template" | "lazy"
+        | "arg" | "action" | "list" | "output" | "check" | "run" | "plan" | "state" => return None,
+        _ if long(2) => Trigger::Resource,
+        _ => Trigger::TypeOnly,
     })
 }
 
@@ -270,31 +257,53 @@ fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
     // Terraform goes on to the next element only while no element has failed, so only
     // the first failing element is reported; one not modelled ends the check.
     for item in items {
-        let t = trigger(item)?;
+        let triggers: Vec<Trigger> = expression_reference_paths(item)
+            .iter()
+            .map(|p| trigger(p))
+            .collect::<Option<_>>()?;
         let range = x.range(item.span());
         let err = |summary: &str, detail: &str| {
             Diagnostic::error(summary, detail).with_range(range.clone())
         };
-        match &t {
-            Trigger::Meta("each", name) if name != "key" => diags.push(err(
-                "Invalid each reference in replace_triggered_by expression",
-                "Only each.key may be used in replace_triggered_by.",
-            )),
-            Trigger::Meta("count", name) if name != "index" => diags.push(err(
-                "Invalid count reference in replace_triggered_by expression",
-                "Only count.index may be used in replace_triggered_by.",
-            )),
-            Trigger::Other => diags.push(err(
-                "Invalid reference in replace_triggered_by expression",
-                "Only resources, count.index, and each.key may be used in replace_triggered_by.",
-            )),
-            _ => {}
-        }
-        if !matches!(t, Trigger::Resource) {
+        let before = diags.0.len();
+        if triggers.iter().any(|t| matches!(t, Trigger::TypeOnly)) {
             diags.push(err(
+                "Invalid reference",
+                "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
+            ));
+            break;
+        }
+        let mut resources = 0;
+        for t in &triggers {
+            match t {
+                Trigger::Resource => resources += 1,
+                Trigger::Meta("each", name) if name != "key" => diags.push(err(
+                    "Invalid each reference in replace_triggered_by expression",
+                    "Only each.key may be used in replace_triggered_by.",
+                )),
+                Trigger::Meta("count", name) if name != "index" => diags.push(err(
+                    "Invalid count reference in replace_triggered_by expression",
+                    "Only count.index may be used in replace_triggered_by.",
+                )),
+                Trigger::Other => diags.push(err(
+                    "Invalid reference in replace_triggered_by expression",
+                    "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+                )),
+                _ => {}
+            }
+        }
+        match resources {
+            0 => diags.push(err(
                 "Invalid replace_triggered_by expression",
                 "Missing resource reference in replace_triggered_by expression.",
-            ));
+            )),
+            1 => {}
+            _ => diags.push(err(
+                "Invalid replace_triggered_by expression",
+                "Multiple resource references in replace_triggered_by expression.",
+            )),
+        }
+        if diags.0.len() > before {
             break;
         }
     }

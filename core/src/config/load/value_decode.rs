@@ -42,6 +42,20 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
                 }
             }
         }
+        "terraform" if b.labels.is_empty() => {
+            // `decodeProviderMetaBlock`: a provider_meta body must be a static map, so each
+            // argument is evaluated without a context (when the body has only arguments).
+            for pm in b.body.blocks_of("provider_meta") {
+                if pm.labels.len() != 1 || pm.body.blocks().next().is_some() {
+                    continue;
+                }
+                for x in pm.body.attributes().filter_map(Expr::of) {
+                    if let Some((_, found)) = value(&x, x.expr) {
+                        diags.extend(found);
+                    }
+                }
+            }
+        }
         "resource" if b.labels.len() == 2 => {
             if let Some(lc) = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty()) {
                 decode_into(lc, "create_before_destroy", &Ty::Bool, diags);

@@ -30,6 +30,21 @@ use crate::hcl_syntax::valid_identifier;
 use crate::version::{parse_config_constraint, Constraints};
 use serde::Serialize;
 
+/// Whether `terraform init` meets `d` only when it gathers the configuration's provider
+/// requirements to install them (`Config.ProviderRequirements`), a step after loading:
+/// an import block's `provider` its target resource does not share, and a version constraint that
+/// passed decoding but not go-versions' grammar. Loading's problems end `init` before that
+/// step, and these come without the configuration preamble.
+pub fn found_installing_providers(d: &Diagnostic) -> bool {
+    // An import into a module with a `provider` is refused while decoding the block; one
+    // beside its target resource only when the requirements are gathered.
+    (d.summary == "Invalid import provider argument"
+        && d.detail.contains("in the target resource block"))
+        || (d.summary == "Invalid version constraint"
+            && d.detail
+                .starts_with("Incorrect version constraint syntax: "))
+}
+
 /// What kind of declaration a requirement came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

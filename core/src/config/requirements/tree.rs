@@ -71,6 +71,19 @@ impl ModuleTree {
         }
     }
 
+    /// Whether `terraform init` installs modules for this root: it calls a module, or a
+    /// test file's `run` does. Its module installer then loads the whole tree and reports
+    /// what it finds (the root's own problems too) before any other step.
+    pub fn installs_modules(&self) -> bool {
+        let calls = self.loaded.module.blocks_of("module").next().is_some();
+        let runs = self
+            .tests
+            .iter()
+            .flat_map(|t| &t.file.runs)
+            .any(|r| r.module.is_some());
+        calls || runs
+    }
+
     /// This module's diagnostics alone: loading, `required_version` syntax, its calls.
     /// `terraform init`, `get` and `providers` report the warnings of the root module's
     /// files only; a called module's files count for their errors.

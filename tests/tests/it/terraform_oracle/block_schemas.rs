@@ -1,8 +1,9 @@
 //! Block bodies against Terraform's decoder schemas: generated modules whose blocks carry the
 //! arguments and nested blocks Terraform knows, near misses of them ("Did you mean"), names
 //! of the other kind (a block written as an argument), unknown names, missing required
-//! arguments and wrong label counts, constant conditions, in native and JSON syntax and in
-//! override files. Every
+//! arguments and wrong label counts, constant conditions, conditions referring to their own
+//! resource, destroy-time and removed provisioners, `experiments` and `language`, a top-level
+//! `required_providers`, in native and JSON syntax and in override files. Every
 //! schema diagnostic `terraform init` gives must be tflock's, text and position alike.
 
 use super::harness::{init_diagnostics_failures, rng};
@@ -64,8 +65,9 @@ fn names(parent: &str, kind: &str) -> (&'static [&'static str], &'static [&'stat
         (_, "module") => (&["source", "count", "providers"], &[]),
         ("", "resource") => (
             &["count", "for_each", "provider", "ami"],
-            &["lifecycle", "connection", "locals", "_"],
+            &["lifecycle", "connection", "provisioner", "locals", "_"],
         ),
+        ("resource", "provisioner") => (&["when", "on_failure", "command"], &["connection"]),
         ("", "data") => (&["count", "for_each", "filter"], &["lifecycle", "locals"]),
         ("", "provider") => (
             &["alias", "region", "count", "source", "depends_on"],
@@ -93,7 +95,8 @@ fn names(parent: &str, kind: &str) -> (&'static [&'static str], &'static [&'stat
 /// Labels a block type takes (nested ones included).
 fn label_count(kind: &str) -> usize {
     match kind {
-        "variable" | "output" | "module" | "check" | "backend" | "provider_meta" => 1,
+        "variable" | "output" | "module" | "check" | "backend" | "provider_meta"
+        | "provisioner" => 1,
         "resource" | "data" => 2,
         _ => 0,
     }
@@ -125,6 +128,15 @@ fn node(rng: &mut StdRng, parent: &str, kind: &str, depth: usize) -> Node {
             n.labels = vec!["aws_instance".into(), "web".into()]
         }
         "provider" if parent.is_empty() => n.labels = vec!["aws".into()],
+        // Sometimes one of the provisioners Terraform has removed.
+        "provisioner" => {
+            let ty = if rng.gen_bool(0.2) {
+                "habitat"
+            } else {
+                "local-exec"
+            };
+            n.labels = vec![ty.into()];
+        }
         _ => {}
     }
     if kind == "module" {
@@ -227,6 +239,12 @@ fn value(name: &str) -> &'static str {
         | "const" => "false",
         "type" => "string",
         "condition" => "var.x == \"a\"",
+        // A resource's own conditions may not refer to it (`self` is how they do).
+        "error_message" => "\"not ${aws_instance.web.id}\"",
+        // A destroy-time provisioner may refer only to `self`, `count.index`, `each.key`.
+        "when" => "destroy",
+        "on_failure" => "continue",
+        "command" => "\"echo ${self.id} ${var.x}\"",
         "provider" => "aws",
         "aws" => "{ source = \"hashicorp/aws\" }",
         _ => "\"v\"",
@@ -250,6 +268,10 @@ fn json_value(name: &str) -> serde_json::Value {
         | "const" => json!(false),
         "type" => json!("string"),
         "condition" => json!("${var.x == \"a\"}"),
+        "error_message" => json!("not ${aws_instance.web.id}"),
+        "when" => json!("destroy"),
+        "on_failure" => json!("continue"),
+        "command" => json!("echo ${self.id} ${var.x}"),
         "provider" => json!("aws"),
         "aws" => json!({ "source": "hashicorp/aws" }),
         _ => json!("v"),
@@ -282,6 +304,7 @@ fn json_body(n: &Node) -> serde_json::Value {
 
 const TOP: &[&str] = &[
     "terraform",
+    "required_providers",
     "provider",
     "data",
     "variable",
@@ -372,6 +395,14 @@ fn schema_summary(s: &str) -> bool {
             | "Reserved argument name in provider block"
             | "Invalid data resource lifecycle argument"
             | "Invalid import block"
+            | "Invalid required_providers block"
+            | "Module uses experimental features"
+            | "Invalid language edition"
+            | "Unsupported language edition"
+            | "Invalid reference in precondition"
+            | "Invalid reference in postcondition"
+            | "Invalid reference from destroy provisioner"
+            | "The \"habitat\" provisioner has been removed"
     ) || s.starts_with("Unexpected \"")
         || s.starts_with("Reserved block type name in ")
         || s.starts_with("Extraneous label for ")

@@ -454,9 +454,21 @@ const REFERENCES: &[&str] = &[
     "input",
 ];
 
-/// Elements of `replace_triggered_by`: literals and single references (not expressions
-/// holding references, nor `data.`/`module.` ones: tflock leaves those alone).
+/// Elements of `replace_triggered_by`: literals, single references, bare names, and
+/// expressions holding several references (in indexes, templates, calls, operators).
 const TRIGGERS: &[&str] = &[
+    "not_a_reference",
+    "terraform_data.a[each.val]",
+    "terraform_data.a[count.index]",
+    "terraform_data.a[each.key].id",
+    "\"${terraform_data.a.id}\"",
+    "upper(terraform_data.a.id)",
+    "terraform_data.a.id == terraform_data.c.id",
+    "terraform_data.a.id == var.x",
+    "data.terraform_remote_state.s",
+    "module.m",
+    "self",
+    "path.module",
     "terraform_data.a",
     "terraform_data.a.id",
     "terraform_data.a[0]",

@@ -9,6 +9,7 @@ mod config_errors;
 mod fixtures;
 mod gen_config;
 mod harness;
+mod init_config;
 mod load_values;
 mod lock;
 mod lockfile_diags;

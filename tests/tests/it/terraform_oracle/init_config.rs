@@ -1,0 +1,96 @@
+//! Which configuration problems `init` reports under its "configuration must be valid"
+//! preamble, against Terraform itself: every case of `tests/fixtures/init-config/` (`files/`
+//! is the working directory) is initialised by `terraform init -backend=false` and by
+//! `tflock init`, and both must report the diagnostics of `expected.txt` (`<severity>:
+//! <summary's first line>`, in order). Terraform adds the preamble to the root module's early
+//! load only; the module installer (a module call, a test run's module) and provider
+//! installation report their problems without it. `TFLOCK_BLESS=1` rewrites `expected.txt`
+//! from Terraform's output.
+
+use std::path::Path;
+
+use crate::e2e_common::{copy_tree, Env};
+use tflock_tests::{fixtures, terraform::run_terraform};
+
+/// `terraform init`'s diagnostics, one `<severity>: <summary's first line>` each, as its
+/// human view prints them (sorted: warnings, on stdout, before errors, on stderr; the JSON
+/// view keeps the order they were found in).
+fn terraform_lines(dir: &Path, home: &Path) -> Vec<String> {
+    let cfg = home.join("cli.tfrc");
+    let out = run_terraform(dir, home, &cfg, &["init", "-backend=false", "-no-color"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pick = |prefix: &str, severity: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(|s| format!("{severity}: {s}"))
+            .collect()
+    };
+    let mut lines = pick("Warning: ", "warning");
+    lines.extend(pick("Error: ", "error"));
+    lines
+}
+
+/// `tflock init`'s diagnostics in the same form, from its `Error:`/`Warning:` lines.
+fn tflock_lines(env: &Env) -> Vec<String> {
+    let out = env.run(&["init"]);
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("Error: ")
+                .map(|s| format!("error: {s}"))
+                .or_else(|| l.strip_prefix("Warning: ").map(|s| format!("warning: {s}")))
+        })
+        .collect()
+}
+
+#[test]
+fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
+    let root = fixtures("init-config");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/init-config")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    cases.sort();
+    let failures = crate::terraform_oracle::harness::failures_of(&cases, |_, case| {
+        let env = Env::new();
+        env.cli_config("");
+        copy_tree(&case.join("files"), &env.work);
+        let theirs_dir = tempfile::tempdir().expect("tempdir");
+        copy_tree(&case.join("files"), theirs_dir.path());
+        let theirs = terraform_lines(theirs_dir.path(), env.home.path());
+        let expected_path = case.join("expected.txt");
+        if std::env::var_os("TFLOCK_BLESS").is_some() {
+            std::fs::write(&expected_path, theirs.join("\n") + "\n").expect("bless");
+        }
+        let want: Vec<String> = std::fs::read_to_string(&expected_path)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let ours = tflock_lines(&env);
+        let mut problems = Vec::new();
+        if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
+            problems.push(format!("{}: expects no error", case.display()));
+        }
+        if theirs != want {
+            problems.push(format!(
+                "{}: terraform {theirs:#?}, expected {want:#?}",
+                case.display()
+            ));
+        }
+        if ours != want {
+            problems.push(format!(
+                "{}: tflock {ours:#?}, expected {want:#?}",
+                case.display()
+            ));
+        }
+        problems
+    });
+    assert!(cases.len() >= 7, "only {} cases", cases.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
