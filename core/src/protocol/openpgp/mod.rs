@@ -14,6 +14,7 @@ mod key;
 mod keyring;
 mod packet;
 mod rsa;
+mod sha512;
 mod sig;
 mod verify;
 
