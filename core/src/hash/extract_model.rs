@@ -109,13 +109,26 @@ pub(crate) fn extracted_h1(entries: &[DigestedEntry]) -> Result<PackageHash, Has
 /// The `h1:` of Go's `dirhash.HashZip`: every central-directory name (directories too),
 /// each hashed with the content of the last entry of that name.
 pub(crate) fn archive_h1(entries: &[DigestedEntry]) -> Result<PackageHash, HashError> {
-    let mut last: BTreeMap<&[u8], FileDigest> = BTreeMap::new();
-    for e in entries {
-        last.insert(&e.name, e.digest);
+    // Entry indices ordered by name (stably, so the last of equal names ends each run),
+    // then each index pointed at the last entry of its name: no map type of its own.
+    let mut by_name: Vec<usize> = (0..entries.len()).collect();
+    crate::collections::sort_by(&mut by_name, |&a, &b| entries[a].name.cmp(&entries[b].name));
+    let mut last = vec![0usize; entries.len()];
+    let mut run = 0;
+    for (i, &at) in by_name.iter().enumerate() {
+        let next_differs = by_name
+            .get(i + 1)
+            .is_none_or(|&n| entries[n].name != entries[at].name);
+        if next_differs {
+            for &member in &by_name[run..=i] {
+                last[member] = at;
+            }
+            run = i + 1;
+        }
     }
     let mut d = DirHasher::new();
-    for e in entries {
-        d.add_raw(&e.name, last[e.name.as_slice()]);
+    for (e, &l) in entries.iter().zip(&last) {
+        d.add_raw(&e.name, entries[l].digest);
     }
     d.finish()
 }
@@ -157,6 +170,28 @@ mod tests {
         assert_eq!(extracted_h1(&v).unwrap(), want);
         let twice = crate::hash::hash_files([("a", &b"new"[..]), ("a", &b"new"[..])]).unwrap();
         assert_eq!(archive_h1(&v).unwrap(), twice);
+    }
+
+    #[test]
+    fn archive_form_hashes_every_name_with_the_last_content_of_that_name() {
+        let v = [
+            e("b", false, b"b1"),
+            e("a", false, b"a1"),
+            e("b", false, b"b2"),
+            e("c/", true, b""),
+            e("a", false, b"a2"),
+            e("b", false, b"b3"),
+        ];
+        let want = crate::hash::hash_files([
+            ("b", &b"b3"[..]),
+            ("a", b"a2"),
+            ("b", b"b3"),
+            ("c/", b""),
+            ("a", b"a2"),
+            ("b", b"b3"),
+        ])
+        .unwrap();
+        assert_eq!(archive_h1(&v).unwrap(), want);
     }
 
     #[test]

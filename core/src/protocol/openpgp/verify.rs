@@ -2,10 +2,10 @@
 
 use super::key::{key_prefix, Material, PublicKey, OID_ED25519, OID_P256};
 use super::keyring::Entity;
+use super::sha1::Sha1;
 use super::sha512::Sha512;
 use super::sig::{Signature, KEY_FLAG_SIGN, SIG_BINARY, SIG_PRIMARY_BINDING, SIG_TEXT};
 use super::{invalid, unsupported, PgpError};
-use sha1::Sha1;
 use sha2::{Digest, Sha224, Sha256};
 
 /// The outcome of checking one signature against one key ring (`CheckDetachedSignature`).
@@ -97,7 +97,12 @@ fn verify(key: &PublicKey, sig: &Signature, parts: &[&[u8]]) -> Result<(), PgpEr
         trailer.extend_from_slice(&(sig.hashed.len() as u32).to_be_bytes());
     }
     let digest = match sig.hash {
-        2 => digest::<Sha1>(parts, &trailer),
+        2 => {
+            let mut h = Sha1::new();
+            parts.iter().for_each(|p| h.update(p));
+            h.update(&trailer);
+            h.finish().to_vec()
+        }
         8 => digest::<Sha256>(parts, &trailer),
         9 => sha512(Sha512::new384(), parts, &trailer),
         10 => sha512(Sha512::new(), parts, &trailer),
