@@ -30,7 +30,7 @@ fn sorting_swaps(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<(usi
 
 /// Sorts `items` stably by `cmp` through the shared sort (a few bytes of glue per
 /// element type instead of a full sort).
-pub fn sort_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
+pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     if items
         .windows(2)
         .all(|w| cmp(&w[0], &w[1]) != Ordering::Greater)
@@ -44,7 +44,7 @@ pub fn sort_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
 }
 
 /// Sorts `items` stably in ascending order through the shared sort.
-pub fn sort<T: Ord>(items: &mut Vec<T>) {
+pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
@@ -81,7 +81,7 @@ mod tests {
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std_sorted = items;
-            std_sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            std_sorted.sort_by_key(|a| a.0);
             prop_assert_eq!(ours, std_sorted);
         }
     }
