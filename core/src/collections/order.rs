@@ -2,41 +2,49 @@
 
 use std::cmp::Ordering;
 
-/// The stable sorting permutation of `len` items compared by `cmp(i, j)`.
+/// The swaps that put `len` items, compared by `cmp(i, j)`, in stable sorted order.
 ///
 /// Taking the comparison as `&dyn Fn` keeps a single copy of the sort in the binary,
-/// whatever the element types.
-fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+/// whatever the element types; applying swaps is all each element type adds.
+fn sorting_swaps(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| cmp(a, b));
-    order
-}
-
-/// Reorders `items` by `order` (a permutation of their indices).
-fn apply_order<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
-    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order
-        .iter()
-        .filter_map(|&i| slots.get_mut(i).and_then(Option::take))
-        .collect()
+    // `order[k]` is the index of the item that belongs at position `k`. Walking each cycle
+    // of that permutation, one swap settles one position.
+    let mut swaps = Vec::new();
+    let mut placed = vec![false; len];
+    for start in 0..len {
+        if placed[start] {
+            continue;
+        }
+        let mut k = start;
+        placed[k] = true;
+        while order[k] != start {
+            swaps.push((k, order[k]));
+            k = order[k];
+            placed[k] = true;
+        }
+    }
+    swaps
 }
 
 /// Sorts `items` stably by `cmp` through the shared sort (a few bytes of glue per
 /// element type instead of a full sort).
-pub fn sort_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
+pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     if items
         .windows(2)
         .all(|w| cmp(&w[0], &w[1]) != Ordering::Greater)
     {
         return;
     }
-    let order = stable_order(items.len(), &|a, b| cmp(&items[a], &items[b]));
-    let unsorted = std::mem::take(items);
-    *items = apply_order(unsorted, &order);
+    let swaps = sorting_swaps(items.len(), &|a, b| cmp(&items[a], &items[b]));
+    for (a, b) in swaps {
+        items.swap(a, b);
+    }
 }
 
 /// Sorts `items` stably in ascending order through the shared sort.
-pub fn sort<T: Ord>(items: &mut Vec<T>) {
+pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
@@ -58,4 +66,23 @@ pub(super) fn sort_keep_last<T>(mut items: Vec<T>, cmp: impl Fn(&T, &T) -> Order
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn sort_by_is_the_standard_stable_sort(keys in proptest::collection::vec(0u8..6, 0..40)) {
+            // Each item carries its original position, so stability is visible.
+            let items: Vec<(u8, usize)> = keys.into_iter().zip(0..).collect();
+            let mut ours = items.clone();
+            sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
+            let mut std_sorted = items;
+            std_sorted.sort_by_key(|a| a.0);
+            prop_assert_eq!(ours, std_sorted);
+        }
+    }
 }

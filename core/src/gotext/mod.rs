@@ -1,8 +1,9 @@
 //! Go's text primitives that Terraform's messages and files depend on, reproduced exactly:
 //! `unicode.IsPrint` (which runes hclwrite and `strconv.Quote` leave as they are),
-//! `strconv.Quote` / `%q` and `strings.ToLower`. The bottom floor: every module that quotes
+//! `strconv.Quote` / `%q`, `strings.ToLower` and `base64.StdEncoding`. The bottom floor: every module that quotes
 //! or lower-cases user text the Go way uses these, so there is one table and one rule.
 
+pub(crate) mod base64;
 mod is_print;
 mod quote;
 pub(crate) mod suggest;

@@ -1,7 +1,6 @@
 //! Go's `dirhash.Hash1` over a set of named files, built incrementally.
 
 use super::{HashError, PackageHash, SCHEME_H1};
-use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 /// A file's SHA-256 digest.
@@ -99,7 +98,7 @@ impl DirHasher {
     pub fn finish(&self) -> Result<PackageHash, HashError> {
         let summary = self.summary()?;
         let sum = Sha256::digest(&summary);
-        let value = base64::engine::general_purpose::STANDARD.encode(sum);
+        let value = crate::gotext::base64::encode(&sum);
         Ok(PackageHash::from_parts(SCHEME_H1, &value))
     }
 }

@@ -29,7 +29,7 @@ use super::zip_records::{
     LOCAL_LEN, LOCAL_SIG, METHOD_DEFLATE, METHOD_STORED,
 };
 use super::{FileDigest, HashError, PackageHash, ZipHashes, ZipLimits};
-use std::collections::HashMap;
+use crate::collections::SortedMap;
 
 /// Go searches the last 65 KiB of the file for the end record.
 const END_SEARCH: usize = 65 * 1024;
@@ -88,7 +88,9 @@ pub struct ZipHasher<P: Sha256Provider = CoreSha256> {
     pending_at: u64,
     pending: Vec<u8>,
     state: State<P::Engine>,
-    seen: HashMap<u64, SeenEntry>,
+    /// By local header offset; headers stream in increasing offsets, so each insert
+    /// lands at the end.
+    seen: SortedMap<u64, SeenEntry>,
     total_out: u64,
     failed: bool,
 }
@@ -122,7 +124,7 @@ impl<P: Sha256Provider> ZipHasher<P> {
             pending_at: 0,
             pending: Vec::new(),
             state: State::Signature,
-            seen: HashMap::new(),
+            seen: SortedMap::new(),
             total_out: 0,
             failed: false,
         }

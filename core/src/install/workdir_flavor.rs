@@ -56,7 +56,7 @@ pub fn choose_flavor(
         .copied()
         .filter(|n| is_tofu_only(n))
         .collect();
-    tofu_files.sort_unstable();
+    crate::collections::sort(&mut tofu_files);
     let first_tofu = tofu_files.first().map(|n| n.to_string());
     if let Some(flavor) = lock_text.and_then(header_names) {
         let ignored = if flavor == Flavor::Terraform {

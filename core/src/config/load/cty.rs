@@ -82,7 +82,7 @@ impl From<&crate::config::types::Type> for Ty {
                     out.retain(|(m, _, _)| m != n);
                     out.push((n.clone(), Ty::from(t), *opt));
                 }
-                out.sort_by(|a, b| a.0.cmp(&b.0));
+                crate::collections::sort_by(&mut out, |a, b| a.0.cmp(&b.0));
                 Ty::Object(out)
             }
         }

@@ -87,7 +87,7 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
                 attrs.retain(|(n, _)| *n != key);
                 attrs.push((key, val));
             }
-            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+            crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
             Val::Object(attrs)
         }
         Expression::Parenthesis(p) => eval(x, p.inner(), diags)?,

@@ -7,7 +7,7 @@
 //!
 //! Native syntax only: a `.tftest.json` file is read for its runs as before.
 
-use std::collections::BTreeMap;
+use crate::collections::SortedMap;
 
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::Decorated;
@@ -161,18 +161,18 @@ pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> 
 /// What the file's blocks so far have declared.
 #[derive(Default)]
 struct FileState {
-    runs: BTreeMap<String, Range>,
+    runs: SortedMap<String, Range>,
     /// Earlier runs in order: (name, state key, is an apply run).
     earlier: Vec<(String, String, bool)>,
     /// State key → the run whose backend block loads it.
-    backends: BTreeMap<String, String>,
+    backends: SortedMap<String, String>,
     /// State key → the latest run that set `skip_cleanup`.
-    skip_cleanups: BTreeMap<String, String>,
-    variable_blocks: BTreeMap<String, Range>,
+    skip_cleanups: SortedMap<String, String>,
+    variable_blocks: SortedMap<String, Range>,
     /// The `variables` block's header range and its arguments (name → value range).
-    variables: Option<(Range, BTreeMap<String, Range>)>,
-    providers: BTreeMap<String, Range>,
-    overrides: BTreeMap<String, Range>,
+    variables: Option<(Range, SortedMap<String, Range>)>,
+    providers: SortedMap<String, Range>,
+    overrides: SortedMap<String, Range>,
 }
 
 /// `test` blocks (`decodeFileConfigBlock`): one at most, then its own schema.
@@ -258,7 +258,7 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
     let mut variables: Option<&Block> = None;
     let mut module: Option<&Block> = None;
     let mut backend: Option<&Block> = None;
-    let mut overrides: BTreeMap<String, Range> = BTreeMap::new();
+    let mut overrides: SortedMap<String, Range> = SortedMap::new();
     for nested in known {
         match nested.kind.as_str() {
             "assert" => {
@@ -615,7 +615,7 @@ fn file_variables(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
         return;
     }
     just_attributes(b, diags);
-    let mut names = BTreeMap::new();
+    let mut names = SortedMap::new();
     for a in b.body.attributes() {
         // Later `variable` blocks name the value's range; this block's own check names the
         // whole argument.
@@ -693,8 +693,8 @@ fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
     if let Some(a) = b.body.attribute("override_during") {
         override_during(a, diags);
     }
-    let mut resources: BTreeMap<(String, String), Range> = BTreeMap::new();
-    let mut overrides: BTreeMap<String, Range> = BTreeMap::new();
+    let mut resources: SortedMap<(String, String), Range> = SortedMap::new();
+    let mut overrides: SortedMap<String, Range> = SortedMap::new();
     for nested in known {
         match nested.kind.as_str() {
             "mock_resource" | "mock_data" => {
@@ -796,7 +796,7 @@ fn override_block(b: &Block, diags: &mut Diagnostics) -> Option<(TargetKind, Str
 }
 
 fn duplicate_override(
-    seen: &mut BTreeMap<String, Range>,
+    seen: &mut SortedMap<String, Range>,
     block: &str,
     _kind: TargetKind,
     target: String,

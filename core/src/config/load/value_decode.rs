@@ -440,6 +440,6 @@ fn object_type(x: &Expr<'_>, arg: &Expression, diags: &mut Vec<Diagnostic>) -> O
         attrs.retain(|(n, _, _)| *n != name);
         attrs.push((name, aty, optional));
     }
-    attrs.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
     Some(Ty::Object(attrs))
 }

@@ -704,7 +704,7 @@ fn redundant_empty_blocks(
             source.for_display(flavor)
         ));
         if aliases > 0 {
-            configs.sort();
+            crate::collections::sort(&mut configs);
             text.push_str("      configuration_aliases = [\n");
             for c in configs {
                 text.push_str(&format!("        {c},\n"));

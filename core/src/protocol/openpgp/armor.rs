@@ -1,7 +1,7 @@
 //! ASCII armor (RFC 4880 §6): only the first block counts, as in go-crypto's `armor.Decode`.
 
 use super::PgpError;
-use base64::Engine as _;
+use crate::gotext::base64;
 
 /// True if `s` holds an armor header line; go-crypto finds no armored data otherwise.
 pub fn has_armor(s: &str) -> bool {
@@ -45,15 +45,12 @@ pub fn dearmor(text: &str) -> Result<Vec<u8>, PgpError> {
 
 /// Decodes the body and checks the optional CRC-24 line.
 fn finish(body: &str, checksum: Option<String>) -> Result<Vec<u8>, PgpError> {
-    let engine = &base64::engine::general_purpose::STANDARD;
-    let data = engine.decode(body).map_err(|e| match e {
-        base64::DecodeError::InvalidByte(at, _) | base64::DecodeError::InvalidLastSymbol(at, _) => {
-            PgpError::Base64 { at }
-        }
-        _ => PgpError::UnexpectedEof,
+    let data = base64::decode(body.as_bytes()).map_err(|at| match at {
+        Some(at) => PgpError::Base64 { at },
+        None => PgpError::UnexpectedEof,
     })?;
     if let Some(sum) = checksum {
-        let want = engine.decode(sum.trim()).ok();
+        let want = base64::decode(sum.trim().as_bytes()).ok();
         let got = crc24(&data).to_be_bytes();
         if want.as_deref() != Some(&got[1..]) {
             return Err(super::invalid("armor invalid"));
@@ -90,8 +87,7 @@ mod tests {
     #[test]
     fn decodes_the_first_block_with_headers_and_checksum() {
         let text = "junk\n-----BEGIN PGP SIGNATURE-----\nVersion: x\n\naGVs\nbG8=\n=";
-        let sum =
-            base64::engine::general_purpose::STANDARD.encode(&crc24(b"hello").to_be_bytes()[1..]);
+        let sum = base64::encode(&crc24(b"hello").to_be_bytes()[1..]);
         let text = format!("{text}{sum}\n-----END PGP SIGNATURE-----\n-----BEGIN PGP X-----\n");
         assert_eq!(dearmor(&text).unwrap(), b"hello");
         let bad = text.replace(&sum, "AAAA");

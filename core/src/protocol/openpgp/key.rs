@@ -1,8 +1,8 @@
 //! Public-key packets (RFC 4880 §5.5.2, v4): algorithm, key material, fingerprint, key ID.
 
 use super::packet::Reader;
+use super::sha1::Sha1;
 use super::{invalid, unsupported, PgpError};
-use sha1::{Digest, Sha1};
 
 /// RSA (encrypt or sign), RSA sign-only, RSA encrypt-only.
 pub const ALG_RSA: [u8; 3] = [1, 2, 3];
@@ -100,13 +100,13 @@ impl PublicKey {
             return Err(invalid("public key packet too long"));
         }
         let mut sha = Sha1::new();
-        sha.update(key_prefix(body));
+        sha.update(&key_prefix(body));
         sha.update(body);
         Ok(PublicKey {
             algorithm,
             material,
             body: body.to_vec(),
-            fingerprint: sha.finalize().into(),
+            fingerprint: sha.finish(),
         })
     }
 

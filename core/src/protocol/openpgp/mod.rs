@@ -14,6 +14,8 @@ mod key;
 mod keyring;
 mod packet;
 mod rsa;
+mod sha1;
+mod sha512;
 mod sig;
 mod verify;
 

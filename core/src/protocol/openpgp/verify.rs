@@ -2,10 +2,11 @@
 
 use super::key::{key_prefix, Material, PublicKey, OID_ED25519, OID_P256};
 use super::keyring::Entity;
+use super::sha1::Sha1;
+use super::sha512::Sha512;
 use super::sig::{Signature, KEY_FLAG_SIGN, SIG_BINARY, SIG_PRIMARY_BINDING, SIG_TEXT};
 use super::{invalid, unsupported, PgpError};
-use sha1::Sha1;
-use sha2::{Digest, Sha224, Sha256, Sha384, Sha512};
+use sha2::{Digest, Sha224, Sha256};
 
 /// The outcome of checking one signature against one key ring (`CheckDetachedSignature`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,10 +97,15 @@ fn verify(key: &PublicKey, sig: &Signature, parts: &[&[u8]]) -> Result<(), PgpEr
         trailer.extend_from_slice(&(sig.hashed.len() as u32).to_be_bytes());
     }
     let digest = match sig.hash {
-        2 => digest::<Sha1>(parts, &trailer),
+        2 => {
+            let mut h = Sha1::new();
+            parts.iter().for_each(|p| h.update(p));
+            h.update(&trailer);
+            h.finish().to_vec()
+        }
         8 => digest::<Sha256>(parts, &trailer),
-        9 => digest::<Sha384>(parts, &trailer),
-        10 => digest::<Sha512>(parts, &trailer),
+        9 => sha512(Sha512::new384(), parts, &trailer),
+        10 => sha512(Sha512::new(), parts, &trailer),
         11 => digest::<Sha224>(parts, &trailer),
         other => return Err(unsupported(format!("hash function {other}"))),
     };
@@ -142,6 +148,14 @@ fn digest<D: Digest>(parts: &[&[u8]], trailer: &[u8]) -> Vec<u8> {
     }
     h.update(trailer);
     h.finalize().to_vec()
+}
+
+fn sha512(mut h: Sha512, parts: &[&[u8]], trailer: &[u8]) -> Vec<u8> {
+    for p in parts {
+        h.update(p);
+    }
+    h.update(trailer);
+    h.finish()
 }
 
 fn failure(algorithm: &str) -> PgpError {
@@ -212,13 +226,30 @@ fn strip_leading_zeros(bytes: &[u8]) -> &[u8] {
     &bytes[first..]
 }
 
+/// RFC 8032 verification as ed25519-dalek's `verify` does it (the cofactorless equation
+/// [s]B = R + [k]A, `s` canonical, `A` a valid point), on curve25519-dalek directly so the
+/// challenge hash is the core's SHA-512 rather than `sha2`'s unrolled one.
 fn ed25519(key: &[u8], sig: &[u8], digest: &[u8]) -> Result<(), ()> {
-    use ed25519_dalek::Verifier;
+    use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+    use curve25519_dalek::scalar::Scalar;
     let key: [u8; 32] = key.try_into().map_err(|_| ())?;
     let sig: [u8; 64] = sig.try_into().map_err(|_| ())?;
-    let key = ed25519_dalek::VerifyingKey::from_bytes(&key).map_err(|_| ())?;
-    key.verify(digest, &ed25519_dalek::Signature::from_bytes(&sig))
-        .map_err(|_| ())
+    let point = CompressedEdwardsY(key).decompress().ok_or(())?;
+    let (r, s) = sig.split_at(32);
+    let s: [u8; 32] = s.try_into().map_err(|_| ())?;
+    let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(s)).ok_or(())?;
+    let mut h = Sha512::new();
+    h.update(r);
+    h.update(&key);
+    h.update(digest);
+    let wide: [u8; 64] = h.finish().try_into().map_err(|_| ())?;
+    let k = Scalar::from_bytes_mod_order_wide(&wide);
+    let expected = EdwardsPoint::vartime_double_scalar_mul_basepoint(&k, &-point, &s).compress();
+    if expected.as_bytes() == r {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 fn p256_ecdsa(point: &[u8], r: &[u8], s: &[u8], digest: &[u8]) -> Result<(), ()> {
@@ -258,5 +289,61 @@ mod tests {
     #[test]
     fn canonical_text_adds_carriage_returns_like_go_crypto() {
         assert_eq!(canonical_text(b"a\nb\r\nc\r\r\n"), b"a\r\nb\r\nc\r\r\r\n");
+    }
+
+    /// ed25519-dalek's `verify`, which the core called before it had its own.
+    fn dalek(key: &[u8], sig: &[u8], msg: &[u8]) -> bool {
+        use ed25519_dalek::Verifier;
+        let (Ok(key), Ok(sig)) = (<[u8; 32]>::try_from(key), <[u8; 64]>::try_from(sig)) else {
+            return false;
+        };
+        let Ok(key) = ed25519_dalek::VerifyingKey::from_bytes(&key) else {
+            return false;
+        };
+        key.verify(msg, &ed25519_dalek::Signature::from_bytes(&sig))
+            .is_ok()
+    }
+
+    #[test]
+    fn ed25519_accepts_and_rejects_what_ed25519_dalek_does() {
+        use ed25519_dalek::Signer;
+        // The group order: s = order + small is non-canonical and must be refused.
+        const ORDER: [u8; 32] = [
+            0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9,
+            0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+        ];
+        let mut cases = 0;
+        for seed in 0..24u8 {
+            let signer = ed25519_dalek::SigningKey::from_bytes(&[seed.wrapping_mul(37); 32]);
+            let key = signer.verifying_key().to_bytes();
+            let msg: Vec<u8> = (0..seed as usize * 5).map(|i| i as u8 ^ seed).collect();
+            let sig = signer.sign(&msg).to_bytes();
+            let mut variants = vec![(key.to_vec(), sig.to_vec(), msg.clone())];
+            for at in [0, 31, 32, 63] {
+                let mut bad = sig;
+                bad[at] ^= 1 << (seed % 8);
+                variants.push((key.to_vec(), bad.to_vec(), msg.clone()));
+            }
+            let mut bad_key = key;
+            bad_key[seed as usize % 32] ^= 0x40;
+            variants.push((bad_key.to_vec(), sig.to_vec(), msg.clone()));
+            let mut other_msg = msg.clone();
+            other_msg.push(seed);
+            variants.push((key.to_vec(), sig.to_vec(), other_msg));
+            let mut high_s = sig;
+            high_s[32..].copy_from_slice(&ORDER);
+            variants.push((key.to_vec(), high_s.to_vec(), msg.clone()));
+            variants.push((key[..31].to_vec(), sig.to_vec(), msg.clone()));
+            for (k, s, m) in variants {
+                assert_eq!(
+                    super::ed25519(&k, &s, &m).is_ok(),
+                    dalek(&k, &s, &m),
+                    "seed {seed}"
+                );
+                cases += 1;
+            }
+            assert!(super::ed25519(&key, &sig, &msg).is_ok());
+        }
+        assert_eq!(cases, 24 * 9);
     }
 }
