@@ -271,7 +271,7 @@ pub fn locked_platforms(locks: &Locks, known: &KnownHashes) -> LockedPlatforms {
             out.unnamed.push((lock.addr().clone(), unnamed));
         }
     }
-    out.platforms.sort();
+    crate::collections::sort(&mut out.platforms);
     out
 }
 
