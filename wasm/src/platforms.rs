@@ -237,40 +237,51 @@ pub fn learn<'a>(
 /// `lock({ __coverage: true, lock, platforms, ... })` (the bin's `lockfile coverage`):
 /// `{ known, unchecked, diagnostics, display }` — `known` for `lockCoverage()`, `unchecked`
 /// the `[provider, platform]` pairs whose metadata could not be had (with their
-/// diagnostics), `display` each provider's name as the CLI prints it. Built as JSON values,
-/// whose conversion the package has anyway.
+/// diagnostics), `display` each provider's name as the CLI prints it.
 pub fn coverage(learned: Learned, flavor: Flavor) -> JsResult<JsValue> {
-    use serde_json::{Map, Value};
+    use crate::error::set;
+    use js_sys::{Array, Object};
     let Learned {
         known,
         diags,
         unchecked,
     } = learned;
-    let mut table = Map::new();
-    let mut display = Map::new();
+    let strings = |items: &mut dyn Iterator<Item = String>| {
+        items.map(|s| JsValue::from_str(&s)).collect::<Array>()
+    };
+    let table = Object::new();
+    let display = Object::new();
     for (provider, per_platform) in known {
-        let mut row = Map::new();
+        let row = Object::new();
         for (platform, hashes) in per_platform {
-            let hashes = hashes.iter().map(|h| Value::String(h.to_string()));
-            row.insert(platform, Value::Array(hashes.collect()));
+            set(
+                &row,
+                &platform,
+                &strings(&mut hashes.iter().map(ToString::to_string)),
+            );
         }
-        table.insert(provider.to_string(), Value::Object(row));
-        display.insert(
-            provider.to_string(),
-            Value::String(provider.for_display(flavor)),
+        let name = provider.to_string();
+        set(&table, &name, &row);
+        set(
+            &display,
+            &name,
+            &JsValue::from_str(&provider.for_display(flavor)),
         );
     }
-    let unchecked = unchecked
+    let unchecked: Array = unchecked
         .into_iter()
-        .map(|(p, pl)| Value::Array(vec![Value::String(p), Value::String(pl)]));
-    let diagnostics = serde_json::to_value(crate::config::diagnostics(&diags))
-        .map_err(|e| error("Internal error", e.to_string()))?;
-    let mut out = Map::new();
-    out.insert("known".into(), Value::Object(table));
-    out.insert("unchecked".into(), Value::Array(unchecked.collect()));
-    out.insert("diagnostics".into(), diagnostics);
-    out.insert("display".into(), Value::Object(display));
-    to_js(&Value::Object(out))
+        .map(|(p, pl)| JsValue::from(strings(&mut [p, pl].into_iter())))
+        .collect();
+    let out = Object::new();
+    set(&out, "known", &table);
+    set(&out, "unchecked", &unchecked);
+    set(
+        &out,
+        "diagnostics",
+        &to_js(&crate::config::diagnostics(&diags))?,
+    );
+    set(&out, "display", &display);
+    Ok(out.into())
 }
 
 /// Whether `lock()` was called for `lockfile coverage`.

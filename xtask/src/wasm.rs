@@ -299,9 +299,11 @@ pub fn test() -> Result<()> {
 /// build in the bindings, three last wasm-opt passes), each measured (wasm/npm/README.md,
 /// "Size", with where the rest of the bytes are). Session 16's merged work (load-time value
 /// checks, the test-file decoder, `LockRun`, `updateProvider` and the hash cache) then
-/// measured 565,564 bytes; the ceiling follows it. The goal stays 500 KB; lower this with
-/// every change that shrinks the module.
-const GZIP_BUDGET: u64 = 566_000;
+/// measured 565,564 bytes; the ceiling follows it. Session 17's `lock()` platforms
+/// (`locked`, the CLI's remembered platforms, learned from package metadata) and the bin's
+/// `lockfile coverage` then measured 572,397 (+6,954, README "Size"). The goal stays 500 KB;
+/// lower this with every change that shrinks the module.
+const GZIP_BUDGET: u64 = 573_000;
 
 /// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path) -> Result<()> {

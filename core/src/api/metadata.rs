@@ -33,6 +33,9 @@ pub struct MetadataQuery {
 
 /// What a [`MetadataQuery`] needs next.
 #[derive(Debug)]
+// Each step is matched and consumed at once: boxing the request would only add an
+// allocation per request.
+#[allow(clippy::large_enum_variant)]
 pub enum MetadataStep {
     /// Perform this request and hand its response to [`MetadataQuery::respond`].
     Request(IoRequest),
