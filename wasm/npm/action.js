@@ -6,7 +6,7 @@
 // Markdown to the step summary and the `diff` output.
 //
 // Inputs (`INPUT_*` variables, as action.yml passes them): `platforms` (required; commas,
-// spaces or lines; `locked` stands for every platform the lock file covers), `working-directory` (default `.`), `mode` (`lock` writes the lock file,
+// spaces or lines), `working-directory` (default `.`), `mode` (`lock` writes the lock file,
 // `check` fails when it would change), `flavor` (`terraform` or `opentofu`), and
 // `metadata-hashes` (`true`: the CLI's `-metadata-hashes`). The CLI configuration named by
 // `TF_CLI_CONFIG_FILE` supplies `host` blocks, credentials and `provider_installation`, as
