@@ -1,9 +1,11 @@
-// The GitHub Action (action.yml at the repository root): locks a root module's providers
+#!/usr/bin/env node
+// The GitHub Action (action.yml at the repository root, which runs this file as the
+// package's `tflock-action` bin): locks a root module's providers
 // for the given platforms with the package's `lock()` — Node and WebAssembly, no Rust on
 // the runner — or checks that its lock file already covers them, and writes the change as
 // Markdown to the step summary and the `diff` output.
 //
-// Inputs (`INPUT_*` variables, as the runner passes them): `platforms` (required; commas,
+// Inputs (`INPUT_*` variables, as action.yml passes them): `platforms` (required; commas,
 // spaces or lines), `working-directory` (default `.`), `mode` (`lock` writes the lock file,
 // `check` fails when it would change), `flavor` (`terraform` or `opentofu`), and
 // `metadata-hashes` (`true`: the CLI's `-metadata-hashes`). The CLI configuration named by
@@ -18,8 +20,15 @@ import { loadTree } from "./tree.js";
 
 const LOCK_FILE_NAME = ".terraform.lock.hcl";
 
-/** An input as the runner passes it (`INPUT_<NAME>`, spaces as `_`), trimmed. */
-const input = (name) => (process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
+/**
+ * An input as action.yml passes it (`INPUT_<NAME>`, `-` and spaces as `_`: the bin runs
+ * under `sh`, which drops names with `-`), else as a JavaScript action's runner would.
+ */
+const input = (name) => {
+  const env = process.env;
+  const upper = name.toUpperCase();
+  return (env[`INPUT_${upper.replace(/[- ]/g, "_")}`] ?? env[`INPUT_${upper.replace(/ /g, "_")}`] ?? "").trim();
+};
 
 /** A workflow command's data, escaped as the runner expects. */
 const escape = (s) => s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
@@ -72,7 +81,9 @@ async function run() {
   if (out.diagnostics.some((d) => d.severity === "error")) return 1;
 
   const changed = out.lockText !== previous;
-  const markdown = renderDiffMarkdown(out.changes, `Provider lock changes in \`${dir}\` (${platforms.join(", ")})`);
+  // The platforms locked (`locked` resolved to the lock file's).
+  const locked = out.platforms ?? platforms;
+  const markdown = renderDiffMarkdown(out.changes, `Provider lock changes in \`${dir}\` (${locked.join(", ")})`);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown + "\n");
   setOutput("changed", String(changed));
   setOutput("diff", markdown);
@@ -82,7 +93,7 @@ async function run() {
     annotate({
       severity: "error",
       summary: "Dependency lock file out of date",
-      detail: `${lockFile} does not lock every required provider with hashes for ${platforms.join(", ")}: run tflock providers lock${platforms.map((p) => ` -platform=${p}`).join("")}`,
+      detail: `${lockFile} does not lock every required provider with hashes for ${locked.join(", ")}: run tflock providers lock${locked.map((p) => ` -platform=${p}`).join("")}`,
     });
     return 1;
   }

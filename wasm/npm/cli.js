@@ -8,10 +8,13 @@
 //   tflock lockfile fmt [FILE] [-w | -check] [--flavor F]
 //   tflock lockfile check [FILE] [--flavor F]
 //   tflock lockfile diff OLD NEW [--json] [-exit-code]
+//   tflock lockfile coverage [-platform=OS_ARCH...] [--flavor F] [--json]
 //   tflock merge [DIR] [--flavor F]
 //   tflock version [-json]                         (also -v, -version, --version)
-//   tflock providers lock -platform=OS_ARCH... [-net-mirror=URL] [-metadata-hashes]
-//                         [-no-hash-cache] [DIR]   (Node's fetch; the CLI's hash cache)
+//   tflock providers lock [-platform=OS_ARCH|locked...] [-net-mirror=URL] [-metadata-hashes]
+//                         [-no-hash-cache] [DIR...] (Node's fetch; the CLI's hash cache;
+//                         without -platform: TFLOCK_PLATFORMS, the CLI configuration's
+//                         tflock_platforms, else this machine's and those the lock covers)
 //   -chdir=DIR before the command, as the native CLI.
 //
 // Every rule is the package's (the same core as the native CLI); this file only reads
@@ -260,7 +263,101 @@ function lockfileDiff(args) {
   return flags["exit-code"] && d.providers.length > 0 ? DIFFERENCES_FOUND : 0;
 }
 
-function lockfile(args) {
+/**
+ * `lockfile coverage`: which of the wanted platforms (default this machine's) the lock's
+ * checksums cover, from the sources' metadata and the hash cache, without downloading a
+ * package; 0 complete, 2 a platform missing, 1 a source that could not be asked. The
+ * module asks the sources (`lock()`'s coverage mode) and `lockCoverage()` judges.
+ */
+async function lockfileCoverage(args) {
+  const { flags, positional } = parse(args, { platform: "values", flavor: "value", json: "flag" });
+  if (positional.length > 0) throw new Usage(`unexpected argument '${positional[0]}' found`);
+  const given = flags.flavor ?? (process.env.TFLOCK_FLAVOR || undefined);
+  if (given !== undefined && given !== "terraform" && given !== "opentofu") {
+    err(`Error: invalid -flavor: "${given}" is neither "terraform" nor "opentofu"\n`);
+    return 1;
+  }
+  const wanted = flags.platform ?? [platform()];
+  for (const p of wanted) {
+    // The module's parser, in the CLI's words (`locked` is no platform here).
+    const bad = p === "locked" ? "must be two words separated by an underscore" : platformError(p);
+    if (bad) {
+      err(`Error: invalid -platform ${JSON.stringify(p)}: ${bad}\n`);
+      return 1;
+    }
+  }
+  let lockText = null;
+  try {
+    lockText = new TextDecoder().decode(readFileSync(LOCK_FILE_NAME));
+  } catch {}
+  const flavor = workdirFlavor(given, lockText, ".");
+  const parsed = lockText === null ? { lock: { providers: [] }, diagnostics: [] } : tf.parseLock(lockText, { filename: LOCK_FILE_NAME, flavor });
+  const diags = [...parsed.diagnostics];
+  if (diags.some((d) => d.severity === "error")) {
+    diags.forEach(printDiagnostic);
+    return 1;
+  }
+  const configFile = cliConfigFile(flavor);
+  let found;
+  try {
+    found = await tf.lock({
+      requirements: {},
+      lock: parsed.lock,
+      platforms: wanted,
+      flavor,
+      fetch,
+      cliConfig: configFile ? readFileSync(configFile, "utf8") : undefined,
+      cache: fileCache(),
+      __coverage: true,
+    });
+  } catch (e) {
+    if (!e.summary) throw e;
+    diags.push(e);
+    diags.forEach(printDiagnostic);
+    return 1;
+  }
+  diags.push(...found.diagnostics);
+  const report = tf.lockCoverage(parsed.lock, found.known, wanted);
+  diags.forEach(printDiagnostic);
+  const unchecked = (provider, p) => found.unchecked.some(([a, b]) => a === provider && b === p);
+  if (flags.json) {
+    printJson(
+      // Members in the native CLI's (serde_json's sorted) order.
+      report.providers.map((p) => ({
+        covered: p.covered,
+        hashes: p.hashPlatforms,
+        missing: p.missing.filter((pl) => !unchecked(p.provider, pl)),
+        provider: p.provider,
+        unchecked: p.missing.filter((pl) => unchecked(p.provider, pl)),
+        version: p.version,
+      })),
+    );
+  } else {
+    for (const p of report.providers) {
+      const missing = p.missing.filter((pl) => !unchecked(p.provider, pl));
+      const unknown = p.missing.filter((pl) => unchecked(p.provider, pl));
+      const parts = [];
+      if (missing.length > 0) parts.push(`missing ${missing.join(", ")}`);
+      if (unknown.length > 0) parts.push(`not checked ${unknown.join(", ")} (see the errors)`);
+      const covers = p.covered.length === 0 ? "no wanted platform" : p.covered.join(", ");
+      out(`${found.display[p.provider] ?? p.provider} ${p.version}: covers ${covers} — ${parts.length === 0 ? "ok" : parts.join("; ")}\n`);
+    }
+  }
+  if (diags.some((d) => d.severity === "error")) return 1;
+  return report.complete ? 0 : DIFFERENCES_FOUND;
+}
+
+/** Why `name` is no platform, in the core parser's words (null when it is one). */
+function platformError(name) {
+  try {
+    new tf.Planner({ requirements: {}, platforms: [name] });
+    return null;
+  } catch (e) {
+    return /target platform: ([\s\S]*)\.$/.exec(e.detail ?? "")?.[1] ?? e.detail ?? e.message;
+  }
+}
+
+async function lockfile(args) {
   const [sub, ...rest] = args;
   switch (sub) {
     case "fmt":
@@ -269,8 +366,10 @@ function lockfile(args) {
       return lockfileCheck(rest);
     case "diff":
       return lockfileDiff(rest);
+    case "coverage":
+      return lockfileCoverage(rest);
     default:
-      throw new Usage(sub === undefined ? "lockfile needs a subcommand: fmt, check or diff" : `unrecognized subcommand '${sub}' (the npm bin has fmt, check and diff)`);
+      throw new Usage(sub === undefined ? "lockfile needs a subcommand: fmt, check, diff or coverage" : `unrecognized subcommand '${sub}' (the npm bin has fmt, check, diff and coverage)`);
   }
 }
 
@@ -478,22 +577,17 @@ async function providersLock(args) {
     err("Error: providers lock with provider arguments needs the native tflock\n");
     return 1;
   }
-  const platforms = flags.platform ?? (process.env.TFLOCK_PLATFORMS ? process.env.TFLOCK_PLATFORMS.split(",").map((p) => p.trim()).filter(Boolean) : []);
-  if (platforms.length === 0) {
-    err("Error: the npm bin's providers lock needs -platform (or TFLOCK_PLATFORMS): it cannot learn the lock file's platforms\n");
-    return 1;
-  }
   let failed = false;
   const all = dirs.length > 0 ? dirs : ["."];
   for (const dir of all) {
     if (all.length > 1) out(`\n${dir}:\n`);
-    failed ||= !(await lockOne(dir, flags, platforms));
+    failed ||= !(await lockOne(dir, flags));
   }
   return failed ? 1 : 0;
 }
 
 /** Locks the root module in `dir`, as the native CLI's `lock_one`; true on success. */
-async function lockOne(dir, flags, platforms) {
+async function lockOne(dir, flags) {
   const lockFile = join(dir, LOCK_FILE_NAME);
   let lockText = null;
   try {
@@ -513,17 +607,30 @@ async function lockOne(dir, flags, platforms) {
   diags.forEach(printDiagnostic);
   if (diags.some((d) => d.severity === "error")) return false;
   const requirements = Object.fromEntries(tree.requirements.providers.filter((p) => !p.builtin).map((p) => [p.provider, p.constraints]));
-  const outcome = await tf.lock({
-    requirements,
-    lock: previous,
-    platforms,
-    flavor,
-    fetch,
-    cliConfig,
-    networkMirror: flags["net-mirror"],
-    metadataHashes: flags["metadata-hashes"] === true,
-    cache: flags["no-hash-cache"] ? undefined : fileCache(),
-  });
+  let outcome;
+  try {
+    outcome = await tf.lock({
+      requirements,
+      lock: previous,
+      // Core chooses as for the CLI: the flags, else TFLOCK_PLATFORMS, else the CLI
+      // configuration's tflock_platforms, else this machine's (and a several-platform
+      // lock's); `locked` is every platform the lock covers.
+      platforms: flags.platform,
+      __platformsEnv: process.env.TFLOCK_PLATFORMS,
+      __currentPlatform: platform(),
+      flavor,
+      fetch,
+      cliConfig,
+      networkMirror: flags["net-mirror"],
+      metadataHashes: flags["metadata-hashes"] === true,
+      cache: flags["no-hash-cache"] ? undefined : fileCache(),
+    });
+  } catch (e) {
+    if (!e.summary) throw e;
+    printDiagnostic(e);
+    return false;
+  }
+  if (outcome.platformNote) err(`${outcome.platformNote}\n`);
   const errors = outcome.diagnostics.some((d) => d.severity === "error");
   if (outcome.writeLock && !errors) writeAtomically(lockFile, outcome.lockText);
   for (const m of outcome.messages) out(`${m.replace(/\[(bold|reset|green|red|yellow)\]/g, "")}\n`);
@@ -556,7 +663,7 @@ async function main(argv) {
       case "hash":
         return hash(rest);
       case "lockfile":
-        return lockfile(rest);
+        return await lockfile(rest);
       case "merge":
         return merge(rest);
       case "version":

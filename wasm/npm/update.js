@@ -6,9 +6,11 @@ import { lock } from "./tflock.js";
 /**
  * Moves `provider` to `version` in `lockText` and records every platform's `h1:` and the
  * signed `zh:`s, as `providers lock -platform=... <provider>` does once the configuration
- * selects that version; every other provider is left as it is. Takes `lock()`'s sources,
- * `fetch`, `cache`, `metadataHashes` and `onProgress`; resolves to `lock()`'s outcome, its
- * changes measured from `lockText`.
+ * selects that version; every other provider is left as it is. `platforms` defaults to
+ * `["locked"]`: the platforms the provider's entry covers today, named as the CLI names
+ * them (the sources' metadata, and the `cache`'s `h1:` for each `zh:`). Takes `lock()`'s
+ * sources, `fetch`, `cache`, `metadataHashes` and `onProgress`; resolves to `lock()`'s
+ * outcome, its changes measured from `lockText`.
  */
 export function updateProvider(lockText, options) {
   const { provider, version, constraints } = options ?? {};
@@ -19,6 +21,7 @@ export function updateProvider(lockText, options) {
   }
   return lock({
     ...options,
+    platforms: options.platforms ?? ["locked"],
     lock: lockText,
     // The recorded constraints: the given ones, or ("") the lock entry's.
     requirements: { [provider]: constraints ?? "" },

@@ -2,20 +2,23 @@
 //! caller chooses (a JSON file, a KV store, a `Map`). Keys, entries and which packages may
 //! be written are core's rules (`tflock_core::install::{cache_key, CachedHashes,
 //! verified}`), the ones the CLI's `~/.cache/tflock/zh` follows; this file only calls the
-//! two functions, each of which may return a promise.
+//! two functions, each of which may return a promise (a file, IndexedDB, a KV store).
 
 use crate::convert::get;
 use crate::error::{error, set, JsResult};
-use js_sys::{Function, Object};
+use js_sys::{Function, Object, Promise};
+use std::cell::RefCell;
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::hash::PackageHash;
 use tflock_core::install::{cache_key, verified, CachedHashes, FetchedPackage, Outcome};
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 /// The caller's cache, and the packages downloaded during this run.
 pub struct JsCache {
     cache: Option<(JsValue, Function, Function)>,
-    downloaded: Vec<(Provider, Platform, FetchedPackage)>,
+    // Filled by the requests in flight, which share the cache.
+    downloaded: RefCell<Vec<(Provider, Platform, FetchedPackage)>>,
 }
 
 impl JsCache {
@@ -37,7 +40,7 @@ impl JsCache {
         };
         Ok(JsCache {
             cache,
-            downloaded: Vec::new(),
+            downloaded: RefCell::default(),
         })
     }
 
@@ -45,18 +48,19 @@ impl JsCache {
     pub fn none() -> JsCache {
         JsCache {
             cache: None,
-            downloaded: Vec::new(),
+            downloaded: RefCell::default(),
         }
     }
 
-    /// The package the cache has for a download whose source announced `zh`.
-    /// `get` answers synchronously (an await in the request loop cost the module about
-    /// 0.5 KB); a throwing or malformed `get` is a miss.
-    pub fn lookup(&self, zh: &PackageHash) -> Option<FetchedPackage> {
+    /// The package the cache has for a download whose source announced `zh`. `get` may
+    /// answer with a value or a promise of one; a throwing, rejecting or malformed `get` is
+    /// a miss.
+    pub async fn lookup(&self, zh: &PackageHash) -> Option<FetchedPackage> {
         let (this, get_fn, _) = self.cache.as_ref()?;
         let found = get_fn
             .call1(this, &JsValue::from_str(&cache_key(zh)?))
             .ok()?;
+        let found = JsFuture::from(Promise::resolve(&found)).await.ok()?;
         let entry = CachedHashes {
             h1: get(&found, "h1").as_string()?,
             h1_archive: get(&found, "h1Archive").as_string()?,
@@ -66,10 +70,13 @@ impl JsCache {
     }
 
     /// Remembers a package this run downloaded, to offer it to the cache once verified.
-    pub fn note(&mut self, provider: &Provider, platform: &Platform, package: &FetchedPackage) {
+    pub fn note(&self, provider: &Provider, platform: &Platform, package: &FetchedPackage) {
         if self.cache.is_some() {
-            self.downloaded
-                .push((provider.clone(), platform.clone(), package.clone()));
+            self.downloaded.borrow_mut().push((
+                provider.clone(),
+                platform.clone(),
+                package.clone(),
+            ));
         }
     }
 
@@ -79,7 +86,7 @@ impl JsCache {
         let Some((this, _, put_fn)) = &self.cache else {
             return;
         };
-        for (provider, platform, package) in &self.downloaded {
+        for (provider, platform, package) in self.downloaded.borrow().iter() {
             let FetchedPackage::Archive { hashes, .. } = package else {
                 continue;
             };

@@ -15,6 +15,7 @@ mod hash_cache;
 mod host_sha256;
 mod lockfile;
 mod planner;
+mod platforms;
 mod registry_host;
 mod ts;
 mod update;

@@ -14,7 +14,8 @@ use tflock_core::collections::SortedMap;
 use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::install::{
     self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId,
-    Outcome, OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
+    Outcome, OutcomeView, PlanOptions, PlatformRequest, PlatformSpec, Requirements, SourceError,
+    SourceErrorKind, SourcePackage,
 };
 use tflock_core::lockfile::Locks;
 use tflock_core::protocol::registry::DownloadResponse;
@@ -234,10 +235,24 @@ pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOption
     } else {
         lock_arg(&lock, Some(flavor))?.0
     };
-    let platforms = strings(&get(options, "platforms"), "platforms")?
-        .iter()
-        .map(|p| Platform::parse(p).map_err(|e| error("Invalid target platform", e.to_string())))
-        .collect::<JsResult<Vec<_>>>()?;
+    // `locked`, or no list, is left to `lock()` to resolve (wasm/src/platforms.rs).
+    let given = get(options, "platforms");
+    let names = if given.is_undefined() {
+        Vec::new()
+    } else {
+        strings(&given, "platforms")?
+    };
+    // Core's words for a bad name (the CLI's, naming the -platform option).
+    let request = PlatformRequest::new(&names, None, None)
+        .map_err(|d| d.iter().next().map_or(JsValue::NULL, diagnostic_error))?;
+    let platforms = request
+        .specs
+        .into_iter()
+        .filter_map(|s| match s {
+            PlatformSpec::Platform(p) => Some(p),
+            PlatformSpec::Locked => None,
+        })
+        .collect();
     let mode = match opt_string(options, "mode")? {
         None => Mode::ProvidersLock,
         Some(m) => {

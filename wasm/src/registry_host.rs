@@ -13,13 +13,14 @@ use crate::error::{diagnostic_error, error, JsResult};
 use crate::hash_cache::JsCache;
 use crate::host_sha256::WasmSha256;
 use crate::planner::{archive_package, fetched_zip, outcome_js, plan_args};
+use crate::platforms::{Ask, Choice};
 use js_sys::{Function, Promise, Uint8Array};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
 use tflock_core::addrs::{Platform, Provider};
 use tflock_core::api::{
-    FetchedPackage, HttpResponse, IoId, IoRequest, IoResponse, LockRun, LockSources, Outcome,
+    FetchedPackage, HttpResponse, IoId, IoRequest, IoResponse, LockRun, LockSources, Mode, Outcome,
     PackageDownload, PackageId, PlanOptions, Planner, Requirements,
 };
 use tflock_core::hash::{ZipHasher, ZipLimits};
@@ -129,11 +130,12 @@ pub enum LockEvent<'a> {
     },
 }
 
-/// The caller's `fetch`, the credentials and where progress goes.
-struct Host<'p> {
+/// The caller's `fetch`, the credentials, the hash cache and where progress goes.
+pub(crate) struct Host<'p> {
     fetch: Function,
     credentials: Credentials,
     progress: &'p dyn Fn(LockEvent),
+    pub(crate) cache: &'p JsCache,
 }
 
 impl Host<'_> {
@@ -192,8 +194,9 @@ impl Host<'_> {
         })
     }
 
-    /// Performs one of the run's IO requests.
-    async fn perform(&self, req: IoRequest) -> IoResponse {
+    /// Performs one of the run's IO requests; a download the cache knows is answered from
+    /// it, and one made is offered to it once verified.
+    pub(crate) async fn perform(&self, req: IoRequest) -> IoResponse {
         match req {
             IoRequest::Get { url, auth_host } => {
                 IoResponse::Http(self.get(&url, auth_host.as_deref()).await)
@@ -204,8 +207,22 @@ impl Host<'_> {
             // No working directory and no plugin cache in a JS host.
             IoRequest::ReadLocalCopy { .. } => IoResponse::LocalCopy(None),
             IoRequest::Download {
-                download, package, ..
-            } => IoResponse::Package(self.package(&download, &package).await),
+                download,
+                package,
+                known_zh,
+                ..
+            } => {
+                if let Some(zh) = &known_zh {
+                    if let Some(hit) = self.cache.lookup(zh).await {
+                        return IoResponse::Package(Ok(hit));
+                    }
+                }
+                let fetched = self.package(&download, &package).await;
+                if let Ok(f) = &fetched {
+                    self.cache.note(&package.provider, &package.platform, f);
+                }
+                IoResponse::Package(fetched)
+            }
             IoRequest::HashLocal { .. } => {
                 IoResponse::Package(Err("local packages are not available to lock()".to_string()))
             }
@@ -323,6 +340,28 @@ pub async fn lock(
 ) -> JsResult<JsValue> {
     let (mut reqs, mut locks, opts) = plan_args(&options)?;
     let flavor = opts.flavor;
+    let names = get(&options, "platforms");
+    let names = (!names.is_undefined())
+        .then(|| crate::convert::strings(&names, "platforms"))
+        .transpose()?;
+    let sources = lock_sources(&options, flavor)?;
+    let choice = if crate::platforms::needs_choice(names.as_deref()) {
+        // `locked` stands for the platforms of the lock as given: for `updateProvider()`,
+        // the bumped provider's.
+        let mut learn_from = locks.clone();
+        if crate::update::is_update(&options) {
+            let keep: Vec<_> = reqs.keys().cloned().collect();
+            tflock_core::lockfile::update::retain_required(&mut learn_from, &keep);
+        }
+        Some(Choice::new(
+            &options,
+            names.as_deref().unwrap_or_default(),
+            sources.cli_config.tflock_platforms.as_deref(),
+            learn_from,
+        )?)
+    } else {
+        None
+    };
     let update = crate::update::planned(&options, &mut reqs, &mut locks, flavor)?;
     let listener = get(&options, "onProgress").dyn_into::<Function>().ok();
     let report = |event: LockEvent| {
@@ -331,13 +370,52 @@ pub async fn lock(
         }
     };
     let fetch = fetch_option(&options)?;
-    let sources = lock_sources(&options, flavor)?;
     let cache = JsCache::from_options(&options)?;
-    let mut outcome = run_lock(reqs, locks, opts, sources, fetch, &report, cache).await?;
+    let run = Run {
+        sources,
+        fetch,
+        progress: &report,
+        cache,
+        choice,
+        coverage: crate::platforms::is_coverage(&options),
+    };
+    let (mut outcome, platforms, note) = match run_lock(reqs, locks, opts, run).await? {
+        Ran::Lock(outcome, platforms, note) => (outcome, platforms, note),
+        Ran::Coverage(found) => return Ok(found),
+    };
     if let Some(update) = update {
         outcome = update.outcome(outcome);
     }
-    outcome_js(&outcome, flavor)
+    let value = outcome_js(&outcome, flavor)?;
+    let names: Vec<String> = platforms.iter().map(ToString::to_string).collect();
+    crate::error::set(
+        value.unchecked_ref(),
+        "platforms",
+        &crate::convert::to_js(&names)?,
+    );
+    let note = note.map_or(JsValue::NULL, |n| JsValue::from_str(&n));
+    crate::error::set(value.unchecked_ref(), "platformNote", &note);
+    Ok(value)
+}
+
+/// What a run works with besides the planner's settings.
+struct Run<'p> {
+    sources: LockSources,
+    fetch: Function,
+    progress: &'p dyn Fn(LockEvent),
+    cache: JsCache,
+    /// The platforms still to choose (`locked`, or none given).
+    choice: Option<Choice>,
+    /// `lockfile coverage` for the bin: the sources' hashes for the lock's providers.
+    coverage: bool,
+}
+
+/// What a run produced.
+enum Ran {
+    /// The outcome, the platforms locked and the line about how they were chosen.
+    Lock(Outcome, Vec<Platform>, Option<String>),
+    /// `{ known, unchecked, diagnostics }` for the bin's `lockfile coverage`.
+    Coverage(JsValue),
 }
 
 /// The `fetch` option: a function.
@@ -358,7 +436,18 @@ pub async fn lock_with(
     fetch: Function,
     progress: &dyn Fn(LockEvent),
 ) -> JsResult<Outcome> {
-    run_lock(reqs, locks, opts, sources, fetch, progress, JsCache::none()).await
+    let run = Run {
+        sources,
+        fetch,
+        progress,
+        cache: JsCache::none(),
+        choice: None,
+        coverage: false,
+    };
+    match run_lock(reqs, locks, opts, run).await? {
+        Ran::Lock(outcome, ..) => Ok(outcome),
+        Ran::Coverage(_) => Err(error("Internal error", "no lock run")),
+    }
 }
 
 /// [`lock_with`] with the caller's verified hash cache: a download whose `zh:` the cache
@@ -366,12 +455,17 @@ pub async fn lock_with(
 async fn run_lock(
     reqs: Requirements,
     locks: Locks,
-    opts: PlanOptions,
-    sources: LockSources,
-    fetch: Function,
-    progress: &dyn Fn(LockEvent),
-    mut cache: JsCache,
-) -> JsResult<Outcome> {
+    mut opts: PlanOptions,
+    run: Run<'_>,
+) -> JsResult<Ran> {
+    let Run {
+        sources,
+        fetch,
+        progress,
+        cache,
+        choice,
+        coverage,
+    } = run;
     let mut set = sources.source_set(opts.flavor).map_err(|diags| {
         diags
             .iter()
@@ -385,7 +479,31 @@ async fn run_lock(
         fetch,
         credentials: sources.credentials(),
         progress,
+        cache: &cache,
     };
+    // What the sources say before the run: for `lockfile coverage`, or the lock's platforms.
+    let keep_locked = opts.mode == Mode::ProvidersLock;
+    let ask = if coverage {
+        Some(Ask::all(&locks, &opts.platforms))
+    } else {
+        choice.as_ref().and_then(|c| c.ask(keep_locked))
+    };
+    let learned = match &ask {
+        Some(ask) => Some(crate::platforms::learn(ask, &mut set, &host, opts.flavor).await),
+        None => None,
+    };
+    if coverage {
+        let learned = learned.ok_or_else(|| error("Internal error", "nothing learned"))?;
+        return Ok(Ran::Coverage(crate::platforms::coverage(
+            learned,
+            opts.flavor,
+        )?));
+    }
+    let mut note = None;
+    if let Some(choice) = choice {
+        (opts.platforms, note) = choice.resolve(learned.as_ref(), keep_locked)?;
+    }
+    let platforms = opts.platforms.clone();
     let internal = |e: tflock_core::api::RunError| error("Internal error", e.to_string());
     let mut planner = Planner::new(reqs, locks, opts);
     let mut run = LockRun::new(&mut planner, &mut set);
@@ -393,34 +511,16 @@ async fn run_lock(
     let mut queue: Vec<(IoId, IoRequest)> = Vec::new();
     type Performing<'h> = Pin<Box<dyn Future<Output = IoResponse> + 'h>>;
     let mut in_flight: Vec<(IoId, Performing<'_>)> = Vec::new();
-    // Downloads in flight, to offer what they fetched to the cache.
-    let mut downloading: Vec<(IoId, PackageId)> = Vec::new();
     loop {
         for line in run.progress() {
             progress(LockEvent::Message(&line));
         }
         queue.extend(run.requests().map_err(internal)?);
-        let mut answered = false;
         while in_flight.len() < IN_FLIGHT && !queue.is_empty() {
             let (id, req) = queue.remove(0);
-            if let IoRequest::Download {
-                package, known_zh, ..
-            } = &req
-            {
-                if let Some(cached) = known_zh.as_ref().and_then(|zh| cache.lookup(zh)) {
-                    run.respond(id, IoResponse::Package(Ok(cached)))
-                        .map_err(internal)?;
-                    answered = true;
-                    continue;
-                }
-                downloading.push((id, package.clone()));
-            }
             in_flight.push((id, Box::pin(host.perform(req))));
         }
         if in_flight.is_empty() {
-            if answered {
-                continue;
-            }
             break;
         }
         // The first request to complete, whichever it is.
@@ -434,18 +534,13 @@ async fn run_lock(
             Poll::Pending
         })
         .await;
-        if let (Some(at), IoResponse::Package(Ok(fetched))) =
-            (downloading.iter().position(|(d, _)| *d == id), &response)
-        {
-            let (_, package) = downloading.swap_remove(at);
-            cache.note(&package.provider, &package.platform, fetched);
-        }
         run.respond(id, response).map_err(internal)?;
     }
     drop(run);
+    drop(in_flight);
     let outcome = planner.finish();
     cache.store(&outcome);
-    Ok(outcome)
+    Ok(Ran::Lock(outcome, platforms, note))
 }
 
 /// A progress event as JavaScript sees it (`LockProgress` in the types).

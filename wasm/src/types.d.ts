@@ -219,8 +219,12 @@ export interface PlannerOptions extends FlavorOptions {
   requirements: Record<string, string>;
   /** The previous lock file (text or object); none when omitted. */
   lock?: Lock | string | null;
-  /** Target platforms, `os_arch`. */
-  platforms: string[];
+  /**
+   * Target platforms, `os_arch`. For `lock()` also `locked`: every platform the lock covers
+   * today (named from the sources' metadata and the `cache`), as the CLI's
+   * `-platform=locked`; omitted, the `cliConfig`'s `tflock_platforms`.
+   */
+  platforms?: string[];
   /** The command whose decisions to reproduce (default `providers-lock`). */
   mode?: "providers-lock" | "init" | "init-upgrade";
   /**
@@ -280,6 +284,10 @@ export interface PlanOutcome {
   /** Progress and summary lines, with `[bold]`/`[reset]` markup. */
   messages: string[];
   providers: ProviderOutcome[];
+  /** `lock()`: the platforms it locked (`locked` resolved). */
+  platforms?: string[];
+  /** `lock()`: the CLI's line on how the platforms were chosen (`tflock: keeping ...`), if any. */
+  platformNote?: string | null;
 }
 
 /** One provider's result: the selection, authentication per platform, each hash's trust. */

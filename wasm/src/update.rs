@@ -14,6 +14,11 @@ use wasm_bindgen::JsValue;
 /// The option that marks `updateProvider()`'s `lock()` call, with the version (update.js).
 const UPDATE_TO: &str = "__updateTo";
 
+/// Whether this `lock()` call was made by `updateProvider()`.
+pub fn is_update(options: &JsValue) -> bool {
+    !crate::convert::get(options, UPDATE_TO).is_undefined()
+}
+
 /// For a `lock()` call made by `updateProvider()`: the bump of the one
 /// required provider, with the planner's requirements and starting lock replaced by the
 /// bump's.

@@ -78,8 +78,8 @@ async function nativeLock({ constraint, lock, cacheDir, args = [], env: extra = 
 }
 
 /** A lock file with another provider the bump must leave alone, and `acme/demo` as given. */
-async function startingLock(version, lockPlatforms) {
-  const out = await tf.lock({ requirements: { [DEMO]: version }, platforms: lockPlatforms, fetch, ...sources() });
+async function startingLock(version, lockPlatforms, cache) {
+  const out = await tf.lock({ requirements: { [DEMO]: version }, platforms: lockPlatforms, fetch, cache, ...sources() });
   assert.deepEqual(out.diagnostics, []);
   const other = `provider "registry.terraform.io/hashicorp/null" {\n  version     = "3.2.1"\n  constraints = "~> 3.0"\n  hashes = [\n    "h1:${"A".repeat(43)}=",\n    "zh:${"b".repeat(64)}",\n  ]\n}\n`;
   return tf.formatLock(out.lockText + "\n" + other);
@@ -142,7 +142,7 @@ test("the cache is the CLI's hash cache: same keys and entries, and a warm cache
   const bump = (f, cache) =>
     tf.updateProvider(old, { provider: DEMO, version: "1.2.0", constraints: "~> 1.0", platforms, fetch: f, cache, ...sources() });
   const store = new Map();
-  // `get` answers synchronously (a store loaded before the run); `put` may return a promise.
+  // `get` answers synchronously here (a store loaded before the run); `put` returns a promise.
   const cache = { get: (k) => store.get(k), put: async (k, v) => void store.set(k, v) };
   const counts = {};
   for (const [name, c] of [["noCache", undefined], ["coldCache", cache], ["warmCache", cache]]) {
@@ -232,4 +232,76 @@ test("metadataHashes is -metadata-hashes: one download per provider from a mirro
   assert.deepEqual(bumped.diagnostics, []);
   assert.equal(m.downloads, 1);
   assert.equal(bumped.lockText, a.lockText);
+});
+
+/**
+ * A cache whose storage answers later, as a file, IndexedDB or a KV store does: `get` and
+ * `put` return promises settled on a later turn of the event loop. Counts its reads.
+ */
+function asyncCache(store = new Map()) {
+  const later = () => new Promise((r) => setTimeout(r, 1));
+  const cache = {
+    store,
+    gets: 0,
+    async get(k) {
+      cache.gets++;
+      await later();
+      return store.get(k);
+    },
+    async put(k, v) {
+      await later();
+      store.set(k, v);
+    },
+  };
+  return cache;
+}
+
+test("updateProvider() without platforms keeps the four the lock covers, named through an async cache", async () => {
+  // The bot's cache saw the packages of the version locked today (its last run).
+  const cache = asyncCache();
+  const old = await startingLock("1.0.0", platforms, cache);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(cache.store.size, 4);
+  const bump = (f) => tf.updateProvider(old, { provider: DEMO, version: "1.2.0", constraints: "~> 1.0", fetch: f, cache, ...sources() });
+  const cold = counting();
+  const out = await bump(cold);
+  assert.deepEqual(out.diagnostics, []);
+  // The registry's signed SHA256SUMS has every platform's zh:, the cache each one's h1:.
+  assert.deepEqual(out.platforms, platforms);
+  assert.equal(out.platformNote, null);
+  const native = await nativeLock({ constraint: "~> 1.0", lock: without(old, DEMO) });
+  assert.equal(out.lockText, native.lock);
+  await new Promise((r) => setTimeout(r, 10));
+  const warm = counting();
+  const again = await bump(warm);
+  assert.equal(again.lockText, out.lockText);
+  assert.deepEqual([cold.downloads, warm.downloads], [4, 0]);
+  assert.equal(cache.store.size, 8);
+  assert.ok(cache.gets > 0);
+  // A platform named beside `locked` is completed too.
+  const more = await tf.updateProvider(old, { provider: DEMO, version: "1.2.0", constraints: "~> 1.0", platforms: ["locked", "linux_arm64"], fetch, cache, ...sources() });
+  assert.deepEqual(more.diagnostics, []);
+  assert.deepEqual(more.platforms, [...platforms, "linux_arm64"]);
+  assert.equal(more.lock.providers.find((p) => p.provider === DEMO).hashes.filter((h) => h.startsWith("h1:")).length, 5);
+});
+
+test("updateProvider() without platforms and nothing to name the lock's h1: by refuses, in the CLI's words", async () => {
+  const old = await startingLock("1.0.0", platforms);
+  await assert.rejects(
+    tf.updateProvider(old, { provider: DEMO, version: "1.2.0", fetch, cache: asyncCache(), ...sources() }),
+    (e) => e.summary === "No platforms to lock",
+  );
+});
+
+test("a cache whose get rejects or answers junk later is a miss, not an error", async () => {
+  const cache = { get: async () => { throw new Error("storage offline"); }, put: async () => {} };
+  const f = counting();
+  const out = await tf.lock({ requirements: { [DEMO]: "1.2.0" }, platforms, fetch: f, cache, ...sources() });
+  assert.deepEqual(out.diagnostics, []);
+  assert.equal(f.downloads, 4);
+  const junk = { get: async () => ({ h1: 42 }), put: () => {} };
+  const g = counting();
+  const again = await tf.lock({ requirements: { [DEMO]: "1.2.0" }, platforms, fetch: g, cache: junk, ...sources() });
+  assert.equal(again.lockText, out.lockText);
+  assert.equal(g.downloads, 4);
 });

@@ -33,7 +33,8 @@ function same(args, cwd = root) {
 }
 
 test("the package declares the bin", () => {
-  assert.deepEqual(manifest.bin, { tflock: "./cli.js" });
+  // `tflock-action` is the GitHub Action's entry (action.test.mjs).
+  assert.deepEqual(manifest.bin, { tflock: "./cli.js", "tflock-action": "./action.js" });
   assert.ok(manifest.files.includes("cli.js"));
   assert.ok(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n"));
 });

@@ -23,7 +23,7 @@ pub mod parse;
 
 pub use io::{IoId, IoRequest, IoResponse, LocalPlace, PackageId};
 pub use lock::{LockRun, LockSources, RunError};
-pub use metadata::package_metadata;
+pub use metadata::{package_metadata, MetadataQuery, MetadataStep};
 
 // The vocabulary the operations take and return.
 pub use crate::install::{
