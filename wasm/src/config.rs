@@ -5,14 +5,14 @@ use crate::convert::{
 };
 use crate::error::{invalid_argument, JsResult};
 use serde::Serialize;
-use tflock_core::collections::SortedMap;
-use tflock_core::config::{
-    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
-};
-use tflock_core::install::check_lock;
-use tflock_core::lockfile::{
+use tflock_core::api::check::check_lock;
+use tflock_core::api::lock_file::{
     header_flavor, load_locks, LoadOptions as LockLoadOptions, LOCK_FILE_NAME,
 };
+use tflock_core::api::module::{
+    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
+};
+use tflock_core::api::SortedMap;
 use tflock_core::{Diagnostic, Diagnostics, Flavor, Range, Severity};
 use wasm_bindgen::prelude::*;
 

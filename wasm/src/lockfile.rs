@@ -8,14 +8,14 @@ use crate::convert::{
 };
 use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
 use serde::Serialize;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::PackageHash;
-use tflock_core::install::KnownHashes;
-use tflock_core::lockfile::{
+use tflock_core::api::coverage::KnownHashes;
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::lock_file::{
     diff_locks, header_flavor, load_locks, merge_locks, render_merge, write_locks, LoadOptions,
     Locks, LOCK_FILE_NAME,
 };
-use tflock_core::version::{Constraints, Version};
+use tflock_core::api::version::{Constraints, Version};
+use tflock_core::api::{Platform, Provider};
 use tflock_core::{Diagnostics, Flavor};
 use wasm_bindgen::prelude::*;
 
@@ -254,7 +254,7 @@ pub fn lock_coverage(
         .iter()
         .map(|p| Platform::parse(p).map_err(|e| error("Invalid target platform", e.to_string())))
         .collect::<JsResult<Vec<_>>>()?;
-    let c = tflock_core::install::lock_coverage(&locks, &table, &wanted);
+    let c = tflock_core::api::coverage::lock_coverage(&locks, &table, &wanted);
     to_js(&CoverageJs {
         complete: c.complete(),
         providers: c

@@ -9,16 +9,17 @@ use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::lockfile::{lock_arg, lock_js};
 use serde::Serialize;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::collections::SortedMap;
-use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
-use tflock_core::install::{
-    self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId,
-    Outcome, OutcomeView, PlanOptions, Requirements, SourceError, SourceErrorKind, SourcePackage,
+use tflock_core::api::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::plan::DownloadResponse;
+use tflock_core::api::plan::{Answer, AvailableVersions, Need, NeedId};
+use tflock_core::api::version::{Constraints, Version};
+use tflock_core::api::SortedMap;
+use tflock_core::api::{
+    requirements, FetchedPackage, HashSource, Mode, Outcome, OutcomeView, PlanOptions,
+    Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
-use tflock_core::lockfile::Locks;
-use tflock_core::protocol::registry::DownloadResponse;
-use tflock_core::version::{Constraints, Version};
+use tflock_core::api::{Platform, Provider};
 use tflock_core::Flavor;
 use wasm_bindgen::prelude::*;
 
@@ -143,7 +144,7 @@ pub fn registry_package(
     platform: &Platform,
     body: &[u8],
     url: &url::Url,
-) -> Result<tflock_core::protocol::PackageMeta, SourceError> {
+) -> Result<tflock_core::api::plan::PackageMeta, SourceError> {
     let addr = provider.to_string();
     DownloadResponse::parse(body, &addr)
         .and_then(|d| {
@@ -282,7 +283,7 @@ fn json<T: Serialize>(v: &T) -> JsResult<serde_json::Value> {
 /// The planner behind `init` and `providers lock`, driven from JavaScript.
 #[wasm_bindgen]
 pub struct Planner {
-    inner: Option<install::Planner>,
+    inner: Option<tflock_core::api::Planner>,
     flavor: Flavor,
     pending: SortedMap<u32, Need>,
 }
@@ -298,7 +299,7 @@ impl Planner {
         let (reqs, locks, opts) = plan_args(&options)?;
         Ok(Planner {
             flavor: opts.flavor,
-            inner: Some(install::Planner::new(reqs, locks, opts)),
+            inner: Some(tflock_core::api::Planner::new(reqs, locks, opts)),
             pending: SortedMap::new(),
         })
     }

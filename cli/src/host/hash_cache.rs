@@ -8,9 +8,10 @@
 
 use super::atomic::{write_atomic, FileMode};
 use std::path::PathBuf;
-use tflock_core::collections::SortedMap;
-use tflock_core::hash::PackageHash;
-use tflock_core::install::{cache_key, CachedHashes, FetchedPackage};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::hash_cache::{cache_key, CachedHashes};
+use tflock_core::api::FetchedPackage;
+use tflock_core::api::SortedMap;
 
 /// The on-disk cache.
 #[derive(Debug, Clone)]

@@ -5,14 +5,14 @@
 use super::config::ConfigReport;
 use super::diagnostics::{rows, DiagnosticRow};
 use serde::{Deserialize, Serialize};
-use tflock_core::addrs::Platform;
+use tflock_core::api::lock_file::strip_markup;
+use tflock_core::api::lock_file::{load_locks, render_diff, LoadOptions, Locks, LOCK_FILE_NAME};
+use tflock_core::api::parse::option_mirror_url;
+use tflock_core::api::requirements::from_configuration;
 use tflock_core::api::LockSources;
-use tflock_core::collections::SortedMap;
-use tflock_core::install::requirements::from_configuration;
-use tflock_core::install::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
-use tflock_core::lockfile::messages::strip_markup;
-use tflock_core::lockfile::{load_locks, render_diff, LoadOptions, Locks, LOCK_FILE_NAME};
-use tflock_core::protocol::mirror::option_mirror_url;
+use tflock_core::api::Platform;
+use tflock_core::api::SortedMap;
+use tflock_core::api::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
 use tflock_core::Flavor;
 
 /// Where `cargo xtask worker-dev --https` serves the edge mirror: the default until the user

@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use tflock_core::api::hash::ZipHashes;
 use tflock_core::edge::held::{hand_off, handed_off, Held, Progress, Release};
 use tflock_core::edge::keys;
 use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
 use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::hash::ZipHashes;
 use worker::js_sys::Promise;
 use worker::wasm_bindgen::JsValue;
 use worker::wasm_bindgen_futures::{future_to_promise, JsFuture};
