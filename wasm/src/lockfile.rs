@@ -240,6 +240,8 @@ pub fn lock_coverage(
             .map_err(|e| error("Invalid provider source address", format!("{addr:?}: {e}")))?;
         let row = table.entry(provider).or_default();
         for (platform, hashes) in entries(&per_platform, "known hashes")? {
+            let platform = Platform::parse(&platform)
+                .map_err(|e| error("Invalid target platform", e.to_string()))?;
             let list = strings(&hashes, "known hashes")?
                 .iter()
                 .map(|h| {

@@ -119,12 +119,16 @@ fn known_hashes(locks: &Locks, hashed: &[HashedPackage]) -> KnownHashes {
     let mut known = KnownHashes::new();
     for l in locks.providers() {
         for p in hashed {
+            // A name whose platform part is no platform (white space) matches no wanted one.
+            let Ok(platform) = Platform::parse(&p.name.platform) else {
+                continue;
+            };
             if p.name.provider_type == l.addr().r#type && p.name.version == l.version().to_string()
             {
                 known
                     .entry(l.addr().clone())
                     .or_default()
-                    .entry(p.name.platform.clone())
+                    .entry(platform)
                     .or_default()
                     .extend(p.hashes.iter().cloned());
             }
