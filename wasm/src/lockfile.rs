@@ -3,10 +3,9 @@
 //! A lock crosses the boundary as `{ flavor, providers: [{ provider, version, constraints,
 //! hashes }] }`; every function taking a lock also takes the file's text.
 
-use crate::convert::{
-    array, entries, get, opt_flavor, opt_string, string, strings, to_js, to_js_camel,
-};
+use crate::convert::{array, entries, get, opt_flavor, opt_string, string, strings, to_js};
 use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
+use crate::views::sorted;
 use serde::Serialize;
 use tflock_core::api::coverage::KnownHashes;
 use tflock_core::api::hash::PackageHash;
@@ -164,7 +163,7 @@ pub fn diff_lock(
 ) -> JsResult<JsValue> {
     let (before, _) = lock_arg(&before, None)?;
     let (after, _) = lock_arg(&after, None)?;
-    to_js_camel(&diff_locks(&before, &after))
+    to_js(&sorted(&diff_locks(&before, &after))?)
 }
 
 /// `mergeLock(base, ours, theirs, { flavor? })`: the three-way merge a git merge driver

@@ -2,12 +2,11 @@
 //! `answer(id, answer)` takes the host's findings, `finish()` returns the outcome.
 
 use crate::config::diagnostics;
-use crate::convert::{
-    bytes, camel_value, entries, flavor, get, opt_string, string, strings, to_js,
-};
+use crate::convert::{bytes, entries, flavor, get, opt_string, string, strings, to_js};
 use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::lockfile::{lock_arg, lock_js};
+use crate::views::{sorted, OutcomeJs};
 use serde::Serialize;
 use tflock_core::api::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
 use tflock_core::api::lock_file::Locks;
@@ -83,7 +82,7 @@ fn request_js(id: NeedId, need: &Need) -> JsResult<RequestJs> {
             known_zh,
         } => {
             r.kind = "package";
-            r.location = Some(camel_value(location)?);
+            r.location = Some(sorted(location)?);
             r.expect = expect.iter().map(ToString::to_string).collect();
             r.known_zh = known_zh.as_ref().map(ToString::to_string);
             (provider, Some(version), Some(platform))
@@ -269,15 +268,11 @@ fn hash_source(options: &JsValue) -> HashSource {
 /// The outcome as JavaScript sees it: core's [`OutcomeView`] with camelCase keys, plus the
 /// lock as an object and each diagnostic's `file`, as every other binding returns them.
 pub fn outcome_js(o: &Outcome, flavor: Flavor) -> JsResult<JsValue> {
-    let mut value = camel_value(&OutcomeView::new(o, flavor))?;
+    let mut value = sorted(&OutcomeJs::new(&OutcomeView::new(o, flavor)))?;
     // Already in the bindings' casing; camel-casing again would rename map keys.
-    value["lock"] = json(&lock_js(&o.new_lock, flavor))?;
-    value["diagnostics"] = json(&diagnostics(&o.diagnostics))?;
+    value["lock"] = sorted(&lock_js(&o.new_lock, flavor))?;
+    value["diagnostics"] = sorted(&diagnostics(&o.diagnostics))?;
     to_js(&value)
-}
-
-fn json<T: Serialize>(v: &T) -> JsResult<serde_json::Value> {
-    serde_json::to_value(v).map_err(|e| error("Internal error", e.to_string()))
 }
 
 /// The planner behind `init` and `providers lock`, driven from JavaScript.

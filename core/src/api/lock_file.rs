@@ -8,7 +8,7 @@ pub use crate::lockfile::messages::write_failed;
 /// The diagnostic for a locked version the configuration's constraints refuse.
 pub use crate::lockfile::update::locked_version_conflict;
 /// Compare two locks and render the differences.
-pub use crate::lockfile::{diff_locks, render_diff};
+pub use crate::lockfile::{diff_locks, render_diff, LockDiff};
 /// Write [`Locks`] in Terraform's `hclwrite` layout, under the flavour's header.
 pub use crate::lockfile::{header_flavor, write_locks};
 /// Parse a lock file (text or bytes) into [`Locks`] and its diagnostics.

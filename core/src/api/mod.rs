@@ -47,9 +47,9 @@ pub use metadata::package_metadata;
 
 // The vocabulary the operations take and return.
 pub use crate::install::{
-    init_config_error, init_header, FetchedPackage, HashSource, Mode, Outcome, OutcomeView,
-    PackageDownload, PlanOptions, Planner, Requirements, SourceError, SourceErrorKind,
-    SourcePackage,
+    init_config_error, init_header, AuthView, FetchedPackage, HashProvenance, HashSource, Mode,
+    Outcome, OutcomeView, PackageDownload, PlanOptions, Planner, ProviderView, Requirements,
+    SourceError, SourceErrorKind, SourcePackage,
 };
 pub use crate::source::{DirEntry, HttpResponse, Method, SourceEntry, SourceSet};
 

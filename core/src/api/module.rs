@@ -10,7 +10,7 @@ pub use crate::config::modules_manifest::ModuleManifest;
 pub use crate::config::requirements::{load_tree_with_manifest, unread_dirs, UnreadableDir};
 /// The tree's provider requirements, and their rendering as `terraform providers` does.
 pub use crate::config::requirements::{
-    render_tree, OriginKind, ProviderRequirement, ProviderRequirements,
+    render_tree, OriginKind, ProviderRequirement, ProviderRequirements, RequirementOrigin,
 };
 pub use crate::config::test_files::is_test_file;
 pub use crate::config::tree_requirements;
