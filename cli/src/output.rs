@@ -3,8 +3,8 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tflock_core::install::{Outcome, OutcomeView};
-use tflock_core::lockfile::messages::strip_markup;
+use tflock_core::api::lock_file::strip_markup;
+use tflock_core::api::{Outcome, OutcomeView};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Set once stdout is found closed; later output is dropped without trying.

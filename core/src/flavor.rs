@@ -15,6 +15,9 @@ pub enum Flavor {
 }
 
 impl Flavor {
+    /// Every flavour, the default first: what a host offers to choose from.
+    pub const ALL: [Flavor; 2] = [Flavor::Terraform, Flavor::OpenTofu];
+
     /// The product name used in messages: `Terraform` or `OpenTofu`.
     pub fn product(self) -> &'static str {
         match self {

@@ -3,8 +3,8 @@
 use crate::convert::{array, bytes, opt_string, to_js};
 use crate::error::{error, JsResult};
 use serde::Serialize;
-use tflock_core::protocol::signature::{classify_signer, find_signing_key, Signer};
-use tflock_core::protocol::{Sha256Sums, SigningKey, TrustRoots};
+use tflock_core::api::checksums::{classify_signer, find_signing_key, Signer};
+use tflock_core::api::checksums::{Sha256Sums, SigningKey, TrustRoots};
 use wasm_bindgen::prelude::*;
 
 #[derive(Serialize)]

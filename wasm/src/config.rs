@@ -1,18 +1,17 @@
 //! `loadModule`, `checkLock` and the diagnostic shape every function returns.
 
-use crate::convert::{
-    array, bytes, camel_value, entries, flavor, get, opt_flavor, opt_string, to_js,
-};
+use crate::convert::{array, bytes, entries, flavor, get, opt_flavor, opt_string, to_js};
 use crate::error::{invalid_argument, JsResult};
+use crate::views::{sorted, ProvenanceJs, ProviderRequirementJs};
 use serde::Serialize;
-use tflock_core::collections::SortedMap;
-use tflock_core::config::{
-    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
-};
-use tflock_core::install::check_lock;
-use tflock_core::lockfile::{
+use tflock_core::api::check::check_lock;
+use tflock_core::api::lock_file::{
     header_flavor, load_locks, LoadOptions as LockLoadOptions, LOCK_FILE_NAME,
 };
+use tflock_core::api::module::{
+    load_tree, provenance, render_merged, tree_requirements, LoadOptions, ModuleTree,
+};
+use tflock_core::api::SortedMap;
 use tflock_core::{Diagnostic, Diagnostics, Flavor, Range, Severity};
 use wasm_bindgen::prelude::*;
 
@@ -122,7 +121,12 @@ pub fn load_module(
     let mut req_diags = Diagnostics::new();
     req_diags.extend(tree.diagnostics());
     req_diags.extend(reqs.diagnostics.iter().cloned());
-    let list: Vec<_> = reqs.providers.values().collect();
+    let list: Vec<_> = reqs
+        .providers
+        .values()
+        .map(ProviderRequirementJs::new)
+        .collect();
+    let records = provenance(&loaded.module);
     let out = LoadedJs {
         merged: render_merged(loaded),
         files: FileSetJs {
@@ -131,9 +135,9 @@ pub fn load_module(
             shadowed: loaded.files.shadowed.clone(),
         },
         diagnostics: diagnostics(&loaded.diagnostics),
-        provenance: camel_value(&provenance(&loaded.module))?,
+        provenance: sorted(&records.iter().map(ProvenanceJs::new).collect::<Vec<_>>())?,
         requirements: RequirementsJs {
-            providers: camel_value(&list)?,
+            providers: sorted(&list)?,
             diagnostics: diagnostics(&req_diags),
         },
     };

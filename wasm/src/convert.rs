@@ -15,54 +15,6 @@ pub fn to_js<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
         .map_err(|e| crate::error::error("Internal error", e.to_string()))
 }
 
-/// Like [`to_js`] for the core's own `Serialize` types, whose field names are snake_case:
-/// object keys are renamed to camelCase (values are left alone). Only for types whose
-/// object keys are field names, never data.
-pub fn to_js_camel<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
-    to_js(&camel_value(v)?)
-}
-
-/// The JSON form of `v` with object keys renamed as [`to_js_camel`] does.
-pub fn camel_value<T: Serialize + ?Sized>(v: &T) -> JsResult<serde_json::Value> {
-    let value = serde_json::to_value(v)
-        .map_err(|e| crate::error::error("Internal error", e.to_string()))?;
-    Ok(camel_keys(value))
-}
-
-fn camel_keys(v: serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::Object(map) => {
-            // One insert at a time, not `collect`: `BTreeMap::from_iter` sorts and bulk-builds
-            // with code of its own, which the rest of the package does not link.
-            let mut out = serde_json::Map::new();
-            for (k, v) in map {
-                out.insert(camel(&k), camel_keys(v));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
-        other => other,
-    }
-}
-
-/// `h1_archive` → `h1Archive`.
-pub fn camel(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut upper = false;
-    for c in s.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase()); // field names are ASCII
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Property `key` of `obj` (`undefined` when `obj` is not an object or lacks it).
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     if !obj.is_object() {

@@ -4,7 +4,7 @@ use crate::convert::{array, bytes, get, string, to_js};
 use crate::error::{error, set, JsResult};
 use crate::host_sha256::{take_failure, WasmSha256};
 use serde::Serialize;
-use tflock_core::hash::{self, HashError, ZipHashes, ZipLimits};
+use tflock_core::api::hash::{self, HashError, ZipHashes, ZipLimits};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

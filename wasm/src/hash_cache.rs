@@ -1,6 +1,6 @@
 //! `cache: { get(key), put(key, hashes) }`: the CLI's verified hash cache with storage the
 //! caller chooses (a JSON file, a KV store, a `Map`). Keys, entries and which packages may
-//! be written are core's rules (`tflock_core::install::{cache_key, CachedHashes,
+//! be written are core's rules (`tflock_core::api::hash_cache::{cache_key, CachedHashes,
 //! verified}`), the ones the CLI's `~/.cache/tflock/zh` follows; this file only calls the
 //! two functions, each of which may return a promise (a file, IndexedDB, a KV store).
 
@@ -8,9 +8,10 @@ use crate::convert::get;
 use crate::error::{error, set, JsResult};
 use js_sys::{Function, Object, Promise};
 use std::cell::RefCell;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::PackageHash;
-use tflock_core::install::{cache_key, verified, CachedHashes, FetchedPackage, Outcome};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::hash_cache::{cache_key, verified, CachedHashes};
+use tflock_core::api::{FetchedPackage, Outcome};
+use tflock_core::api::{Platform, Provider};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

@@ -7,7 +7,7 @@
 
 use crate::error::{error, message_of, JsResult};
 use std::cell::RefCell;
-use tflock_core::hash::{CoreSha256, FileDigest, Sha256Engine, Sha256Provider};
+use tflock_core::api::hash::{CoreSha256, FileDigest, Sha256Engine, Sha256Provider};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

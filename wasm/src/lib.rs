@@ -20,6 +20,7 @@ mod registry_host;
 mod ts;
 mod update;
 mod version;
+mod views;
 
 pub use checksums::verify_sha256_sums;
 pub use config::load_module;

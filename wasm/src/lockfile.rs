@@ -3,19 +3,18 @@
 //! A lock crosses the boundary as `{ flavor, providers: [{ provider, version, constraints,
 //! hashes }] }`; every function taking a lock also takes the file's text.
 
-use crate::convert::{
-    array, entries, get, opt_flavor, opt_string, string, strings, to_js, to_js_camel,
-};
+use crate::convert::{array, entries, get, opt_flavor, opt_string, string, strings, to_js};
 use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
+use crate::views::sorted;
 use serde::Serialize;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::hash::PackageHash;
-use tflock_core::install::KnownHashes;
-use tflock_core::lockfile::{
+use tflock_core::api::coverage::KnownHashes;
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::lock_file::{
     diff_locks, header_flavor, load_locks, merge_locks, render_merge, write_locks, LoadOptions,
     Locks, LOCK_FILE_NAME,
 };
-use tflock_core::version::{Constraints, Version};
+use tflock_core::api::version::{Constraints, Version};
+use tflock_core::api::{Platform, Provider};
 use tflock_core::{Diagnostics, Flavor};
 use wasm_bindgen::prelude::*;
 
@@ -164,7 +163,7 @@ pub fn diff_lock(
 ) -> JsResult<JsValue> {
     let (before, _) = lock_arg(&before, None)?;
     let (after, _) = lock_arg(&after, None)?;
-    to_js_camel(&diff_locks(&before, &after))
+    to_js(&sorted(&diff_locks(&before, &after))?)
 }
 
 /// `mergeLock(base, ours, theirs, { flavor? })`: the three-way merge a git merge driver
@@ -240,6 +239,8 @@ pub fn lock_coverage(
             .map_err(|e| error("Invalid provider source address", format!("{addr:?}: {e}")))?;
         let row = table.entry(provider).or_default();
         for (platform, hashes) in entries(&per_platform, "known hashes")? {
+            let platform = Platform::parse(&platform)
+                .map_err(|e| error("Invalid target platform", e.to_string()))?;
             let list = strings(&hashes, "known hashes")?
                 .iter()
                 .map(|h| {
@@ -254,7 +255,7 @@ pub fn lock_coverage(
         .iter()
         .map(|p| Platform::parse(p).map_err(|e| error("Invalid target platform", e.to_string())))
         .collect::<JsResult<Vec<_>>>()?;
-    let c = tflock_core::install::lock_coverage(&locks, &table, &wanted);
+    let c = tflock_core::api::coverage::lock_coverage(&locks, &table, &wanted);
     to_js(&CoverageJs {
         complete: c.complete(),
         providers: c

@@ -2,24 +2,24 @@
 //! `answer(id, answer)` takes the host's findings, `finish()` returns the outcome.
 
 use crate::config::diagnostics;
-use crate::convert::{
-    bytes, camel_value, entries, flavor, get, opt_string, string, strings, to_js,
-};
+use crate::convert::{bytes, entries, flavor, get, opt_string, string, strings, to_js};
 use crate::error::{diagnostic_error, error, invalid_argument, JsResult};
 use crate::host_sha256::WasmSha256;
 use crate::lockfile::{lock_arg, lock_js};
+use crate::views::{sorted, OutcomeJs};
 use serde::Serialize;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::collections::SortedMap;
-use tflock_core::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
-use tflock_core::install::{
-    self, requirements, Answer, AvailableVersions, FetchedPackage, HashSource, Mode, Need, NeedId,
-    Outcome, OutcomeView, PlanOptions, PlatformRequest, PlatformSpec, Requirements, SourceError,
-    SourceErrorKind, SourcePackage,
+use tflock_core::api::hash::{hash_zip_with, PackageHash, ZipHashes, ZipLimits};
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::plan::DownloadResponse;
+use tflock_core::api::plan::{Answer, AvailableVersions, Need, NeedId};
+use tflock_core::api::platforms::{PlatformRequest, PlatformSpec};
+use tflock_core::api::version::{Constraints, Version};
+use tflock_core::api::SortedMap;
+use tflock_core::api::{
+    requirements, FetchedPackage, HashSource, Mode, Outcome, OutcomeView, PlanOptions,
+    Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
-use tflock_core::lockfile::Locks;
-use tflock_core::protocol::registry::DownloadResponse;
-use tflock_core::version::{Constraints, Version};
+use tflock_core::api::{Platform, Provider};
 use tflock_core::Flavor;
 use wasm_bindgen::prelude::*;
 
@@ -83,7 +83,7 @@ fn request_js(id: NeedId, need: &Need) -> JsResult<RequestJs> {
             known_zh,
         } => {
             r.kind = "package";
-            r.location = Some(camel_value(location)?);
+            r.location = Some(sorted(location)?);
             r.expect = expect.iter().map(ToString::to_string).collect();
             r.known_zh = known_zh.as_ref().map(ToString::to_string);
             (provider, Some(version), Some(platform))
@@ -144,7 +144,7 @@ pub fn registry_package(
     platform: &Platform,
     body: &[u8],
     url: &url::Url,
-) -> Result<tflock_core::protocol::PackageMeta, SourceError> {
+) -> Result<tflock_core::api::plan::PackageMeta, SourceError> {
     let addr = provider.to_string();
     DownloadResponse::parse(body, &addr)
         .and_then(|d| {
@@ -283,21 +283,17 @@ fn hash_source(options: &JsValue) -> HashSource {
 /// The outcome as JavaScript sees it: core's [`OutcomeView`] with camelCase keys, plus the
 /// lock as an object and each diagnostic's `file`, as every other binding returns them.
 pub fn outcome_js(o: &Outcome, flavor: Flavor) -> JsResult<JsValue> {
-    let mut value = camel_value(&OutcomeView::new(o, flavor))?;
+    let mut value = sorted(&OutcomeJs::new(&OutcomeView::new(o, flavor)))?;
     // Already in the bindings' casing; camel-casing again would rename map keys.
-    value["lock"] = json(&lock_js(&o.new_lock, flavor))?;
-    value["diagnostics"] = json(&diagnostics(&o.diagnostics))?;
+    value["lock"] = sorted(&lock_js(&o.new_lock, flavor))?;
+    value["diagnostics"] = sorted(&diagnostics(&o.diagnostics))?;
     to_js(&value)
-}
-
-fn json<T: Serialize>(v: &T) -> JsResult<serde_json::Value> {
-    serde_json::to_value(v).map_err(|e| error("Internal error", e.to_string()))
 }
 
 /// The planner behind `init` and `providers lock`, driven from JavaScript.
 #[wasm_bindgen]
 pub struct Planner {
-    inner: Option<install::Planner>,
+    inner: Option<tflock_core::api::Planner>,
     flavor: Flavor,
     pending: SortedMap<u32, Need>,
 }
@@ -313,7 +309,7 @@ impl Planner {
         let (reqs, locks, opts) = plan_args(&options)?;
         Ok(Planner {
             flavor: opts.flavor,
-            inner: Some(install::Planner::new(reqs, locks, opts)),
+            inner: Some(tflock_core::api::Planner::new(reqs, locks, opts)),
             pending: SortedMap::new(),
         })
     }

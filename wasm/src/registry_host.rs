@@ -18,17 +18,17 @@ use js_sys::{Function, Promise, Uint8Array};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::Poll;
-use tflock_core::addrs::{Platform, Provider};
+use tflock_core::api::cli_config::CliConfig;
+use tflock_core::api::cli_config::Credentials;
+use tflock_core::api::hash::{ZipHasher, ZipLimits};
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::parse::option_mirror_url;
+use tflock_core::api::version::Version;
 use tflock_core::api::{
     FetchedPackage, HttpResponse, IoId, IoRequest, IoResponse, LockRun, LockSources, Mode, Outcome,
     PackageDownload, PackageId, PlanOptions, Planner, Requirements,
 };
-use tflock_core::hash::{ZipHasher, ZipLimits};
-use tflock_core::lockfile::Locks;
-use tflock_core::protocol::cliconfig::CliConfig;
-use tflock_core::protocol::mirror::option_mirror_url;
-use tflock_core::protocol::Credentials;
-use tflock_core::version::Version;
+use tflock_core::api::{Platform, Provider};
 use tflock_core::{Flavor, Severity};
 use url::Url;
 use wasm_bindgen::prelude::*;
@@ -277,7 +277,7 @@ fn lock_sources(options: &JsValue, flavor: Flavor) -> JsResult<LockSources> {
     let hosts = get(options, "hosts");
     if !(hosts.is_undefined() || hosts.is_null()) {
         for (host, services) in entries(&hosts, "hosts")? {
-            let mut map = tflock_core::collections::SortedMap::new();
+            let mut map = tflock_core::api::SortedMap::new();
             for (id, url) in entries(&services, "host services")? {
                 map.insert(id, url.as_string().unwrap_or_default());
             }

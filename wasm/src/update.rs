@@ -1,13 +1,14 @@
 //! `updateProvider(lockText, options)` (wasm/npm/update.js): a dependency bot's bump of one
-//! provider, planned by `tflock_core::install::ProviderUpdate` and run as the `lock()` call
+//! provider, planned by `tflock_core::api::update::ProviderUpdate` and run as the `lock()` call
 //! the JS function makes, whose one requirement is the provider. Not a second exported async
 //! function: that cost 0.7 KB gzipped of the module (its own promise glue).
 
 use crate::convert::opt_string;
 use crate::error::{error, JsResult};
-use tflock_core::install::{ProviderUpdate, Requirements};
-use tflock_core::lockfile::Locks;
-use tflock_core::version::Version;
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::update::ProviderUpdate;
+use tflock_core::api::version::Version;
+use tflock_core::api::Requirements;
 use tflock_core::Flavor;
 use wasm_bindgen::JsValue;
 

@@ -3,7 +3,7 @@
 use crate::convert::{flavor, strings, to_js};
 use crate::error::{error, JsResult};
 use serde::Serialize;
-use tflock_core::version::{select_explained, Constraints, Explained, Version};
+use tflock_core::api::version::{select_explained, Constraints, Explained, Version};
 use tflock_core::Flavor;
 use wasm_bindgen::prelude::*;
 

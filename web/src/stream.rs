@@ -3,7 +3,7 @@
 //! bounded by one chunk and the hasher's limits, whatever the file size.
 
 use js_sys::{Reflect, Uint8Array};
-use tflock_core::hash::{self, ZipHasher, ZipHashes};
+use tflock_core::api::hash::{self, ZipHasher, ZipHashes};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ReadableStreamDefaultReader};

@@ -13,9 +13,11 @@ use crate::output::{print_diagnostics, print_json};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
-use tflock_core::addrs::Platform;
-use tflock_core::collections::SortedMap;
-use tflock_core::install::{coverage_query_failure, learn_hashes, lock_coverage, KnownHashes};
+use tflock_core::api::coverage::{
+    coverage_query_failure, learn_hashes, lock_coverage, KnownHashes,
+};
+use tflock_core::api::Platform;
+use tflock_core::api::SortedMap;
 
 /// Arguments of `tflock lockfile coverage`.
 #[derive(Debug, clap::Args)]

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tflock_core::hash::{ContentHasher, DirHasher, PackageHash, ZipHashes};
+use tflock_core::api::hash::{ContentHasher, DirHasher, PackageHash, ZipHashes};
 
 /// Read size for files and zips.
 const READ_BUF: usize = 256 * 1024;

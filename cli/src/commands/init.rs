@@ -14,11 +14,11 @@ use crate::output::{print_diagnostics, report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use tflock_core::addrs::Platform;
 use tflock_core::api::input_values;
-use tflock_core::install::{
-    init_config_report, requirements, HashSource, Mode, Outcome, PackageLocation, PlanOptions,
-    Planner,
+use tflock_core::api::plan::PackageLocation;
+use tflock_core::api::Platform;
+use tflock_core::api::{
+    init_config_report, requirements, HashSource, Mode, Outcome, PlanOptions, Planner,
 };
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -168,7 +168,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         mirror_dir: None,
     };
     if !args.json {
-        println!("{}", tflock_core::install::init_header(flavor));
+        println!("{}", tflock_core::api::init_header(flavor));
     }
     let mut planner = Planner::new(planner_reqs, previous, options);
     let kept = drive(&mut planner, &host);

@@ -10,8 +10,8 @@ use crate::host::workdir;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tflock_core::install::check_lock;
-use tflock_core::lockfile::{
+use tflock_core::api::check::check_lock;
+use tflock_core::api::lock_file::{
     diff_locks, header_flavor, load_locks_bytes, merge_locks, render_diff, render_merge,
     write_locks, LoadOptions, Locks, LOCK_FILE_NAME,
 };

@@ -7,11 +7,11 @@ use crate::host::workdir;
 use crate::output;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tflock_core::config::requirements::{render_tree, ProviderRequirement};
-use tflock_core::config::{
+use tflock_core::api::module::{
     load_module_with_changes, provenance_with_lines, render_merged, tree_requirements, LoadOptions,
     ModuleTree, OverrideChanges, Provenance,
 };
+use tflock_core::api::module::{render_tree, ProviderRequirement};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock merge`.

@@ -14,13 +14,11 @@ use crate::output::{outcome_view, print_diagnostics, report, JsonStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use tflock_core::addrs::Platform;
 use tflock_core::api::input_values;
-use tflock_core::install::{
-    restrict_to_arguments, HashSource, Mode, OutcomeView, PlanOptions, Planner, PlatformRequest,
-    PLATFORMS_ENV,
-};
-use tflock_core::protocol::mirror::option_mirror_url;
+use tflock_core::api::parse::option_mirror_url;
+use tflock_core::api::platforms::{restrict_to_arguments, PlatformRequest, PLATFORMS_ENV};
+use tflock_core::api::Platform;
+use tflock_core::api::{HashSource, Mode, OutcomeView, PlanOptions, Planner};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Arguments of `tflock providers`.
@@ -131,10 +129,7 @@ fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!("\nProviders required by configuration:");
-    print!(
-        "{}",
-        tflock_core::config::requirements::render_tree(&tree, flavor)
-    );
+    print!("{}", tflock_core::api::module::render_tree(&tree, flavor));
     // Terraform prints the warnings (a quoted provider reference, say) after the tree.
     if !diags.is_empty() {
         eprintln!();
@@ -169,9 +164,9 @@ pub(super) fn choose_platforms(
 pub(super) struct Prepared {
     pub(super) flavor: Flavor,
     pub(super) platforms: PlatformRequest,
-    pub(super) cli_cfg: tflock_core::protocol::cliconfig::CliConfig,
-    pub(super) requirements: tflock_core::install::Requirements,
-    pub(super) previous: tflock_core::lockfile::Locks,
+    pub(super) cli_cfg: tflock_core::api::cli_config::CliConfig,
+    pub(super) requirements: tflock_core::api::Requirements,
+    pub(super) previous: tflock_core::api::lock_file::Locks,
 }
 
 pub(super) fn prepare(
@@ -362,9 +357,9 @@ fn root_result(stream: &JsonStream, dir: &Path, view: Option<OutcomeView>) {
 }
 
 /// Adds every package the planner authenticated to the hash cache.
-fn remember_verified(cache: &HashCache, outcome: &tflock_core::install::Outcome, fetched: &Kept) {
+fn remember_verified(cache: &HashCache, outcome: &tflock_core::api::Outcome, fetched: &Kept) {
     for ((provider, _version, platform), f) in fetched {
-        if tflock_core::install::verified(outcome, provider, platform) {
+        if tflock_core::api::hash_cache::verified(outcome, provider, platform) {
             let _ = cache.put(&f.package);
         }
     }

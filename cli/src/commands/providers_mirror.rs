@@ -14,10 +14,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
-use tflock_core::addrs::hostname;
 use tflock_core::api::mirror as plan;
-use tflock_core::install::{mirror_reuse_summary, FetchedPackage, Mode, PlanOptions, Planner};
-use tflock_core::protocol::mirror_docs;
+use tflock_core::api::mirror::mirror_reuse_summary;
+use tflock_core::api::mirror::{hostname_for_display, unpacked_source};
+use tflock_core::api::{FetchedPackage, Mode, PlanOptions, Planner};
 use tflock_core::{Diagnostic, Diagnostics};
 
 /// (host, namespace, type, version) of a mirrored release.
@@ -75,7 +75,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
     };
     let p = match prepare(Path::new("."), &args.common, &[])? {
         Ok(p) if !args.lock_file => Prepared {
-            previous: tflock_core::lockfile::Locks::new(),
+            previous: tflock_core::api::lock_file::Locks::new(),
             ..p
         },
         Ok(p) => p,
@@ -133,7 +133,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         // A mirror holds archives: an unpacked directory (from a filesystem mirror) has
         // none to copy, and leaving it out silently would make a mirror that lacks it.
         let FetchedPackage::Archive { hashes, .. } = &fetched.package else {
-            problems.push(mirror_docs::unpacked_source(
+            problems.push(unpacked_source(
                 &provider.for_display(p.flavor),
                 &version.to_string(),
                 &platform.to_string(),
@@ -195,7 +195,7 @@ pub(super) fn run(args: MirrorArgs) -> anyhow::Result<ExitCode> {
         }
         by_version
             .entry((
-                hostname::for_display(&provider.hostname),
+                hostname_for_display(&provider.hostname),
                 provider.namespace.clone(),
                 provider.r#type.clone(),
                 version.to_string(),

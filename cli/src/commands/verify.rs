@@ -8,8 +8,8 @@ use crate::host::workdir;
 use crate::output::{print_diagnostics, print_json};
 use std::path::Path;
 use std::process::ExitCode;
-use tflock_core::addrs::Platform;
-use tflock_core::hash::{package_matches_any_hash, PackageHash, PackageHashes};
+use tflock_core::api::hash::{package_matches_any_hash, PackageHash, PackageHashes};
+use tflock_core::api::Platform;
 use tflock_core::Diagnostic;
 
 /// Arguments of `tflock verify`.

@@ -5,8 +5,8 @@ use crate::host::workdir;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
-use tflock_core::addrs::Platform;
-use tflock_core::lockfile::{header_flavor, load_locks_bytes, LoadOptions, LOCK_FILE_NAME};
+use tflock_core::api::lock_file::{header_flavor, load_locks_bytes, LoadOptions, LOCK_FILE_NAME};
+use tflock_core::api::Platform;
 
 /// Arguments of `tflock version`.
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,7 @@
 //! Finding and reading the CLI configuration the way Terraform and OpenTofu do.
 
 use std::path::PathBuf;
-use tflock_core::protocol::cliconfig::{missing_file, CliConfig};
+use tflock_core::api::cli_config::{missing_file, CliConfig};
 use tflock_core::{Diagnostics, Flavor};
 
 /// The CLI config file in effect: `TF_CLI_CONFIG_FILE`, else (OpenTofu) `~/.tofurc`, else

@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use tflock_core::addrs::{Platform, Provider};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::version::Version;
 use tflock_core::api::{IoId, IoRequest, IoResponse, LocalPlace, LockRun, PackageId, Planner};
-use tflock_core::hash::PackageHash;
-use tflock_core::version::Version;
+use tflock_core::api::{Platform, Provider};
 
 /// What the host needs to answer requests.
 pub struct Host<'a> {

@@ -2,8 +2,8 @@
 //! file's text, the root module's file names) and prints the one line it has to say.
 
 use std::path::Path;
-use tflock_core::install::choose_flavor;
-use tflock_core::lockfile::LOCK_FILE_NAME;
+use tflock_core::api::lock_file::LOCK_FILE_NAME;
+use tflock_core::api::parse::choose_flavor;
 use tflock_core::Flavor;
 
 /// The flavour for the root module `dir` (its lock file is `dir/.terraform.lock.hcl`).

@@ -8,9 +8,10 @@
 
 use super::atomic::{write_atomic, FileMode};
 use std::path::PathBuf;
-use tflock_core::collections::SortedMap;
-use tflock_core::hash::PackageHash;
-use tflock_core::install::{cache_key, CachedHashes, FetchedPackage};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::hash_cache::{cache_key, CachedHashes};
+use tflock_core::api::FetchedPackage;
+use tflock_core::api::{Platform, SortedMap};
 
 /// The on-disk cache.
 #[derive(Debug, Clone)]
@@ -48,7 +49,7 @@ impl HashCache {
 
     /// Adds to each platform's known hashes the `h1:` of every `zh:` the cache has verified:
     /// the only place the Terraform registry's platforms get an `h1:` without a download.
-    pub fn add_h1s(&self, per_platform: &mut SortedMap<String, Vec<PackageHash>>) {
+    pub fn add_h1s(&self, per_platform: &mut SortedMap<Platform, Vec<PackageHash>>) {
         for hashes in per_platform.values_mut() {
             let extra: Vec<PackageHash> = hashes
                 .iter()

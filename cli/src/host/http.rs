@@ -13,9 +13,9 @@
 
 use std::io::Read;
 use std::time::Duration;
+use tflock_core::api::cli_config::CliConfig;
+use tflock_core::api::cli_config::Credentials;
 use tflock_core::api::PackageDownload;
-use tflock_core::protocol::cliconfig::CliConfig;
-use tflock_core::protocol::Credentials;
 use url::Url;
 
 /// The Terraform version tflock announces in `X-Terraform-Version` (registries use it to

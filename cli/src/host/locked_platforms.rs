@@ -5,12 +5,12 @@
 
 use super::hash_cache::HashCache;
 use super::sources::Sources;
-use tflock_core::addrs::Platform;
-use tflock_core::collections::SortedMap;
-use tflock_core::install::{
-    learn_hashes, locked_platforms, probe_platforms, KnownHashes, LockedPlatforms, SourceErrorKind,
-};
-use tflock_core::lockfile::Locks;
+use tflock_core::api::coverage::{learn_hashes, KnownHashes};
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::platforms::{locked_platforms, probe_platforms, LockedPlatforms};
+use tflock_core::api::Platform;
+use tflock_core::api::SortedMap;
+use tflock_core::api::SourceErrorKind;
 
 /// The platforms `locks` covers, as far as the sources' metadata and the cache tell.
 pub fn learn(locks: &Locks, sources: &Sources, cache: Option<&HashCache>) -> LockedPlatforms {

@@ -4,17 +4,18 @@
 use super::package::{archive, hash_zip_file, Fetched};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
-use tflock_core::addrs::{hostname, Platform, Provider};
-use tflock_core::hash::PackageHash;
-use tflock_core::install::mirrored_archive_matches;
-use tflock_core::protocol::package_name;
-use tflock_core::version::Version;
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::mirror::hostname_for_display;
+use tflock_core::api::mirror::mirrored_archive_matches;
+use tflock_core::api::parse::package_file_name;
+use tflock_core::api::version::Version;
+use tflock_core::api::{Platform, Provider};
 
 /// The directory of `provider`'s files in the mirror at `target`
 /// (`<host>/<namespace>/<type>/`, the network mirror protocol's layout).
 pub fn provider_dir(target: &Path, provider: &Provider) -> PathBuf {
     target
-        .join(hostname::for_display(&provider.hostname))
+        .join(hostname_for_display(&provider.hostname))
         .join(&provider.namespace)
         .join(&provider.r#type)
 }
@@ -26,7 +27,7 @@ pub fn archive_path(
     version: &Version,
     platform: &Platform,
 ) -> PathBuf {
-    provider_dir(target, provider).join(package_name::file_name(
+    provider_dir(target, provider).join(package_file_name(
         &provider.r#type,
         &version.to_string(),
         &platform.to_string(),

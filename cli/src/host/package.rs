@@ -7,11 +7,11 @@ use indicatif::ProgressBar;
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use tflock_core::api::{FetchedPackage, PackageDownload};
-use tflock_core::hash::{
+use tflock_core::api::hash::{
     hash_zip_reader, ContentHasher, DirHasher, HashError, PackageHash, ZipHasher, ZipHashes,
     ZipLimits,
 };
+use tflock_core::api::{FetchedPackage, PackageDownload};
 
 /// A fetched package, and where its bytes were kept when asked to keep them.
 #[derive(Debug)]

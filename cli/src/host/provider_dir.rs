@@ -4,9 +4,9 @@
 use std::fs::{self, File};
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use tflock_core::addrs::hostname::for_display;
-use tflock_core::addrs::{Platform, Provider};
-use tflock_core::version::Version;
+use tflock_core::api::mirror::hostname_for_display as for_display;
+use tflock_core::api::version::Version;
+use tflock_core::api::{Platform, Provider};
 
 /// A provider cache directory (`.terraform/providers` or a plugin cache).
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
-use tflock_core::hash::{CoreSha256, FileDigest, Sha256Engine, Sha256Provider};
+use tflock_core::api::hash::{CoreSha256, FileDigest, Sha256Engine, Sha256Provider};
 
 /// Bytes gathered before a block is queued: large enough that queueing costs nothing next
 /// to hashing, small enough that the two threads overlap within an entry.
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn zips_hash_alike_on_one_thread_and_on_two() {
-        use tflock_core::hash::{ZipHasher, ZipLimits};
+        use tflock_core::api::hash::{ZipHasher, ZipLimits};
         let mut zip = Vec::new();
         {
             let mut w = zip::ZipWriter::new(std::io::Cursor::new(&mut zip));

@@ -9,13 +9,13 @@ use super::http::Http;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
-use tflock_core::addrs::{Platform, Provider};
+use tflock_core::api::cli_config::CliConfig;
+use tflock_core::api::version::Version;
 use tflock_core::api::{
     package_metadata, DirEntry, HttpResponse, IoRequest, IoResponse, PackageId, SourceEntry,
     SourceError, SourcePackage, SourceSet,
 };
-use tflock_core::protocol::cliconfig::CliConfig;
-use tflock_core::version::Version;
+use tflock_core::api::{Platform, Provider};
 use tflock_core::{Diagnostics, Flavor};
 use url::Url;
 

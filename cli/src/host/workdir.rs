@@ -8,17 +8,17 @@ use tflock_core::api::input_values::{
     collect as collect_values, files_to_read, DirEntry as VarDirEntry, InputValues, VarFile,
     VarFileRead,
 };
-use tflock_core::collections::SortedMap;
-use tflock_core::config::modules_manifest::ModuleManifest;
-use tflock_core::config::requirements::ProviderRequirements;
-use tflock_core::config::requirements::{load_tree_with_manifest, unread_dirs, UnreadableDir};
-use tflock_core::config::{tree_requirements, LoadOptions, ModuleTree};
-use tflock_core::install::Requirements;
-use tflock_core::lockfile::messages;
-use tflock_core::lockfile::{
+use tflock_core::api::lock_file::write_failed;
+use tflock_core::api::lock_file::{
     load_locks_bytes, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
 };
-use tflock_core::version::CoreVersion;
+use tflock_core::api::module::ModuleManifest;
+use tflock_core::api::module::ProviderRequirements;
+use tflock_core::api::module::{load_tree_with_manifest, unread_dirs, UnreadableDir};
+use tflock_core::api::module::{tree_requirements, LoadOptions, ModuleTree};
+use tflock_core::api::version::CoreVersion;
+use tflock_core::api::Requirements;
+use tflock_core::api::SortedMap;
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Files of one directory, as the core wants them.
@@ -34,8 +34,8 @@ pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
         }
         let name = entry.file_name().to_string_lossy().to_string();
         // Either product's configuration and test files; core picks the flavour's.
-        let wanted = tflock_core::config::files::config_ext(&name, Flavor::OpenTofu).is_some()
-            || tflock_core::config::test_files::is_test_file(&name, Flavor::OpenTofu);
+        let wanted = tflock_core::api::module::config_ext(&name, Flavor::OpenTofu).is_some()
+            || tflock_core::api::module::is_test_file(&name, Flavor::OpenTofu);
         if !wanted {
             continue;
         }
@@ -165,7 +165,7 @@ pub fn tree_diagnostics(tree: &ModuleTree) -> Diagnostics {
 /// The requirements of the whole tree, and in the planner's shape.
 pub fn requirements(tree: &ModuleTree, flavor: Flavor) -> (ProviderRequirements, Requirements) {
     let reqs = tree_requirements(tree, flavor);
-    let planner = tflock_core::install::requirements::from_configuration(&reqs);
+    let planner = tflock_core::api::requirements::from_configuration(&reqs);
     (reqs, planner)
 }
 
@@ -192,7 +192,7 @@ pub fn write_lock(dir: &Path, locks: &Locks, flavor: Flavor) -> Result<(), Box<D
     write_atomic(&lock_path(dir), text.as_bytes(), FileMode::Fixed(0o644)).map_err(|mut e| {
         // Terraform runs in the module directory and names the file relative to it.
         e.path = PathBuf::from(LOCK_FILE_NAME);
-        Box::new(messages::write_failed(LOCK_FILE_NAME, &e.to_string()))
+        Box::new(write_failed(LOCK_FILE_NAME, &e.to_string()))
     })
 }
 

@@ -15,8 +15,8 @@ use crate::protocol::package_name;
 use crate::protocol::sha256sums::Sha256Sums;
 use crate::version::Version;
 
-/// Known hashes per provider, then per platform (`os_arch`).
-pub type KnownHashes = SortedMap<Provider, SortedMap<String, Vec<PackageHash>>>;
+/// Known hashes per provider, then per platform.
+pub type KnownHashes = SortedMap<Provider, SortedMap<Platform, Vec<PackageHash>>>;
 
 /// Coverage of one locked provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn lock_coverage(locks: &Locks, known: &KnownHashes, wanted: &[Platform]) ->
                     let platforms = per_platform
                         .iter()
                         .filter(|(_, hashes)| hashes.contains(h))
-                        .map(|(p, _)| p.clone())
+                        .map(|(p, _)| p.to_string())
                         .collect();
                     (h.clone(), platforms)
                 })
@@ -84,14 +84,15 @@ pub fn lock_coverage(locks: &Locks, known: &KnownHashes, wanted: &[Platform]) ->
     Coverage { providers }
 }
 
-/// Adds to `out` (hashes per platform, `os_arch`) every hash `pkg` says belongs to a
-/// platform: a registry's `packages` (OpenTofu) and its signed `SHA256SUMS` lines, whose
-/// file names name their platform; a network mirror's per-platform hashes. Filesystem
-/// packages say nothing about other platforms.
-pub fn learn_hashes(pkg: &SourcePackage, out: &mut SortedMap<String, Vec<PackageHash>>) {
+/// Adds to `out` (hashes per platform) every hash `pkg` says belongs to a platform: a
+/// registry's `packages` (OpenTofu) and its signed `SHA256SUMS` lines, whose file names
+/// name their platform; a network mirror's per-platform hashes. Filesystem packages say
+/// nothing about other platforms. A name that is not a platform attributes nothing: the
+/// sources refuse such names in `packages`, and no wanted platform could match one.
+pub fn learn_hashes(pkg: &SourcePackage, out: &mut SortedMap<Platform, Vec<PackageHash>>) {
     let mut add = |platform: &str, hash: &str| {
-        if let Ok(h) = PackageHash::parse(hash) {
-            let list = out.entry(platform.to_string()).or_default();
+        if let (Ok(p), Ok(h)) = (Platform::parse(platform), PackageHash::parse(hash)) {
+            let list = out.entry(p).or_default();
             if !list.contains(&h) {
                 list.push(h);
             }
@@ -167,11 +168,25 @@ mod tests {
         let mut out = SortedMap::new();
         learn_hashes(&pkg, &mut out);
         learn_hashes(&SourcePackage::LocalDir { path: "d".into() }, &mut out);
-        let learned: Vec<(&String, Vec<String>)> = out
+        let learned: Vec<(String, Vec<String>)> = out
             .iter()
-            .map(|(p, hs)| (p, hs.iter().map(ToString::to_string).collect()))
+            .map(|(p, hs)| (p.to_string(), hs.iter().map(ToString::to_string).collect()))
             .collect();
-        assert_eq!(learned, [(&"linux_amd64".to_string(), vec![zh])]);
+        assert_eq!(learned, [("linux_amd64".to_string(), vec![zh])]);
+    }
+
+    #[test]
+    fn a_name_that_is_no_platform_attributes_no_hash() {
+        let zh = format!("zh:{}", "ab".repeat(32));
+        let pkg = SourcePackage::NetworkMirror {
+            mirror_url: "https://m/".into(),
+            url: "https://m/x.zip".into(),
+            hashes: vec![("linux".into(), zh.clone()), ("linux_arm_64".into(), zh)],
+            trust_all_hashes: true,
+        };
+        let mut out = SortedMap::new();
+        learn_hashes(&pkg, &mut out);
+        assert!(out.is_empty(), "{out:?}");
     }
 
     fn parts() -> (Provider, Version, Platform) {

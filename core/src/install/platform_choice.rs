@@ -256,10 +256,8 @@ pub fn locked_platforms(locks: &Locks, known: &KnownHashes) -> LockedPlatforms {
             for (platform, hashes) in per_platform.into_iter().flatten() {
                 if hashes.contains(h) {
                     named = true;
-                    if let Ok(p) = Platform::parse(platform) {
-                        if !out.platforms.contains(&p) {
-                            out.platforms.push(p);
-                        }
+                    if !out.platforms.contains(platform) {
+                        out.platforms.push(platform.clone());
                     }
                 }
             }
@@ -332,15 +330,15 @@ mod tests {
     }
 
     fn known(entries: &[(&str, String)]) -> KnownHashes {
-        let p = Provider::parse("acme/demo", Flavor::Terraform).expect("address");
-        let mut per: SortedMap<String, Vec<PackageHash>> = SortedMap::new();
+        let provider = Provider::parse("acme/demo", Flavor::Terraform).expect("address");
+        let mut per: SortedMap<Platform, Vec<PackageHash>> = SortedMap::new();
         for (platform, hash) in entries {
-            per.entry(platform.to_string())
+            per.entry(p(platform))
                 .or_default()
                 .push(PackageHash::parse(hash).expect("hash"));
         }
         let mut k = KnownHashes::new();
-        k.insert(p, per);
+        k.insert(provider, per);
         k
     }
 

@@ -2,12 +2,12 @@
 //! with their origins, and diagnostics (what `tflock merge` and `tflock providers` print).
 
 use super::diagnostics::{rows, DiagnosticRow};
-use tflock_core::collections::SortedMap;
-use tflock_core::config::requirements::{render_tree, OriginKind, ProviderRequirement};
-use tflock_core::config::{
+use tflock_core::api::module::{
     load_module_with_changes, load_tree_with_root, provenance_with_lines, render_merged,
     tree_requirements, ChangeKind, LoadOptions, OverrideChanges, Provenance, ProviderRequirements,
 };
+use tflock_core::api::module::{render_tree, OriginKind, ProviderRequirement};
+use tflock_core::api::SortedMap;
 use tflock_core::{Diagnostics, Flavor};
 
 /// Everything panel 1 shows for one set of files.

@@ -2,13 +2,13 @@
 //! write (`tflock lockfile fmt`), and per provider which platforms its hashes cover.
 
 use super::diagnostics::{rows, DiagnosticRow};
-use tflock_core::addrs::Platform;
-use tflock_core::hash::PackageHash;
-use tflock_core::install::{lock_coverage, KnownHashes};
-use tflock_core::lockfile::{
+use tflock_core::api::coverage::{lock_coverage, KnownHashes};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::lock_file::{
     header_flavor, load_locks, write_locks, LoadOptions, Locks, ProviderLock, LOCK_FILE_NAME,
 };
-use tflock_core::protocol::package_name::PackageFileName;
+use tflock_core::api::parse::PackageFileName;
+use tflock_core::api::Platform;
 use tflock_core::Flavor;
 
 /// A package hashed in the page: its name (for provider type, version and platform) and
@@ -119,12 +119,16 @@ fn known_hashes(locks: &Locks, hashed: &[HashedPackage]) -> KnownHashes {
     let mut known = KnownHashes::new();
     for l in locks.providers() {
         for p in hashed {
+            // A name whose platform part is no platform (white space) matches no wanted one.
+            let Ok(platform) = Platform::parse(&p.name.platform) else {
+                continue;
+            };
             if p.name.provider_type == l.addr().r#type && p.name.version == l.version().to_string()
             {
                 known
                     .entry(l.addr().clone())
                     .or_default()
-                    .entry(p.name.platform.clone())
+                    .entry(platform)
                     .or_default()
                     .extend(p.hashes.iter().cloned());
             }
@@ -137,7 +141,7 @@ fn known_hashes(locks: &Locks, hashed: &[HashedPackage]) -> KnownHashes {
 mod tests {
     use super::*;
     use crate::samples::LOCK_FILE;
-    use tflock_core::protocol::package_name;
+    use tflock_core::api::parse::package_file_name_parts;
 
     #[test]
     fn sample_lock_is_valid_but_unformatted() {
@@ -152,7 +156,7 @@ mod tests {
     fn hashed_package_covers_its_platform() {
         let h1 = PackageHash::parse("h1:qjsREM4DqEWECD43FcPqddZ9oxCG+IaMTxvWPciS05g=").unwrap();
         let pkg = HashedPackage {
-            name: package_name::parse("terraform-provider-null_2.1.0_linux_amd64.zip").unwrap(),
+            name: package_file_name_parts("terraform-provider-null_2.1.0_linux_amd64.zip").unwrap(),
             hashes: vec![h1],
         };
         let r = check(LOCK_FILE, None, "linux_amd64 darwin_arm64", &[pkg]);

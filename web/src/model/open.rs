@@ -2,8 +2,8 @@
 //! the configuration files of the root and its subdirectories, the lock file, and every other
 //! file with the reason Terraform's loader leaves it out (the reason comes from the core).
 
-use tflock_core::collections::SortedMap;
-use tflock_core::config::files::ignore_reason;
+use tflock_core::api::module::ignore_reason;
+use tflock_core::api::SortedMap;
 use tflock_core::Flavor;
 
 /// What a folder or archive holds, sorted for the page.

@@ -1,11 +1,11 @@
 //! Panel 4: the configuration's requirements against a lock file, without the network:
 //! what `init` would have to add, upgrade or drop.
 
-use tflock_core::config::ProviderRequirements;
-use tflock_core::install::requirements::from_configuration;
-use tflock_core::install::{check_lock, LockStatus};
-use tflock_core::lockfile::update::locked_version_conflict;
-use tflock_core::lockfile::{header_flavor, load_locks, LoadOptions, LOCK_FILE_NAME};
+use tflock_core::api::check::{check_lock, LockStatus};
+use tflock_core::api::lock_file::locked_version_conflict;
+use tflock_core::api::lock_file::{header_flavor, load_locks, LoadOptions, LOCK_FILE_NAME};
+use tflock_core::api::module::ProviderRequirements;
+use tflock_core::api::requirements::from_configuration;
 use tflock_core::Flavor;
 
 /// What `init` would do about one provider.

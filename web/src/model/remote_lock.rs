@@ -5,14 +5,14 @@
 use super::config::ConfigReport;
 use super::diagnostics::{rows, DiagnosticRow};
 use serde::{Deserialize, Serialize};
-use tflock_core::addrs::Platform;
+use tflock_core::api::lock_file::strip_markup;
+use tflock_core::api::lock_file::{load_locks, render_diff, LoadOptions, Locks, LOCK_FILE_NAME};
+use tflock_core::api::parse::{option_mirror_url, registry_url};
+use tflock_core::api::requirements::from_configuration;
 use tflock_core::api::LockSources;
-use tflock_core::collections::SortedMap;
-use tflock_core::install::requirements::from_configuration;
-use tflock_core::install::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
-use tflock_core::lockfile::messages::strip_markup;
-use tflock_core::lockfile::{load_locks, render_diff, LoadOptions, Locks, LOCK_FILE_NAME};
-use tflock_core::protocol::mirror::option_mirror_url;
+use tflock_core::api::Platform;
+use tflock_core::api::SortedMap;
+use tflock_core::api::{Mode, Outcome, OutcomeView, PlanOptions, Requirements};
 use tflock_core::Flavor;
 
 /// Where `cargo xtask worker-dev --https` serves the edge mirror: the default until the user
@@ -112,11 +112,10 @@ pub fn parse_platforms(text: &str) -> Result<Vec<Platform>, String> {
     Ok(out)
 }
 
-/// `lock_with`'s sources: a network mirror must be `https:` (core's rule, refused here
-/// before any request); a registry URL is the `providers.v1` service of every required
-/// provider's hostname.
+/// `lock_with`'s sources: a network mirror must be `https:`, a registry URL `http:` or
+/// `https:` (core's rules, refused here before any request); a registry URL is the
+/// `providers.v1` service of every required provider's hostname.
 fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<LockSources, String> {
-    let parsed = || url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}."));
     let mut source = LockSources::default();
     match kind {
         SourceKind::Origin => {}
@@ -125,13 +124,7 @@ fn source_options(reqs: &Requirements, kind: SourceKind, url: &str) -> Result<Lo
             source.network_mirror = Some(u);
         }
         SourceKind::Registry => {
-            let u = parsed()?;
-            if !matches!(u.scheme(), "http" | "https") {
-                return Err(format!(
-                    "A registry URL must be http: or https:, not {}:.",
-                    u.scheme()
-                ));
-            }
+            let u = registry_url(url).map_err(|e| e.to_string())?;
             for p in reqs.keys() {
                 let mut services = SortedMap::new();
                 services.insert("providers.v1".to_string(), u.to_string());

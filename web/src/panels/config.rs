@@ -35,8 +35,7 @@ pub fn ConfigPanel(
                             flavor.set(Flavor::parse(&event_target_value(&ev)).unwrap_or_default())
                         }
                     >
-                        <option value="terraform">"Terraform"</option>
-                        <option value="opentofu">"OpenTofu"</option>
+                        {super::flavor_options()}
                     </select>
                 </label>
                 <button id="add-file" on:click=add>"Add file"</button>

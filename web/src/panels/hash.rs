@@ -6,7 +6,7 @@ use crate::samples;
 use crate::stream::{blob_of, hash_blob};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tflock_core::protocol::package_name;
+use tflock_core::api::parse::package_file_name_parts;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, FileList, HtmlInputElement};
 
@@ -48,7 +48,7 @@ pub fn HashPanel(hashed: RwSignal<Vec<HashedPackage>>) -> impl IntoView {
         spawn_local(async move {
             let outcome = hash_blob(&blob, |n| row.fed.set(n)).await;
             let done = outcome.map(|h| {
-                if let Some(name) = package_name::parse(&row.name.get_value()) {
+                if let Some(name) = package_file_name_parts(&row.name.get_value()) {
                     let mut hashes = vec![h.hashes.h1.clone(), h.hashes.zh.clone()];
                     if h.hashes.h1_archive != h.hashes.h1 {
                         hashes.push(h.hashes.h1_archive.clone());

@@ -29,8 +29,7 @@ pub fn LockPanel(
                         on:change=move |ev| flavor.set(event_target_value(&ev))
                     >
                         <option value="header">"from the header"</option>
-                        <option value="terraform">"Terraform"</option>
-                        <option value="opentofu">"OpenTofu"</option>
+                        {super::flavor_options()}
                     </select>
                 </label>
                 <label>

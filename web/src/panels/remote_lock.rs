@@ -8,7 +8,7 @@ use crate::model::config::ConfigReport;
 use crate::model::remote_lock::{request, result, LockResult, SourceKind, MIRROR_DEFAULT};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tflock_core::lockfile::messages::strip_markup;
+use tflock_core::api::lock_file::strip_markup;
 use tflock_core::Flavor;
 use tflock_wasm::LockEvent;
 use wasm_bindgen::{JsCast, JsValue};

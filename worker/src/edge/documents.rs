@@ -4,7 +4,9 @@
 
 use std::cell::RefCell;
 
-use tflock_core::addrs::Provider;
+use tflock_core::api::mirror::carry_h1;
+use tflock_core::api::version::Version;
+use tflock_core::api::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
 use tflock_core::edge::keys;
 use tflock_core::edge::misses::Misses;
@@ -12,8 +14,6 @@ use tflock_core::edge::publish::check_republished;
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::serve::{self, Answer};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::protocol::mirror_docs;
-use tflock_core::version::Version;
 use worker::{Bucket, Request, Response, Result};
 
 use super::background::outlive_client;
@@ -164,7 +164,7 @@ pub(crate) async fn fill_version(
             *refused.borrow_mut() = Some(e);
             return Ok(None);
         }
-        let (next, lacking) = mirror_docs::carry_h1(old, &doc)?;
+        let (next, lacking) = carry_h1(old, &doc)?;
         *missing.borrow_mut() = lacking;
         Ok(Some(next))
     })

@@ -3,7 +3,7 @@
 //! the operator's backfill, which fans out into version fills and then `h1:` fills.
 
 use serde::{Deserialize, Serialize};
-use tflock_core::addrs::Provider;
+use tflock_core::api::Provider;
 use tflock_core::edge::fill::{Fill, Filled};
 use tflock_core::edge::keys;
 use tflock_core::edge::plan;

@@ -5,13 +5,13 @@
 
 use std::collections::HashMap;
 
+use tflock_core::api::hash::ZipHashes;
 use tflock_core::edge::keys;
 use tflock_core::edge::plan::{self, DocUpdate};
 use tflock_core::edge::publish::{settle, Claim, Sidecar, Writer};
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::route::Upload;
 use tflock_core::edge::EdgeError;
-use tflock_core::hash::ZipHashes;
 use worker::Bucket;
 
 use super::documents::now;

@@ -5,7 +5,7 @@
 //! results are the same bytes either way (`cargo xtask worker-test` checks every listed
 //! hash against the native CLI's `tflock hash`).
 
-use tflock_core::hash::{FileDigest, Sha256Engine, Sha256Provider, ZipHasher, ZipLimits};
+use tflock_core::api::hash::{FileDigest, Sha256Engine, Sha256Provider, ZipHasher, ZipLimits};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "node:crypto")]

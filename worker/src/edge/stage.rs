@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
+use tflock_core::api::hash::ZipHashes;
 use tflock_core::edge::held::{
     handed_off, must_hand_off, Client, Held, Progress, Release, CHECK_EVERY_MS,
 };
@@ -16,7 +17,6 @@ use tflock_core::edge::limits::BodyGuard;
 use tflock_core::edge::parts::{PartSplitter, PART_SIZE};
 use tflock_core::edge::uploads::{STARTED_AT, UPLOAD_ID};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::hash::ZipHashes;
 use worker::js_sys::Promise;
 use worker::wasm_bindgen::JsValue;
 use worker::wasm_bindgen_futures::{future_to_promise, JsFuture};

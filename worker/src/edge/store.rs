@@ -4,12 +4,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use tflock_core::api::mirror::MirrorDocError;
 use tflock_core::edge::held::{Held, Release};
 use tflock_core::edge::hot::HotDocuments;
 use tflock_core::edge::http::expired;
 use tflock_core::edge::keys;
 use tflock_core::edge::uploads::{renew_due, LEASE_MS};
-use tflock_core::protocol::mirror_docs::MirrorDocError;
 use worker::{Bucket, Conditional, HttpMetadata, Include, Request, Response, Result};
 
 use super::{owed, respond, Mirror};
