@@ -12,18 +12,17 @@ use crate::hash_cache::JsCache;
 use crate::registry_host::Host;
 use std::future::Future;
 use std::pin::Pin;
-use tflock_core::addrs::{Platform, Provider};
+use tflock_core::api::coverage::{coverage_query_failure, learn_hashes, KnownHashes};
+use tflock_core::api::hash::PackageHash;
+use tflock_core::api::lock_file::Locks;
+use tflock_core::api::platforms::{
+    locked_platforms, probe_platforms, PlatformOrigin, PlatformRequest, LOCKED,
+};
+use tflock_core::api::version::Version;
 use tflock_core::api::{
-    FetchedPackage, MetadataQuery, MetadataStep, PackageId, SourceError, SourcePackage, SourceSet,
+    FetchedPackage, MetadataQuery, MetadataStep, PackageId, Platform, Provider, SortedMap,
+    SourceError, SourcePackage, SourceSet,
 };
-use tflock_core::collections::SortedMap;
-use tflock_core::hash::PackageHash;
-use tflock_core::install::{
-    coverage_query_failure, learn_hashes, locked_platforms, probe_platforms, KnownHashes,
-    PlatformOrigin, PlatformRequest, LOCKED,
-};
-use tflock_core::lockfile::Locks;
-use tflock_core::version::Version;
 use tflock_core::{Diagnostics, Flavor};
 use wasm_bindgen::JsValue;
 
@@ -168,7 +167,7 @@ async fn metadata(
 
 /// Adds to each platform's hashes the `h1:` the cache has for its `zh:`s (the CLI's
 /// `HashCache::add_h1s`).
-async fn add_h1s(cache: &JsCache, per_platform: &mut SortedMap<String, Vec<PackageHash>>) {
+async fn add_h1s(cache: &JsCache, per_platform: &mut SortedMap<Platform, Vec<PackageHash>>) {
     for hashes in per_platform.values_mut() {
         let zhs: Vec<PackageHash> = hashes.iter().filter(|h| h.is_zh()).cloned().collect();
         for zh in zhs {
@@ -256,7 +255,7 @@ pub fn coverage(learned: Learned, flavor: Flavor) -> JsResult<JsValue> {
         for (platform, hashes) in per_platform {
             set(
                 &row,
-                &platform,
+                &platform.to_string(),
                 &strings(&mut hashes.iter().map(ToString::to_string)),
             );
         }

@@ -351,7 +351,7 @@ pub async fn lock(
         let mut learn_from = locks.clone();
         if crate::update::is_update(&options) {
             let keep: Vec<_> = reqs.keys().cloned().collect();
-            tflock_core::lockfile::update::retain_required(&mut learn_from, &keep);
+            tflock_core::api::lock_file::retain_required(&mut learn_from, &keep);
         }
         Some(Choice::new(
             &options,

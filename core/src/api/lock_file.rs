@@ -7,6 +7,8 @@ pub use crate::lockfile::messages::strip_markup;
 pub use crate::lockfile::messages::write_failed;
 /// The diagnostic for a locked version the configuration's constraints refuse.
 pub use crate::lockfile::update::locked_version_conflict;
+/// Drop the providers a configuration no longer requires (Terraform's rule for a lock).
+pub use crate::lockfile::update::retain_required;
 /// Compare two locks and render the differences.
 pub use crate::lockfile::{diff_locks, render_diff, LockDiff};
 /// Write [`Locks`] in Terraform's `hclwrite` layout, under the flavour's header.

@@ -5,4 +5,4 @@ pub use crate::install::restrict_to_arguments;
 /// The platforms a lock covers, learned from its hashes and the sources' metadata.
 pub use crate::install::{locked_platforms, probe_platforms, LockedPlatforms};
 /// The platforms a run asked for, and the environment variable that names them.
-pub use crate::install::{PlatformRequest, PLATFORMS_ENV};
+pub use crate::install::{PlatformOrigin, PlatformRequest, PlatformSpec, LOCKED, PLATFORMS_ENV};
