@@ -296,9 +296,12 @@ pub fn test() -> Result<()> {
 /// (548,116 bytes with the core's `hclsyntax-diagnostics` feature on, 2026-11-25; 565,443
 /// before them: the core's own SHA-1/SHA-384/512, Ed25519 on curve25519-dalek and base64,
 /// the shared sort and `SortedMap` in place of per-type sorts, `HashMap`s and `BTreeMap`s).
-/// Each step is in wasm/npm/README.md, "Size", with where the rest of the bytes are. The
-/// goal stays 500 KB; lower this with every change that shrinks the module.
-const GZIP_BUDGET: u64 = 548_116;
+/// Each step is in wasm/npm/README.md, "Size", with where the rest of the bytes are. Merged
+/// with session 17's other work (`lock()`'s platforms and the bin's `lockfile coverage`,
+/// issue 28's new load-time checks, issue 30's views) the module measured 559,744 bytes;
+/// the ceiling follows it. The goal stays 500 KB; lower this with every change that
+/// shrinks the module.
+const GZIP_BUDGET: u64 = 559_744;
 
 /// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path) -> Result<()> {
