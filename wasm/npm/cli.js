@@ -321,9 +321,10 @@ async function lockfileCoverage(args) {
   diags.forEach(printDiagnostic);
   const unchecked = (provider, p) => found.unchecked.some(([a, b]) => a === provider && b === p);
   if (flags.json) {
-    printJson(
+    printJson({
+      platforms: wanted,
       // Members in the native CLI's (serde_json's sorted) order.
-      report.providers.map((p) => ({
+      providers: report.providers.map((p) => ({
         covered: p.covered,
         hashes: p.hashPlatforms,
         missing: p.missing.filter((pl) => !unchecked(p.provider, pl)),
@@ -331,7 +332,7 @@ async function lockfileCoverage(args) {
         unchecked: p.missing.filter((pl) => unchecked(p.provider, pl)),
         version: p.version,
       })),
-    );
+    });
   } else {
     for (const p of report.providers) {
       const missing = p.missing.filter((pl) => !unchecked(p.provider, pl));

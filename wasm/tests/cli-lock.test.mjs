@@ -217,7 +217,7 @@ test("lockfile coverage: covered, missing and unchecked platforms, text and JSON
   assert.match(missing.stdout, /missing linux_arm64/);
   const json = await cover(["-platform=linux_arm64", "-platform=windows_amd64", "--json"]);
   assert.equal(json.status, 2, json.stderr);
-  assert.equal(JSON.parse(json.stdout)[0].provider, DEMO);
+  assert.equal(JSON.parse(json.stdout).providers[0].provider, DEMO);
   // The default is this machine's platform; without the cache the h1: are unknown.
   assert.equal((await cover([])).status, 0);
   assert.equal((await cover(["-platform=windows_amd64"], {})).status, 0);
