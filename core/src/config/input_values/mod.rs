@@ -8,6 +8,7 @@ mod check;
 mod files;
 
 pub use check::check_values;
+pub(crate) use check::is_const;
 pub use files::{collect, files_to_read, is_auto_var_file, DirEntry, VarFile, VarFileRead};
 
 use std::collections::BTreeMap;

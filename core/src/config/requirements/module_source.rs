@@ -76,11 +76,7 @@ fn const_default(module: &Module, name: &str) -> Option<String> {
     let var = module
         .blocks_of("variable")
         .find(|v| v.labels.first().map(String::as_str) == Some(name))?;
-    let is_const = var.body.attribute("const").is_some_and(|a| match &a.value {
-        Value::Native { expr, .. } => matches!(**expr, Expression::Bool(ref b) if *b.value()),
-        Value::Json(node) => matches!(node.kind, crate::config::load::json::NodeKind::Bool(true)),
-    });
-    if !is_const {
+    if !crate::config::input_values::is_const(var) {
         return None;
     }
     var.body.attribute("default")?.literal_str()
