@@ -108,6 +108,33 @@ pub fn build() -> Result<()> {
     Ok(())
 }
 
+/// [`RUSTFLAGS`] plus a remap of every crates.io source directory to `crates`: panic
+/// locations embed dependency paths, so without it the module's bytes (and its size budget)
+/// depend on where CARGO_HOME is, and each of ~70 paths costs ~50 bytes.
+fn rustflags() -> String {
+    let mut flags = RUSTFLAGS.to_string();
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return flags;
+    };
+    let Ok(entries) = std::fs::read_dir(&src) else {
+        return flags;
+    };
+    let mut dirs: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.path().to_str().map(str::to_string))
+        // The flags are split on whitespace; a path with a space stays unmapped.
+        .filter(|p| !p.contains(char::is_whitespace))
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        flags.push_str(&format!(" --remap-path-prefix={dir}=crates"));
+    }
+    flags
+}
+
 /// Builds workspace crate `krate` for wasm32 (profile `wasm-release`, SIMD) and returns the
 /// path of its module, under CARGO_TARGET_DIR (relative paths are relative to the workspace
 /// root, where xtask runs).
@@ -124,7 +151,7 @@ pub(crate) fn build_crate(krate: &str) -> Result<String> {
                 "--profile",
                 PROFILE,
             ])
-            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RUSTFLAGS),
+            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", rustflags()),
     )?;
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
     let name = krate.replace('-', "_");
