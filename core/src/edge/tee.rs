@@ -72,6 +72,13 @@ impl Tee {
     pub fn finish(self) -> Option<Vec<u8>> {
         self.started.then_some(self.held)
     }
+
+    /// The whole archive, once verified, when the answer never started (an archive under
+    /// [`STREAM_AFTER`]): a pass-through (`wait`), which has no stored copy to serve
+    /// instead, answers with it. `None` once the answer started.
+    pub fn finish_whole(self) -> Option<Vec<u8>> {
+        (!self.started).then_some(self.held)
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +101,18 @@ mod tests {
         assert_eq!(tee.push(&[1; 1000]), Release::default());
         assert!(!tee.started());
         assert_eq!(tee.finish(), None);
+        let mut tee = Tee::new();
+        tee.push(&[1; 1000]);
+        tee.push(&[2; 24]);
+        let whole = tee.finish_whole().expect("a pass-through answers it whole");
+        assert_eq!((whole.len(), whole[999], whole[1000]), (1024, 1, 2));
+    }
+
+    #[test]
+    fn a_started_answer_is_never_answered_whole_again() {
+        let mut tee = Tee::new();
+        assert!(tee.push(&vec![0; STREAM_AFTER]).open);
+        assert_eq!(tee.finish_whole(), None);
     }
 
     #[test]

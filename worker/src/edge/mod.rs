@@ -10,6 +10,8 @@
 //! - `background`: work that outlives the request that started it (`ctx.wait_until`).
 //! - `stage`: an archive streamed into a multipart upload while it is hashed.
 //! - `tap`: a cold miss streamed to its client as it is pulled (the core's `edge::tee`).
+//! - `pass`: an archive another isolate is pulling, streamed from the origin to a waiter,
+//!   verified and never stored (the core's `edge::wait`).
 //! - `publish`: claiming an archive's key, completing its upload, updating documents.
 //! - `uploads`: `PUT` of an archive.
 //! - `sweep`: aborting multipart uploads an evicted isolate left behind (queue consumer).
@@ -28,6 +30,7 @@ mod fills;
 mod origin;
 mod owed;
 mod part_buffer;
+mod pass;
 mod publish;
 mod pulls;
 mod respond;

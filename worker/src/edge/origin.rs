@@ -42,6 +42,11 @@ pub(crate) fn take_slot(mirror: &Mirror) -> Option<Slot> {
     SLOTS.with(|s| s.take(now(), longest))
 }
 
+/// Runs `f` with this isolate's slots of origin work (a pass-through takes one, `pass.rs`).
+pub(crate) fn with_slots<T>(f: impl FnOnce(&Slots) -> T) -> T {
+    SLOTS.with(f)
+}
+
 /// Runs `fill` against the origin. When the fill fails after a request was cut short by a
 /// limit or refused by the allowed hosts, that verdict is the answer (its status and words
 /// say more than the fill's generic "request failed").

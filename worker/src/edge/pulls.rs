@@ -1,9 +1,11 @@
 //! Pulling an archive from the origin once, however many requests ask for it. Requests of
 //! one isolate share its pull in memory (no bucket reads); across isolates a lease
 //! (`_tflock/lease/<key>`, an R2 conditional create) makes one of them the downloader and
-//! the others check back with the core's backoff (`core::edge::wait`). The whole pull runs
-//! in the background (`background.rs`): its lease, its slot and its multipart upload are
-//! given back by its own end, whether or not any client still waits for it.
+//! the others get it from the origin themselves, verified and never stored (`pass.rs`), or,
+//! when the core says they may not (`core::edge::wait`), check back with its backoff. The
+//! whole pull runs in the background (`background.rs`): its lease, its slot and its
+//! multipart upload are given back by its own end, whether or not any client still waits
+//! for it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -24,6 +26,7 @@ use super::background::outlive_client;
 use super::documents::{self, internal, now};
 use super::fills;
 use super::origin::{self, take_slot};
+use super::pass;
 use super::publish::publish;
 use super::stage::{self, err, Beside};
 use super::store::{self, Lease};
@@ -39,6 +42,11 @@ const LOOK_MAX_MS: u64 = 250;
 
 /// One archive pull of this isolate.
 struct Flight {
+    /// Which flight it is: a key's flight may be replaced while its requests still wait.
+    id: u64,
+    /// It passes the archive through to its own client (`pass.rs`), which no other request
+    /// can share: it is not joined, and the requests that joined it before start over.
+    passing: bool,
     /// When it was last heard from (`heard`): a pull the runtime cut (its `waitUntil` time
     /// ran out) never ends, so once silent for a lease time it is no longer joined
     /// (`core::edge::uploads::heard_from`).
@@ -50,6 +58,16 @@ struct Flight {
 thread_local! {
     /// The pulls this isolate runs, by archive key.
     static PULLS: RefCell<HashMap<String, Flight>> = RefCell::new(HashMap::new());
+    /// The id of the next flight.
+    static NEXT_FLIGHT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// What a request does about an archive this isolate may already be pulling.
+enum Role {
+    /// It starts the flight `id`.
+    Lead(u64),
+    /// It waits for the flight `id`.
+    Join(u64),
 }
 
 /// Makes sure the archive `a` is in R2: joins this isolate's pull of it, or starts one
@@ -61,41 +79,57 @@ thread_local! {
 /// request").
 ///
 /// With `stream`, a request that starts the pull gets its answer there as it is pulled
-/// (`tap.rs`), once it is large enough to be worth it. `missing`: the caller has just seen
+/// (`tap.rs`), once it is large enough to be worth it; when another isolate holds the
+/// lease, such a request may get it from the origin instead (`pass.rs`), and a flight that
+/// does so is not joined. `missing`: the caller has just seen
 /// the archive missing from the bucket (a request's own read), so the pull does not ask
 /// again before taking the lease.
 pub(crate) async fn ensure(
     mirror: &Mirror,
     a: &Upload,
-    stream: Option<oneshot::Sender<Streamed>>,
-    missing: bool,
+    mut stream: Option<oneshot::Sender<Streamed>>,
+    mut missing: bool,
 ) -> Outcome {
-    forget_finished();
-    let leads = PULLS.with(|p| {
-        let mut p = p.borrow_mut();
-        // A pull that ended a moment ago is not joined: this request may come after the
-        // archive was removed, or after a failure that has passed.
-        let running = p.get(&a.key).is_some_and(running);
-        if !running {
-            p.insert(
-                a.key.clone(),
-                Flight {
-                    heard: now(),
-                    outcome: None,
-                },
-            );
-            true
-        } else {
-            false
-        }
-    });
-    if leads {
+    loop {
+        forget_finished();
+        let role = PULLS.with(|p| {
+            let mut p = p.borrow_mut();
+            // A pull that ended a moment ago is not joined: this request may come after the
+            // archive was removed, or after a failure that has passed.
+            match p.get(&a.key) {
+                Some(f) if running(f) && !f.passing => Role::Join(f.id),
+                _ => {
+                    let id = NEXT_FLIGHT.with(|n| n.replace(n.get() + 1));
+                    let flight = Flight {
+                        id,
+                        passing: false,
+                        heard: now(),
+                        outcome: None,
+                    };
+                    p.insert(a.key.clone(), flight);
+                    Role::Lead(id)
+                }
+            }
+        });
+        let id = match role {
+            Role::Lead(id) => id,
+            Role::Join(id) => match join_flight(a, id).await {
+                Some(outcome) => return outcome,
+                None => {
+                    // The flight passes the archive through to its own client: start over
+                    // (the archive may be stored by now; if not, this request may pass it
+                    // through or wait itself).
+                    missing = false;
+                    continue;
+                }
+            },
+        };
         let (m, a) = (mirror.clone(), a.clone());
-        let tap = stream.map(Tap::new);
+        let tap = stream.take().map(Tap::new);
         let outcome = outlive_client(mirror, async move {
-            let outcome = lead(&m, &a, tap, missing).await;
+            let outcome = lead(&m, &a, id, tap, missing).await;
             PULLS.with(|p| {
-                if let Some(f) = p.borrow_mut().get_mut(&a.key) {
+                if let Some(f) = p.borrow_mut().get_mut(&a.key).filter(|f| f.id == id) {
                     f.outcome = Some((outcome.clone(), now()));
                 }
             });
@@ -105,28 +139,44 @@ pub(crate) async fn ensure(
             .await
             .unwrap_or_else(|| Err(internal("the pull was dropped by the runtime; retry")));
     }
+}
+
+/// Waits for this isolate's flight `id` of `a`: its outcome, or `None` when it turned out
+/// to pass the archive through to its own client (or was replaced), and the request must
+/// start over.
+async fn join_flight(a: &Upload, id: u64) -> Option<Outcome> {
     let mut pause = 10;
     let joined = now();
     loop {
         Delay::from(std::time::Duration::from_millis(pause)).await;
         pause = (pause * 2).min(LOOK_MAX_MS);
         if now() - joined > WAIT_MS {
-            return Err(internal(
+            return Some(Err(internal(
                 "another request is still pulling this archive; retry",
-            ));
+            )));
         }
         let seen = PULLS.with(|p| match p.borrow().get(&a.key) {
-            None => Some(Ok(())),
-            Some(f) if f.outcome.is_none() && !running(f) => Some(Err(internal(
+            None => Some(Some(Ok(()))),
+            Some(f) if f.id != id || f.passing => Some(None),
+            Some(f) if f.outcome.is_none() && !running(f) => Some(Some(Err(internal(
                 "the pull of this archive stopped (its time ran out); retry",
-            ))),
-            Some(f) => f.outcome.as_ref().map(|(o, _)| o.clone()),
+            )))),
+            Some(f) => f.outcome.as_ref().map(|(o, _)| Some(o.clone())),
         });
         if let Some(outcome) = seen {
             forget_finished();
             return outcome;
         }
     }
+}
+
+/// Marks this isolate's flight `id` of `archive_key` as passing the archive through.
+fn mark_passing(archive_key: &str, id: u64) {
+    PULLS.with(|p| {
+        if let Some(f) = p.borrow_mut().get_mut(archive_key).filter(|f| f.id == id) {
+            f.passing = true;
+        }
+    });
 }
 
 /// Whether `f` is still running: not ended, and heard from within a lease time.
@@ -158,7 +208,13 @@ fn forget_finished() {
 
 /// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
 /// for while another isolate holds it.
-async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>, missing: bool) -> Outcome {
+async fn lead(
+    mirror: &Mirror,
+    a: &Upload,
+    id: u64,
+    mut tap: Option<Tap>,
+    missing: bool,
+) -> Outcome {
     let bucket = mirror.bucket().map_err(err)?;
     // Two independent reads at once: what the origin lists, and whether it is stored (unless
     // the caller has just seen it missing: another writer publishing in between only costs a
@@ -199,6 +255,26 @@ async fn lead(mirror: &Mirror, a: &Upload, tap: Option<Tap>, missing: bool) -> O
             break lease;
         }
         heard(&a.key);
+        // Another isolate writes it: a client that takes a streamed answer gets it from the
+        // origin now, if the core allows one more read of it here (`core::edge::wait`).
+        let passing = pass::begin(mirror, &a.key, tap.is_some());
+        if let (Some(_passing), Some(t)) = (passing, tap.as_mut()) {
+            mark_passing(&a.key, id);
+            let from = (platform, origin_archive.url.as_str());
+            let outcome = pass::through(mirror, &record, from, t).await;
+            let refused = outcome
+                .as_ref()
+                .is_err_and(|e| e.kind == EdgeErrorKind::Refused);
+            if outcome.is_ok() || refused || t.answered() {
+                if let Some(t) = tap.take() {
+                    t.finish(&outcome).await;
+                }
+                return outcome;
+            }
+            // Nothing reached the client (the origin failed, or declared no length): it
+            // waits for the other writer's stored copy instead.
+            tap = None;
+        }
         let Some(pause) = waiting.next(now(), worker::js_sys::Math::random()) else {
             return Err(internal(
                 "another request is still pulling this archive; retry",

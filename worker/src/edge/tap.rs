@@ -88,6 +88,10 @@ pub(crate) struct Tap {
     /// When the client was found gone (or cut): from then on the pull runs on the
     /// `waitUntil` time Cloudflare grants after a client left.
     gone_at: Option<f64>,
+    /// A pass-through (`pass.rs`): there is no stored copy to serve, so an archive too
+    /// small to stream is answered whole once verified, and a client that lags is waited
+    /// for (there is no pull to protect from it).
+    passing: bool,
 }
 
 impl Tap {
@@ -99,7 +103,24 @@ impl Tap {
             opened: Some(opened),
             tx: None,
             gone_at: None,
+            passing: false,
         }
+    }
+
+    /// Makes this the tap of a pass-through read (`pass.rs`).
+    pub fn pass_through(&mut self) {
+        self.passing = true;
+    }
+
+    /// Whether the client's answer was handed over (or its request gave up on it): from
+    /// then on only this tap can end it.
+    pub fn answered(&self) -> bool {
+        self.opened.is_none()
+    }
+
+    /// Whether the client left or was cut.
+    pub fn gone(&self) -> bool {
+        self.gone_at.is_some()
     }
 
     /// What the pull knows of its client: gone (or cut) since a time; seen while its
@@ -121,8 +142,24 @@ impl Tap {
 
     /// The next chunk of the archive, as it was hashed and staged.
     pub fn push(&mut self, chunk: &[u8]) {
+        for piece in self.release(chunk) {
+            self.send(Piece::Bytes(piece));
+        }
+    }
+
+    /// [`Tap::push`] for a pass-through: waits (up to [`FINISH_MS`] a piece) while the
+    /// client lags, instead of cutting it.
+    pub async fn push_waiting(&mut self, chunk: &[u8]) {
+        for piece in self.release(chunk) {
+            self.send_within(Piece::Bytes(piece)).await;
+        }
+    }
+
+    /// Hands `chunk` to the tee, opening the client's answer when the tee says so; the
+    /// pieces to send now.
+    fn release(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
         if self.opened.is_none() && self.tx.is_none() {
-            return; // the client is gone, or was cut
+            return Vec::new(); // the client is gone, or was cut
         }
         let release = self.tee.push(chunk);
         if release.open {
@@ -139,9 +176,7 @@ impl Tap {
                 }
             }
         }
-        for chunk in release.chunks {
-            self.send(Piece::Bytes(chunk));
-        }
+        release.chunks
     }
 
     /// Ends the answer: the held-back bytes once the archive is published, a broken body
@@ -150,6 +185,19 @@ impl Tap {
     pub async fn finish(mut self, outcome: &Result<(), EdgeError>) {
         let tee = std::mem::take(&mut self.tee);
         match outcome {
+            Ok(()) if self.passing && !tee.started() => {
+                // A small archive, verified: answered whole (a pass-through has no stored
+                // copy to serve instead).
+                if let (Some(whole), Some(opened)) = (tee.finish_whole(), self.opened.take()) {
+                    let (mut tx, rx) = mpsc::channel(CLIENT_CHUNKS);
+                    let length = whole.len() as u64;
+                    let sent = tx.try_send(Piece::Bytes(whole)).is_ok();
+                    if sent && tx.try_send(Piece::End).is_ok() {
+                        let body = Body { rx, done: false };
+                        let _ = opened.send(Streamed { length, body });
+                    }
+                }
+            }
             Ok(()) => {
                 if let Some(last) = tee.finish() {
                     self.send_within(Piece::Bytes(last)).await;
@@ -169,8 +217,11 @@ impl Tap {
         if let Either::Left((Ok(()), _)) = select(ready, timer).await {
             if tx.start_send(item).is_ok() {
                 self.tx = Some(tx);
+                return;
             }
         }
+        // It lagged past the wait, or went away.
+        self.gone_at = Some(now());
     }
 
     fn send(&mut self, item: Piece) {
