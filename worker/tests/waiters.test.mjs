@@ -142,7 +142,7 @@ async function nothingStored(name) {
   assert.equal(await bucket.head(`_tflock/hashes/${keyOf(name)}`), null, "the key was claimed");
 }
 
-test("a waiter in another isolate streams the archive from the origin before the writer finishes, gets exactly the verified bytes, polls no R2 and stores nothing", async () => {
+test("a waiter in another isolate streams the archive from the origin before the writer finishes, gets exactly the verified bytes, polls no R2 and stores nothing", async (t) => {
   gate = newGate();
   const name = zipName("1.0.0", "linux_amd64");
   const zip = registry.zips.get(name);
@@ -161,6 +161,7 @@ test("a waiter in another isolate streams the archive from the origin before the
   // Long enough for a polling loop to show (the old backoff: 5 checks in 3 s).
   await sleep(3_000);
   const ops = await r2Ops();
+  t.diagnostic(`the waiter's bucket calls: ${JSON.stringify(ops)}`);
   const checks = ops.filter(([op, key]) => key === keyOf(name));
   assert.ok(checks.length <= 1, `the archive's key was asked for ${checks.length} times: ${JSON.stringify(ops)}`);
   assert.ok(ops.length <= 6, `${ops.length} bucket calls: ${JSON.stringify(ops)}`);

@@ -20,7 +20,8 @@
 //! - [`publish`]: claiming an archive's key so a published archive never changes.
 //! - [`plan`]: which documents change, and how, when an archive is pulled or uploaded.
 //! - [`tee`]: streaming a cold archive miss to its client, the last chunk only once verified.
-//! - [`wait`]: how a request waits for another isolate's pull of the same archive.
+//! - [`wait`]: how a request gets an archive another isolate is pulling: passed through
+//!   from the origin (bounded per archive and isolate) or waited for.
 //! - [`uploads`]: leases and abandoned multipart uploads (when they expire, the sweep).
 //! - [`held`]: what a pull holds (slot, lease, upload), given back on every path, and when
 //!   a pull whose client left hands itself to the queue.

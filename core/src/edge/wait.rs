@@ -110,18 +110,20 @@ impl PassThroughs {
     /// Whether a request for `archive_key` whose writer is another isolate reads it from the
     /// origin (`Some`, holding what that costs) or waits for the stored copy (`None`): only
     /// a client that takes a streamed answer (`streams`: a plain GET) passes it through,
+    /// only at its first look (`waiting` made no check yet: a request turned away keeps
+    /// waiting, so waiters queued in an isolate do not read the archive one after another),
     /// only while fewer than [`PASS_THROUGHS_PER_ARCHIVE`] pass-throughs of it run in this
     /// isolate, and only with one of the isolate's origin `slots` free at `now`
     /// (`longest_ms`: the longest a pull may run).
     pub fn begin(
         &self,
         archive_key: &str,
-        streams: bool,
+        (streams, waiting): (bool, &Waiting),
         slots: &Slots,
         now: f64,
         longest_ms: f64,
     ) -> Option<PassThrough> {
-        if !streams {
+        if !streams || waiting.checks() > 0 {
             return None;
         }
         let mut per_archive = self.per_archive.borrow_mut();
@@ -204,50 +206,86 @@ mod tests {
     const LONGEST: f64 = 1_000.0;
     const KEY: &str = "h/n/t/terraform-provider-t_1.0.0_linux_amd64.zip";
 
+    /// A request that has not waited yet.
+    fn fresh() -> Waiting {
+        Waiting::new(0.0)
+    }
+
+    #[test]
+    fn a_request_that_started_waiting_keeps_waiting() {
+        let (passes, slots) = (PassThroughs::new(), Slots::new(8));
+        let mut waited = fresh();
+        waited.next(0.0, 0.5).unwrap();
+        assert!(passes
+            .begin(KEY, (true, &waited), &slots, 0.0, LONGEST)
+            .is_none());
+        assert!(passes
+            .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+            .is_some());
+    }
+
     #[test]
     fn only_a_streamed_answer_passes_through_and_once_per_archive_and_isolate() {
         let (passes, slots) = (PassThroughs::new(), Slots::new(8));
         assert!(
-            passes.begin(KEY, false, &slots, 0.0, LONGEST).is_none(),
+            passes
+                .begin(KEY, (false, &fresh()), &slots, 0.0, LONGEST)
+                .is_none(),
             "a HEAD, range or revalidation waits"
         );
-        let first = passes.begin(KEY, true, &slots, 0.0, LONGEST).unwrap();
+        let first = passes
+            .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+            .unwrap();
         assert_eq!(passes.running(KEY, 0.0, LONGEST), 1);
         assert_eq!(slots.in_use(0.0, LONGEST), 1, "it holds an origin slot");
         // However many more waiters come, this isolate reads the archive once.
         for _ in 0..100 {
-            assert!(passes.begin(KEY, true, &slots, 0.0, LONGEST).is_none());
+            assert!(passes
+                .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+                .is_none());
         }
         assert_eq!(
             slots.in_use(0.0, LONGEST),
             1,
             "refused waiters hold no slot"
         );
-        let other = passes.begin("h/n/t/other.zip", true, &slots, 0.0, LONGEST);
+        let other = passes.begin("h/n/t/other.zip", (true, &fresh()), &slots, 0.0, LONGEST);
         assert!(other.is_some(), "another archive is not capped by this one");
         drop(first);
         assert_eq!(passes.running(KEY, 0.0, LONGEST), 0);
-        assert!(passes.begin(KEY, true, &slots, 0.0, LONGEST).is_some());
+        assert!(passes
+            .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+            .is_some());
     }
 
     #[test]
     fn without_a_free_origin_slot_a_waiter_waits_and_keeps_no_place() {
         let (passes, slots) = (PassThroughs::new(), Slots::new(1));
         let busy = slots.take(0.0, LONGEST).unwrap();
-        assert!(passes.begin(KEY, true, &slots, 0.0, LONGEST).is_none());
+        assert!(passes
+            .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+            .is_none());
         assert_eq!(passes.running(KEY, 0.0, LONGEST), 0);
         drop(busy);
-        assert!(passes.begin(KEY, true, &slots, 0.0, LONGEST).is_some());
+        assert!(passes
+            .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+            .is_some());
     }
 
     #[test]
     fn an_abandoned_pass_through_stops_counting_after_the_longest_pull() {
         let (passes, slots) = (PassThroughs::new(), Slots::new(8));
-        std::mem::forget(passes.begin(KEY, true, &slots, 0.0, LONGEST).unwrap());
+        std::mem::forget(
+            passes
+                .begin(KEY, (true, &fresh()), &slots, 0.0, LONGEST)
+                .unwrap(),
+        );
         assert!(passes
-            .begin(KEY, true, &slots, LONGEST - 1.0, LONGEST)
+            .begin(KEY, (true, &fresh()), &slots, LONGEST - 1.0, LONGEST)
             .is_none());
-        assert!(passes.begin(KEY, true, &slots, LONGEST, LONGEST).is_some());
+        assert!(passes
+            .begin(KEY, (true, &fresh()), &slots, LONGEST, LONGEST)
+            .is_some());
     }
 
     #[test]
@@ -259,7 +297,7 @@ mod tests {
         let reads: Vec<PassThrough> = (0..1_000)
             .filter_map(|i| {
                 let (passes, slots) = &isolates[i % isolates.len()];
-                passes.begin(KEY, true, slots, 0.0, LONGEST)
+                passes.begin(KEY, (true, &fresh()), slots, 0.0, LONGEST)
             })
             .collect();
         assert_eq!(reads.len(), isolates.len() * PASS_THROUGHS_PER_ARCHIVE);

@@ -7,7 +7,7 @@
 
 use tflock_core::edge::record::OriginRecord;
 use tflock_core::edge::uploads::stale_after_ms;
-use tflock_core::edge::wait::{passes, PassThrough, PassThroughs};
+use tflock_core::edge::wait::{passes, PassThrough, PassThroughs, Waiting};
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
 use worker::Url;
 
@@ -23,11 +23,17 @@ thread_local! {
 }
 
 /// What a pass-through of `archive_key` holds (its place and an origin slot), or `None`
-/// when the request waits instead (`core::edge::wait::PassThroughs::begin`).
-pub(crate) fn begin(mirror: &Mirror, archive_key: &str, streams: bool) -> Option<PassThrough> {
+/// when the request (`streams`: a plain GET; `waiting`: its wait so far) waits instead
+/// (`core::edge::wait::PassThroughs::begin`).
+pub(crate) fn begin(
+    mirror: &Mirror,
+    archive_key: &str,
+    streams: bool,
+    waiting: &Waiting,
+) -> Option<PassThrough> {
     let longest = stale_after_ms(&mirror.config.limits);
     origin::with_slots(|slots| {
-        PASSES.with(|p| p.begin(archive_key, streams, slots, now(), longest))
+        PASSES.with(|p| p.begin(archive_key, (streams, waiting), slots, now(), longest))
     })
 }
 

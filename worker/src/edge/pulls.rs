@@ -206,8 +206,9 @@ fn forget_finished() {
     });
 }
 
-/// This isolate's pull of `a`: stored already, or downloaded under the lease, or waited
-/// for while another isolate holds it.
+/// This isolate's pull of `a`: stored already, or downloaded under the lease, or, while
+/// another isolate holds it, passed through from the origin to `tap`'s client (flight `id`
+/// is then marked so) or waited for.
 async fn lead(
     mirror: &Mirror,
     a: &Upload,
@@ -257,7 +258,7 @@ async fn lead(
         heard(&a.key);
         // Another isolate writes it: a client that takes a streamed answer gets it from the
         // origin now, if the core allows one more read of it here (`core::edge::wait`).
-        let passing = pass::begin(mirror, &a.key, tap.is_some());
+        let passing = pass::begin(mirror, &a.key, tap.is_some(), &waiting);
         if let (Some(_passing), Some(t)) = (passing, tap.as_mut()) {
             mark_passing(&a.key, id);
             let from = (platform, origin_archive.url.as_str());
