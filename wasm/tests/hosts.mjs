@@ -102,7 +102,10 @@ export function checkResults(results, { cases, files }) {
     assert.equal(z.bytesSeen, readFileSync(files.get("/zips/" + z.name)).length, z.name);
   }
   const big = results.zips.find((z) => z.name.includes("hosts"));
-  assert.ok(big.chunks > 4, `the 8 MiB zip arrived in ${big.chunks} chunk(s); expected a real stream`);
+  // More than one chunk proves the hasher was fed as the body streamed. How many more depends
+  // on how fast the page reads: on a loaded machine Chromium coalesces the paced 64 KiB writes
+  // (4 chunks were seen with other builds running), so any larger floor is a timing test.
+  assert.ok(big.chunks > 1, `the 8 MiB zip arrived in ${big.chunks} chunk(s); expected a real stream`);
 
   // Lock files: `tflock lockfile fmt` formats exactly what formatLock does, or fails with
   // the same error summaries.
