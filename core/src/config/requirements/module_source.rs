@@ -1,8 +1,10 @@
 //! A module call's `source`, evaluated as `terraform init` evaluates it (Terraform 1.15):
 //! string literals, templates of literals and parentheses, and `var.<name>` of a `const`
-//! variable with a default. Anything else cannot be known before planning: Terraform's
+//! variable: in the root module the value given for it (`-var`, variables files,
+//! `TF_VAR_`), else its default; in a child module its default. Anything else cannot be known before planning: Terraform's
 //! "Unknown module source", so no call is ever dropped in silence.
 
+use crate::config::input_values::{self, InputValues};
 use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::Diagnostic;
@@ -10,7 +12,13 @@ use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};
 
 /// The call's source, `Ok(None)` when it has none (the loader reports that elsewhere).
-pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Box<Diagnostic>> {
+/// `values` are the root module's input values when `module` is the root.
+pub fn module_source(
+    call: &Block,
+    module: &Module,
+    values: Option<&InputValues>,
+) -> Result<Option<String>, Box<Diagnostic>> {
+    let scope = Scope { module, values };
     let Some(attr) = call.body.attribute("source") else {
         return Ok(None);
     };
@@ -18,11 +26,11 @@ pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Bo
         return Ok(Some(s));
     }
     let evaluated = match &attr.value {
-        Value::Native { expr, .. } => eval(expr, module),
+        Value::Native { expr, .. } => eval(expr, &scope),
         Value::Json(node) => node
             .as_str()
             .and_then(|s| hcl_edit::parser::parse_template(s).ok())
-            .and_then(|t| template(&t, module)),
+            .and_then(|t| template(&t, &scope)),
     };
     evaluated.map(Some).ok_or_else(|| {
         Box::new(
@@ -35,7 +43,13 @@ pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Bo
     })
 }
 
-fn eval(expr: &Expression, module: &Module) -> Option<String> {
+/// What a source expression may read: the module's `const` variables and their values.
+struct Scope<'a> {
+    module: &'a Module,
+    values: Option<&'a InputValues>,
+}
+
+fn eval(expr: &Expression, module: &Scope<'_>) -> Option<String> {
     match expr {
         Expression::String(s) => Some(s.value().to_string()),
         Expression::StringTemplate(t) => elements(t.iter(), module),
@@ -49,17 +63,17 @@ fn eval(expr: &Expression, module: &Module) -> Option<String> {
             let hcl_edit::expr::TraversalOperator::GetAttr(name) = op.value() else {
                 return None;
             };
-            (root.as_str() == "var").then(|| const_default(module, name.as_str()))?
+            (root.as_str() == "var").then(|| const_value(module, name.as_str()))?
         }
         _ => None,
     }
 }
 
-fn template(t: &Template, module: &Module) -> Option<String> {
+fn template(t: &Template, module: &Scope<'_>) -> Option<String> {
     elements(t.iter(), module)
 }
 
-fn elements<'a>(els: impl Iterator<Item = &'a Element>, module: &Module) -> Option<String> {
+fn elements<'a>(els: impl Iterator<Item = &'a Element>, module: &Scope<'_>) -> Option<String> {
     let mut out = String::new();
     for el in els {
         match el {
@@ -71,15 +85,13 @@ fn elements<'a>(els: impl Iterator<Item = &'a Element>, module: &Module) -> Opti
     Some(out)
 }
 
-/// The default of `variable "<name>" { const = true }`, when it is a literal string.
-fn const_default(module: &Module, name: &str) -> Option<String> {
-    let var = module
+/// The value of `variable "<name>" { const = true }` ([`input_values::const_value`]).
+fn const_value(scope: &Scope<'_>, name: &str) -> Option<String> {
+    let var = scope
+        .module
         .blocks_of("variable")
         .find(|v| v.labels.first().map(String::as_str) == Some(name))?;
-    if !crate::config::input_values::is_const(var) {
-        return None;
-    }
-    var.body.attribute("default")?.literal_str()
+    input_values::const_value(var, name, scope.values)
 }
 
 #[cfg(test)]
@@ -93,7 +105,7 @@ mod tests {
         loaded
             .module
             .blocks_of("module")
-            .map(|b| module_source(b, &loaded.module).map_err(|d| d.summary))
+            .map(|b| module_source(b, &loaded.module, None).map_err(|d| d.summary))
             .collect()
     }
 
@@ -153,5 +165,70 @@ module "i" {
                 unknown
             ]
         );
+    }
+
+    #[test]
+    fn root_values_replace_a_const_default_and_text_is_parsed_by_the_variable_type() {
+        use crate::config::input_values::{collect, InputValue, VarArg, VarFile, VarFileRead};
+        let text = r#"
+variable "s" {
+  type    = string
+  const   = true
+  default = "./a"
+}
+variable "l" {
+  type    = any
+  const   = true
+  default = "./a"
+}
+variable "n" {
+  default = "./a"
+}
+module "s" {
+  source = var.s
+}
+module "l" {
+  source = var.l
+}
+module "n" {
+  source = var.n
+}
+"#;
+        let loaded = load_module(&[("main.tf", text)], &LoadOptions::default());
+        let file = VarFile {
+            name: "x.tfvars".into(),
+            read: VarFileRead::Bytes(b"s = \"./file\"\nn = \"./b\"\n".to_vec()),
+        };
+        let sources = |values: &InputValues| -> Vec<Option<String>> {
+            loaded
+                .module
+                .blocks_of("module")
+                .map(|b| {
+                    module_source(b, &loaded.module, Some(values))
+                        .ok()
+                        .flatten()
+                })
+                .collect()
+        };
+        let (values, diags) = collect(
+            &[("l".into(), "\"./env\"".into())],
+            std::slice::from_ref(&file),
+            &[],
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        // A non-const variable stays unknown whatever its value.
+        assert_eq!(
+            sources(&values),
+            [Some("./file".into()), Some("./env".into()), None]
+        );
+        let (values, _) = collect(&[], &[file], &[VarArg::Var("s=./arg".into())]);
+        assert_eq!(values.get("s"), Some(&InputValue::Arg("./arg".into())));
+        assert_eq!(
+            sources(&values)[..2],
+            [Some("./arg".into()), Some("./a".into())]
+        );
+        // `any` parses the text as HCL: an unquoted path is not a string there.
+        let (values, _) = collect(&[("l".into(), "./env".into())], &[], &[]);
+        assert_eq!(sources(&values)[1], None);
     }
 }

@@ -5,6 +5,7 @@ use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::module_source;
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
+use crate::config::input_values::InputValues;
 use crate::config::modules_manifest::{
     directory_unreadable, is_local_source, not_installed, ModuleManifest,
 };
@@ -36,6 +37,9 @@ pub struct ModuleTree {
     /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
     /// the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
+    /// Each module call whose source `init` could evaluate, as (name, source), in call
+    /// order: the root's read its input values, which later passes have no other way to see.
+    pub call_sources: Vec<(String, String)>,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
     /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
@@ -258,8 +262,8 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
             manifest.get(&key).map(|r| r.dir.clone())
         }
     };
-    for (name, source, _) in module_calls(&tree.loaded, None) {
-        if let Some(dir) = called(child_key(&tree.key, &name), &source, &tree.dir) {
+    for (name, source) in &tree.call_sources {
+        if let Some(dir) = called(child_key(&tree.key, name), source, &tree.dir) {
             want(dir);
         }
     }
@@ -300,21 +304,18 @@ fn child_key(parent: &str, name: &str) -> String {
 /// evaluate; the others' "Unknown module source" errors go to `diags`.
 fn module_calls(
     loaded: &LoadedModule,
-    mut diags: Option<&mut crate::diag::Diagnostics>,
+    diags: &mut crate::diag::Diagnostics,
+    values: Option<&InputValues>,
 ) -> Vec<(String, String, crate::diag::Range)> {
     let mut calls = Vec::new();
     for b in loaded.module.blocks_of("module") {
         let Some(name) = b.labels.first() else {
             continue;
         };
-        match module_source(b, &loaded.module) {
+        match module_source(b, &loaded.module, values) {
             Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone())),
             Ok(None) => {}
-            Err(d) => {
-                if let Some(diags) = diags.as_deref_mut() {
-                    diags.push(*d);
-                }
-            }
+            Err(d) => diags.push(*d),
         }
     }
     calls
@@ -366,7 +367,14 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         }
     }
     let mut children = Vec::new();
-    for (name, source, range) in module_calls(&loaded, Some(&mut calls)) {
+    let is_root = at.path.is_empty() && at.key.is_empty();
+    let values = is_root.then_some(&inputs.opts.values);
+    let found = module_calls(&loaded, &mut calls, values);
+    let call_sources = found
+        .iter()
+        .map(|(name, source, _)| (name.clone(), source.clone()))
+        .collect();
+    for (name, source, range) in found {
         let call = Call {
             name: &name,
             source: &source,
@@ -383,7 +391,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             children.push(child);
         }
     }
-    let tests = if at.path.is_empty() && at.key.is_empty() {
+    let tests = if is_root {
         load_tests(inputs, dir, depth, &mut calls)
     } else {
         Vec::new()
@@ -404,6 +412,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         source: at.source,
         required_version,
         provider_checks: crate::diag::Diagnostics::new(),
+        call_sources,
         children,
         tests,
     }
