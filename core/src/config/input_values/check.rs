@@ -108,6 +108,16 @@ fn evaluation_errors(name: &str, v: &InputValue, var: &Block) -> Vec<Diagnostic>
     text_errors_or_eval(name, v, parses_literally(var))
 }
 
+/// `const = false`, written as a literal (OpenTofu's `ConstSet && !Const`).
+pub(crate) fn is_const_false(var: &Block) -> bool {
+    var.body.attribute("const").is_some_and(|a| match &a.value {
+        Value::Native { expr, .. } => {
+            matches!(**expr, hcl_edit::expr::Expression::Bool(ref b) if !*b.value())
+        }
+        Value::Json(node) => matches!(node.kind, crate::config::load::json::NodeKind::Bool(false)),
+    })
+}
+
 /// HCL's `Value(nil)` on a file's expression: references and function calls are refused
 /// (JSON values are literal without a context). A text value (environment, `-var`) is the
 /// string itself when `literal`, else `hclsyntax.ParseExpression` on it, named

@@ -1,6 +1,6 @@
-//! A root `const` variable's value as `terraform init` 1.15 reads it into a module source
-//! or version: the value given (`-var`, `-var-file`, the automatic files, `TF_VAR_`), else
-//! the default (`backendrun.ParseConstVariableValues`, then the init graph's
+//! A root variable's value as `init` reads it into a module source (Terraform 1.15: `const`
+//! variables only; OpenTofu: any): the value given (`-var`, `-var-file`, the automatic
+//! files, `TF_VAR_`), else the default (`backendrun.ParseConstVariableValues`, then the init graph's
 //! `nodeRootVariable`). A text value (environment, `-var`) is the string itself for a
 //! variable without a type or of a primitive type, an HCL expression otherwise
 //! (`configs.VariableParsingMode`).
@@ -11,14 +11,11 @@ use crate::config::load::static_eval::{value, Expr};
 use crate::config::model::{Block, Value};
 use hcl_edit::expr::Expression;
 
-/// The string `var.<name>` stands for in a module source of `module` when `name` is a
-/// `const` variable and the value is known: `values` are the root module's (`None` in a
-/// child module, whose values come from its call). `None` when it is not a known string.
-pub(crate) fn const_value(var: &Block, name: &str, values: Option<&InputValues>) -> Option<String> {
-    if !super::is_const(var) {
-        return None;
-    }
-    match values.and_then(|v| v.get(name)) {
+/// The string root variable `var` (named `name`) stands for in a module source: the value
+/// given in `values`, else its default; `None` when that is not a known string. Whether the
+/// variable may be read there at all is the flavour's rule, decided by the caller.
+pub(crate) fn root_value(var: &Block, name: &str, values: &InputValues) -> Option<String> {
+    match values.get(name) {
         Some(InputValue::Expr { attr, .. }) => match &attr.value {
             Value::Native { .. } => {
                 let x = Expr::of(attr)?;
@@ -42,8 +39,13 @@ pub(crate) fn const_value(var: &Block, name: &str, values: Option<&InputValues>)
                 }
             }
         }
-        None => var.body.attribute("default")?.literal_str(),
+        None => default_value(var),
     }
+}
+
+/// The variable's default, when it is a literal string.
+pub(crate) fn default_value(var: &Block) -> Option<String> {
+    var.body.attribute("default")?.literal_str()
 }
 
 /// A value converted to the string a module source needs (cty's primitive conversions).

@@ -2,10 +2,9 @@
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
 use super::core_version::{check_required_version, CoreVersionCheck};
-use super::module_source::module_source;
+use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
-use crate::config::input_values::InputValues;
 use crate::config::modules_manifest::{
     directory_unreadable, is_local_source, not_installed, ModuleManifest,
 };
@@ -302,20 +301,24 @@ fn child_key(parent: &str, name: &str) -> String {
 
 /// `(name, source, declaration range)` of every module call whose source `init` can
 /// evaluate; the others' "Unknown module source" errors go to `diags`.
-fn module_calls(
-    loaded: &LoadedModule,
+fn module_calls<'m>(
+    scope: &Scope<'m>,
     diags: &mut crate::diag::Diagnostics,
-    values: Option<&InputValues>,
-) -> Vec<(String, String, crate::diag::Range)> {
+) -> Vec<(
+    String,
+    String,
+    crate::diag::Range,
+    &'m crate::config::model::Block,
+)> {
     let mut calls = Vec::new();
-    for b in loaded.module.blocks_of("module") {
+    for b in scope.module.blocks_of("module") {
         let Some(name) = b.labels.first() else {
             continue;
         };
-        match module_source(b, &loaded.module, values) {
-            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone())),
+        match module_source(b, scope) {
+            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
-            Err(d) => diags.push(*d),
+            Err(d) => diags.extend(d),
         }
     }
     calls
@@ -368,13 +371,25 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     let mut children = Vec::new();
     let is_root = at.path.is_empty() && at.key.is_empty();
-    let values = is_root.then_some(&inputs.opts.values);
-    let found = module_calls(&loaded, &mut calls, values);
+    let scope = Scope {
+        module: &loaded.module,
+        inputs: match &at.args {
+            _ if is_root => ScopeInputs::Root(&inputs.opts.values),
+            Some(args) => ScopeInputs::Call(args),
+            None => ScopeInputs::Defaults,
+        },
+        flavor: inputs.opts.flavor,
+    };
+    let found = module_calls(&scope, &mut calls);
     let call_sources = found
         .iter()
-        .map(|(name, source, _)| (name.clone(), source.clone()))
+        .map(|(name, source, _, _)| (name.clone(), source.clone()))
         .collect();
-    for (name, source, range) in found {
+    let followed: Vec<(String, String, crate::diag::Range, CallArgs)> = found
+        .into_iter()
+        .map(|(name, source, range, block)| (name, source, range, call_args(block, &scope)))
+        .collect();
+    for (name, source, range, args) in followed {
         let call = Call {
             name: &name,
             source: &source,
@@ -385,6 +400,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                 key: child_key(&at.key, &name),
                 source: source.clone(),
                 under_test: at.under_test,
+                args: Some(args),
             },
         };
         if let Some(child) = follow(inputs, call, depth, &mut calls) {
@@ -426,6 +442,9 @@ struct Place {
     /// The call's `source` (`""` for the root).
     source: String,
     under_test: bool,
+    /// The call's arguments, which the module's variables read (`None`: the root, whose
+    /// values are the options', or a test run's module, whose variables keep defaults).
+    args: Option<CallArgs>,
 }
 
 impl Place {
@@ -435,6 +454,7 @@ impl Place {
             key: String::new(),
             source: String::new(),
             under_test: false,
+            args: None,
         }
     }
 }
@@ -549,6 +569,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                             key: file.manifest_key(&run.name),
                             source: m.source.clone(),
                             under_test: true,
+                            args: None,
                         },
                     };
                     let tree = follow(inputs, call, depth, diags)?;

@@ -197,20 +197,7 @@ fn tflock_lines(dir: &Path, given: &Given) -> (Vec<String>, Vec<String>) {
             })
             .collect();
         dirs.insert(String::new(), root);
-        for sub in std::fs::read_dir(dir).expect("fixture copy").flatten() {
-            if !sub.path().is_dir() || sub.file_name() == ".terraform" {
-                continue;
-            }
-            let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(sub.path())
-                .expect("module dir")
-                .flatten()
-                .map(|e| {
-                    let bytes = std::fs::read(e.path()).expect("module file");
-                    (e.file_name().to_string_lossy().into_owned(), bytes)
-                })
-                .collect();
-            dirs.insert(sub.file_name().to_string_lossy().into_owned(), files);
-        }
+        module_dirs(dir, "", &mut dirs);
         let opts = LoadOptions {
             values: values.clone(),
             ..LoadOptions::new(Flavor::Terraform)
@@ -240,6 +227,37 @@ fn tflock_lines(dir: &Path, given: &Given) -> (Vec<String>, Vec<String>) {
     let mut seen: Vec<String> = diags.iter().filter_map(render).collect();
     seen.sort();
     (seen, modules)
+}
+
+/// Every directory below `dir` (but `.terraform`) with its files, keyed by its path
+/// relative to the root.
+fn module_dirs(
+    dir: &Path,
+    rel: &str,
+    out: &mut tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>>,
+) {
+    for sub in std::fs::read_dir(dir).expect("fixture copy").flatten() {
+        if !sub.path().is_dir() || sub.file_name() == ".terraform" {
+            continue;
+        }
+        let name = sub.file_name().to_string_lossy().into_owned();
+        let key = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(sub.path())
+            .expect("module dir")
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| {
+                let bytes = std::fs::read(e.path()).expect("module file");
+                (e.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect();
+        out.insert(key.clone(), files);
+        module_dirs(&sub.path(), &key, out);
+    }
 }
 
 /// Copies a fixture directory (files and module subdirectories).
@@ -370,4 +388,91 @@ fn providers_takes_var_and_var_file_in_command_line_order() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// OpenTofu's module sources (`tests/fixtures/config/opentofu_static_sources/`, whose README
+/// derives each `expected` from OpenTofu's source and tests): any variable and local is read,
+/// with the values `-var`, `-var-file`, the variables files and `TF_VAR_` give.
+#[test]
+fn opentofu_reads_variables_and_locals_in_module_sources() {
+    let fixtures =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/config/opentofu_static_sources");
+    let mut cases: Vec<_> = std::fs::read_dir(&fixtures)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let given = Given::read(case);
+        let entries: Vec<DirEntry> = std::fs::read_dir(case)
+            .expect("case")
+            .flatten()
+            .map(|e| DirEntry {
+                name: e.file_name().to_string_lossy().into_owned(),
+                is_dir: e.path().is_dir(),
+                resolves: true,
+            })
+            .collect();
+        let files: Vec<VarFile> = files_to_read(&entries)
+            .into_iter()
+            .map(|name| VarFile {
+                read: VarFileRead::Bytes(std::fs::read(case.join(&name)).expect("tfvars")),
+                name,
+            })
+            .collect();
+        let args: Vec<VarArg> = given
+            .args
+            .iter()
+            .map(|a| VarArg::Var(a.strip_prefix("-var=").expect("-var=").to_string()))
+            .collect();
+        let (values, diags) = collect(&given.env, &files, &args);
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut dirs: tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>> =
+            Default::default();
+        let root: Vec<(String, Vec<u8>)> = std::fs::read_dir(case)
+            .expect("case")
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tf"))
+            .map(|e| {
+                let bytes = std::fs::read(e.path()).expect("config file");
+                (e.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect();
+        dirs.insert(String::new(), root);
+        module_dirs(case, "", &mut dirs);
+        let opts = LoadOptions {
+            values,
+            ..LoadOptions::new(Flavor::OpenTofu)
+        };
+        let tree = load_tree(&dirs, "", &opts);
+        let mut got = Vec::new();
+        tflock_modules(&tree, &mut got);
+        got.sort();
+        for d in tree.diagnostics().iter() {
+            let severity = if d.is_error() { "error" } else { "warning" };
+            let at = d.range.as_ref().map_or(String::new(), |r| {
+                format!(
+                    "{}:{}:{}-{}:{}",
+                    r.filename, r.start.line, r.start.column, r.end.line, r.end.column
+                )
+            });
+            got.push(format!("{severity} {} | {at} | {}", d.summary, d.detail));
+        }
+        let want: Vec<String> = std::fs::read_to_string(case.join("expected"))
+            .expect("expected")
+            .lines()
+            .map(str::to_string)
+            .collect();
+        if want != got {
+            failures.push(format!(
+                "{}\n--- want {want:#?}\n--- got {got:#?}",
+                case.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_eq!(cases.len(), 6, "every case ran");
 }
