@@ -27,6 +27,7 @@ mod commands;
 mod host;
 mod output;
 mod terraform_flags;
+mod var_flags;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;

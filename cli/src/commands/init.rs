@@ -11,6 +11,7 @@ use crate::host::provider_dir::{Package, ProviderDir};
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
 use crate::output::{print_diagnostics, report};
+use crate::var_flags::VarFlags;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -53,6 +54,9 @@ pub struct InitArgs {
     /// `init` downloads the one package it installs, so no download is saved here.
     #[arg(long = "metadata-hashes")]
     pub metadata_hashes: bool,
+    /// `-var` and `-var-file`, in order.
+    #[command(flatten)]
+    pub vars: VarFlags,
     /// Terraform refuses positional arguments; kept to say so in its words.
     #[arg(hide = true)]
     pub extra: Vec<String>,
@@ -92,7 +96,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let mut diags = Diagnostics::new();
     let flavor = flavor::for_dir(given, dir);
     // Terraform reads the variables files first and stops on their errors.
-    let (values, var_diags) = workdir::input_values(dir);
+    let (values, var_diags) = workdir::input_values(dir, &args.vars);
     if var_diags.has_errors() {
         print_diagnostics(&var_diags);
         return Ok(ExitCode::FAILURE);
@@ -101,7 +105,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
 
     let (cli_cfg, cfg_diags) = cliconfig::load(flavor)?;
     diags.extend(cfg_diags);
-    let tree = workdir::load_configuration_for_init(dir, flavor)?;
+    let tree = workdir::load_configuration_for_init(dir, flavor, &values)?;
     let mut config_diags = workdir::tree_diagnostics(&tree);
     config_diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);

@@ -7,6 +7,7 @@
 
 use crate::host::atomic::{write_atomic, FileMode};
 use crate::host::workdir;
+use crate::var_flags::VarFlags;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -254,8 +255,14 @@ fn check_against_config(
         return Ok(ExitCode::FAILURE);
     }
     let flavor = loaded.flavor;
-    let tree = workdir::load_configuration(dir, flavor)?;
-    let mut diags = workdir::tree_diagnostics(&tree);
+    // The values `init` reads decide which modules a `const` variable's source names.
+    let (values, mut diags) = workdir::input_values(dir, &VarFlags::default());
+    if diags.has_errors() {
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
+    let tree = workdir::load_configuration(dir, flavor, &values)?;
+    diags.extend(workdir::tree_diagnostics(&tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     diags.extend(reqs.diagnostics.clone());
     print_diagnostics(&diags);

@@ -5,6 +5,7 @@ use crate::args::given_flavor;
 use crate::host::flavor;
 use crate::host::workdir;
 use crate::output;
+use crate::var_flags::VarFlags;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tflock_core::api::module::{
@@ -59,7 +60,13 @@ struct RequirementsJson<'a> {
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let flavor = flavor::for_dir(given_flavor(args.flavor.as_deref())?, &args.dir);
     if args.requirements {
-        let tree = workdir::load_configuration(&args.dir, flavor)?;
+        // The values `init` reads decide which modules a `const` variable's source names.
+        let (values, diags) = workdir::input_values(&args.dir, &VarFlags::default());
+        if diags.has_errors() {
+            output::print_diagnostics(&diags);
+            return Ok(ExitCode::FAILURE);
+        }
+        let tree = workdir::load_configuration(&args.dir, flavor, &values)?;
         return requirements(&tree, flavor, args.json);
     }
     // Merging is about this directory's own files: a child module that is not installed

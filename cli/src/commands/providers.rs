@@ -11,6 +11,7 @@ use crate::host::provider_dir::ProviderDir;
 use crate::host::sources::{Method, Sources};
 use crate::host::workdir;
 use crate::output::{outcome_view, print_diagnostics, report, JsonStream};
+use crate::var_flags::VarFlags;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -30,6 +31,9 @@ pub struct ProvidersArgs {
     /// (default: from the working directory, as `init`).
     #[arg(long, env = "TFLOCK_FLAVOR")]
     flavor: Option<String>,
+    /// `-var` and `-var-file`, in order (for the requirement tree).
+    #[command(flatten)]
+    vars: VarFlags,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -60,10 +64,13 @@ pub(super) struct Common {
     /// root modules: NDJSON, one message per line, as Terraform's `-json` streams).
     #[arg(long)]
     pub(super) json: bool,
+    /// `-var` and `-var-file`, in order.
+    #[command(flatten)]
+    pub(super) vars: VarFlags,
 }
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Terraform's -test-directory, -var and -var-file are accepted and ignored.")]
+#[command(after_help = "Terraform's -test-directory is accepted and ignored.")]
 struct LockArgs {
     #[command(flatten)]
     common: Common,
@@ -107,19 +114,19 @@ pub fn run(args: ProvidersArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         Some(ProvidersCommand::Lock(a)) => lock(a),
         Some(ProvidersCommand::Mirror(a)) => super::providers_mirror::run(a),
-        None => tree(args.flavor.as_deref()),
+        None => tree(args.flavor.as_deref(), &args.vars),
     }
 }
 
 /// `tflock providers`: the requirement tree, like `terraform providers`.
-fn tree(flavor: Option<&str>) -> anyhow::Result<ExitCode> {
+fn tree(flavor: Option<&str>, vars: &VarFlags) -> anyhow::Result<ExitCode> {
     let flavor = flavor::for_dir(given_flavor(flavor)?, Path::new("."));
-    let (values, mut diags) = workdir::input_values(Path::new("."));
+    let (values, mut diags) = workdir::input_values(Path::new("."), vars);
     if diags.has_errors() {
         print_diagnostics(&diags);
         return Ok(ExitCode::FAILURE);
     }
-    let tree = workdir::load_configuration(Path::new("."), flavor)?;
+    let tree = workdir::load_configuration(Path::new("."), flavor, &values)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     diags.extend(input_values::check_tree(&values, &tree));
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
@@ -175,7 +182,7 @@ pub(super) fn prepare(
     provider_args: &[String],
 ) -> anyhow::Result<Result<Prepared, Diagnostics>> {
     let flavor = flavor::for_dir(given_flavor(common.flavor.as_deref())?, dir);
-    let (values, mut diags) = workdir::input_values(dir);
+    let (values, mut diags) = workdir::input_values(dir, &common.vars);
     if diags.has_errors() {
         return Ok(Err(diags));
     }
@@ -191,7 +198,7 @@ pub(super) fn prepare(
         diags.extend(bad);
         PlatformRequest::default()
     });
-    let tree = workdir::load_configuration(dir, flavor)?;
+    let tree = workdir::load_configuration(dir, flavor, &values)?;
     diags.extend(workdir::tree_diagnostics(&tree));
     diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);

@@ -5,9 +5,11 @@
 use super::atomic::{write_atomic, FileMode};
 use std::path::{Path, PathBuf};
 use tflock_core::api::input_values::{
-    collect as collect_values, files_to_read, DirEntry as VarDirEntry, InputValues, VarFile,
-    VarFileRead,
+    collect as collect_values, files_to_read, DirEntry as VarDirEntry, InputValues, VarArg,
+    VarFile, VarFileRead,
 };
+
+use crate::var_flags::{VarFlags, VarOption};
 use tflock_core::api::lock_file::write_failed;
 use tflock_core::api::lock_file::{
     load_locks_bytes, write_locks, LoadOptions as LockLoadOptions, Locks, LOCK_FILE_NAME,
@@ -86,9 +88,16 @@ fn core_version_setting(flavor: Flavor) -> anyhow::Result<Option<CoreVersion>> {
 /// installed them. Core says which directories to read next; this only reads them.
 /// `required_version` is not checked here: only `terraform init` checks it (see
 /// [`load_configuration_for_init`]).
-pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
+/// `values` are the root module's input values, which its module sources read through
+/// `const` variables.
+pub fn load_configuration(
+    root: &Path,
+    flavor: Flavor,
+    values: &InputValues,
+) -> anyhow::Result<ModuleTree> {
     let opts = LoadOptions {
         core_version: None,
+        values: values.clone(),
         ..LoadOptions::new(flavor)
     };
     load_with(root, &opts)
@@ -96,16 +105,20 @@ pub fn load_configuration(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleT
 
 /// [`load_configuration`] with every module's `required_version` checked, as `terraform
 /// init` checks them.
-pub fn load_configuration_for_init(root: &Path, flavor: Flavor) -> anyhow::Result<ModuleTree> {
+pub fn load_configuration_for_init(
+    root: &Path,
+    flavor: Flavor,
+    values: &InputValues,
+) -> anyhow::Result<ModuleTree> {
     let opts = LoadOptions {
         core_version: core_version_setting(flavor)?,
+        values: values.clone(),
         ..LoadOptions::new(flavor)
     };
     load_with(root, &opts)
 }
 
 fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
-    let opts = *opts;
     let (manifest, manifest_error) = match read_module_manifest(root) {
         Ok(m) => (m, None),
         Err(d) => (ModuleManifest::default(), Some(*d)),
@@ -121,7 +134,7 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
     dirs.insert(String::new(), root_files);
     // Each pass loads what has been read and reads the module directories it calls.
     loop {
-        let mut tree = load_tree_with_manifest(&dirs, &unreadable, "", &manifest, &opts);
+        let mut tree = load_tree_with_manifest(&dirs, &unreadable, "", &manifest, opts);
         let wanted = unread_dirs(&tree, &dirs, &unreadable, &manifest);
         if wanted.is_empty() {
             if let Some(d) = &manifest_error {
@@ -197,9 +210,10 @@ pub fn write_lock(dir: &Path, locks: &Locks, flavor: Flavor) -> Result<(), Box<D
 }
 
 /// The root module's variable values (`TF_VAR_` variables, then `terraform.tfvars`,
-/// `terraform.tfvars.json` and `*.auto.tfvars(.json)` in `root`, as core orders them) and
-/// what reading them reported; an error there stops a command before it loads anything.
-pub fn input_values(root: &Path) -> (InputValues, Diagnostics) {
+/// `terraform.tfvars.json` and `*.auto.tfvars(.json)` in `root`, as core orders them, then
+/// `vars`, whose files are named relative to the working directory as Terraform reads them)
+/// and what reading them reported; an error there stops a command before it loads anything.
+pub fn input_values(root: &Path, vars: &VarFlags) -> (InputValues, Diagnostics) {
     let env: Vec<(String, String)> = std::env::vars()
         .filter_map(|(k, v)| Some((k.strip_prefix("TF_VAR_")?.to_string(), v)))
         .collect();
@@ -216,15 +230,30 @@ pub fn input_values(root: &Path) -> (InputValues, Diagnostics) {
     let files: Vec<VarFile> = files_to_read(&entries)
         .into_iter()
         .map(|name| {
-            let read = match std::fs::read(root.join(&name)) {
-                Ok(bytes) => VarFileRead::Bytes(bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => VarFileRead::Missing,
-                Err(e) => VarFileRead::Failed(format!("read {name}: {}", go_io_words(&e))),
-            };
+            let read = read_var_file(&root.join(&name), &name);
             VarFile { name, read }
         })
         .collect();
-    collect_values(&env, &files)
+    let args: Vec<VarArg> = vars
+        .0
+        .iter()
+        .map(|o| match o {
+            VarOption::Var(raw) => VarArg::Var(raw.clone()),
+            VarOption::File(name) => VarArg::File(VarFile {
+                read: read_var_file(Path::new(name), name),
+                name: name.clone(),
+            }),
+        })
+        .collect();
+    collect_values(&env, &files, &args)
+}
+
+fn read_var_file(path: &Path, name: &str) -> VarFileRead {
+    match std::fs::read(path) {
+        Ok(bytes) => VarFileRead::Bytes(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => VarFileRead::Missing,
+        Err(e) => VarFileRead::Failed(format!("read {name}: {}", go_io_words(&e))),
+    }
 }
 
 /// Go's words for the read errors a variables file meets (`read x: is a directory`).

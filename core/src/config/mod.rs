@@ -37,13 +37,16 @@ use crate::diag::Diagnostics;
 use crate::flavor::Flavor;
 
 /// Settings for loading a module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LoadOptions {
     /// Whose rules and messages to follow.
     pub flavor: Flavor,
     /// The release every module's `required_version` is checked against when a tree is
     /// loaded; `None` skips the check (OpenTofu's rules for it are not followed yet).
     pub core_version: Option<crate::version::CoreVersion>,
+    /// The root module's input values (`-var`, variables files, `TF_VAR_`), which its
+    /// module sources read through `const` variables; empty leaves them their defaults.
+    pub values: input_values::InputValues,
 }
 
 impl LoadOptions {
@@ -57,6 +60,7 @@ impl LoadOptions {
         LoadOptions {
             flavor,
             core_version,
+            values: input_values::InputValues::new(),
         }
     }
 }

@@ -105,7 +105,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     if !invalid::check(&tokens, data, "").is_empty() {
         return std::borrow::Cow::Borrowed(src);
     }
-    let (diags, blanks) = parser::parse_expression(&tokens, data);
+    let (diags, blanks) = parser::parse_expression(&tokens, data, "");
     if !diags.is_empty() || src.len() != data.len() {
         return std::borrow::Cow::Borrowed(src);
     }
@@ -114,6 +114,18 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         empty_strings: Vec::new(),
     }
     .apply(src)
+}
+
+/// Every diagnostic `hclsyntax.ParseExpression` reports for the lone expression `src` read
+/// as `filename` (a `-var` value of a complex-typed variable, say).
+pub fn expression_diagnostics(src: &[u8], filename: &str) -> Vec<Diagnostic> {
+    if !cfg!(feature = "hclsyntax-diagnostics") {
+        return Vec::new();
+    }
+    let (tokens, data, _) = scan::scan(src);
+    let mut diags = invalid::check(&tokens, data, filename);
+    diags.extend(parser::parse_expression(&tokens, data, filename).0);
+    diags
 }
 
 /// The first error `hclsyntax.ParseConfig` reports for `src`, if it reports any.

@@ -20,8 +20,12 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Ve
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
 /// expression there, as if inside parentheses), and the ranges to blank for hcl-edit.
-pub(crate) fn parse_expression(tokens: &[Token], data: &[u8]) -> (Diags, Vec<Blank>) {
-    let mut p = Parser::new(tokens, data, "");
+pub(crate) fn parse_expression<'a>(
+    tokens: &'a [Token],
+    data: &'a [u8],
+    filename: &'a str,
+) -> (Diags, Vec<Blank>) {
+    let mut p = Parser::new(tokens, data, filename);
     p.push_newlines(false);
     let (_, mut diags) = p.parse_expression();
     let extra = p.peek();

@@ -31,6 +31,8 @@ const MEANINGFUL: &[&str] = &[
     "net-mirror",
     "enable-plugin-cache",
     "lock-file",
+    "var",
+    "var-file",
 ];
 
 const IGNORING: &str = "tflock: ignoring ";
@@ -83,7 +85,8 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A world where every flag's sample value works: a registry with `demo` 1.2.0, the same
-/// release in a packed filesystem mirror and on an HTTPS network mirror, a var file.
+/// release in a packed filesystem mirror and on an HTTPS network mirror, a var file, and the
+/// variable `a` they set.
 struct World {
     env: Env,
     _registry: StaticServer,
@@ -102,6 +105,8 @@ impl World {
         env.trust(&net_mirror);
         env.cli_config(&host_block(&registry_server));
         env.requires(&[("demo", "1.2.0")]);
+        std::fs::write(env.work.join("variables.tf"), "variable \"a\" {}\n")
+            .expect("write variables.tf");
         let fs_mirror = env.home.path().join("fs-mirror");
         packed_mirror(&reg, &fs_mirror, &demo, "1.2.0");
         let var_file = env.home.path().join("ci.tfvars");
@@ -200,8 +205,8 @@ fn ignored_flags_are_listed_once_without_their_values() {
         "-input=false",
         "-backend=false",
         "-backend-config=password=hunter2",
-        "-var",
-        "token=s3cret",
+        "-target",
+        "s3cret.x",
         "-reconfigure",
         "-input=false",
         "-no-color",
@@ -211,7 +216,7 @@ fn ignored_flags_are_listed_once_without_their_values() {
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("ignoring")).collect();
     assert_eq!(
         lines,
-        ["tflock: ignoring -input=false, -backend=false, -backend-config, -var, -reconfigure (no meaning for tflock)"],
+        ["tflock: ignoring -input=false, -backend=false, -backend-config, -target, -reconfigure (no meaning for tflock)"],
         "{}",
         text(&out)
     );

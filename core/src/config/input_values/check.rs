@@ -3,11 +3,14 @@
 //! variables the module does not declare (a warning, for files), and `const` variables
 //! that are required and have no value.
 
+use super::resolve::parses_literally;
 use super::{InputValue, InputValues, ValueSource};
 use crate::config::load::static_eval::{value, Expr};
+use crate::config::load::{parse_syntax, Syntax};
 use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::gotext::quote;
 
 /// How many undeclared values get a warning of their own before the rest are counted.
 const UNDECLARED_WARNINGS: usize = 2;
@@ -18,16 +21,30 @@ const UNDECLARED_WARNINGS: usize = 2;
 pub fn check_values(values: &InputValues, root: &Module) -> Diagnostics {
     let mut diags = Diagnostics::new();
     let declared = |name: &str| variable(root, name).is_some();
-    for (_, v) in values.iter().filter(|(n, _)| declared(n)) {
-        diags.extend(evaluation_errors(v));
+    for (name, v) in values.iter() {
+        if let Some(var) = variable(root, name) {
+            diags.extend(evaluation_errors(name, v, var));
+        }
     }
     let mut undeclared_in_files = 0;
     for (name, v) in values.iter().filter(|(n, _)| !declared(n)) {
-        if !evaluation_errors(v).is_empty() {
+        // Undeclared values are parsed literally, so only a file's expression can fail.
+        if matches!(v, InputValue::Expr { .. }) && !text_errors_or_eval(name, v, true).is_empty() {
             continue;
         }
-        let ValueSource::File(file) = v.source() else {
-            continue;
+        let file = match v.source() {
+            ValueSource::File(file) => file,
+            ValueSource::Env => continue,
+            ValueSource::Arg => {
+                diags.push(Diagnostic::error(
+                    "Value for undeclared variable",
+                    format!(
+                        "A variable named {} was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.",
+                        quote(name)
+                    ),
+                ));
+                continue;
+            }
         };
         if undeclared_in_files < UNDECLARED_WARNINGS {
             diags.push(Diagnostic::warning(
@@ -86,15 +103,74 @@ pub(crate) fn is_const(var: &Block) -> bool {
     })
 }
 
-/// HCL's `Value(nil)` on a file's expression: references and function calls are refused.
-/// JSON values are literal without a context, and an environment variable's text is
-/// parsed by the variable's type, which is not modelled here (no errors).
-fn evaluation_errors(v: &InputValue) -> Vec<Diagnostic> {
-    let InputValue::Expr { attr, .. } = v else {
+/// What parsing the value of declared variable `var` reports (`ParseDeclaredVariableValues`).
+fn evaluation_errors(name: &str, v: &InputValue, var: &Block) -> Vec<Diagnostic> {
+    text_errors_or_eval(name, v, parses_literally(var))
+}
+
+/// `const = false`, written as a literal (OpenTofu's `ConstSet && !Const`).
+pub(crate) fn is_const_false(var: &Block) -> bool {
+    var.body.attribute("const").is_some_and(|a| match &a.value {
+        Value::Native { expr, .. } => {
+            matches!(**expr, hcl_edit::expr::Expression::Bool(ref b) if !*b.value())
+        }
+        Value::Json(node) => matches!(node.kind, crate::config::load::json::NodeKind::Bool(false)),
+    })
+}
+
+/// HCL's `Value(nil)` on a file's expression: references and function calls are refused
+/// (JSON values are literal without a context). A text value (environment, `-var`) is the
+/// string itself when `literal`, else `hclsyntax.ParseExpression` on it, named
+/// `<value for var.NAME>`, then `Value(nil)`.
+fn text_errors_or_eval(name: &str, v: &InputValue, literal: bool) -> Vec<Diagnostic> {
+    match v {
+        InputValue::Expr { attr, .. } => {
+            let Some(x) = Expr::of(attr) else {
+                return Vec::new();
+            };
+            value(&x, x.expr).map(|(_, d)| d).unwrap_or_default()
+        }
+        InputValue::Text(text) | InputValue::Arg(text) if !literal => {
+            let filename = format!("<value for var.{name}>");
+            let syntax = crate::hcl_syntax::expression_diagnostics(text.as_bytes(), &filename);
+            if !syntax.is_empty() {
+                return syntax;
+            }
+            text_value_errors(text, &filename)
+        }
+        InputValue::Text(_) | InputValue::Arg(_) => Vec::new(),
+    }
+}
+
+/// `Value(nil)` on a text value's parsed expression: as for a file's, through a one-line
+/// file `<name> = <text>` whose ranges are moved back onto the text.
+fn text_value_errors(text: &str, filename: &str) -> Vec<Diagnostic> {
+    const PREFIX: &str = "v = ";
+    if text.contains('\n') {
+        // A multi-line value's ranges would need more than a column shift; its evaluation
+        // errors are not reported (the syntax is still checked above).
+        return Vec::new();
+    }
+    let src = format!("{PREFIX}{text}\n");
+    let mut parse_diags = Diagnostics::new();
+    let Some((_, Syntax::Native(body))) = parse_syntax(filename, src.as_bytes(), &mut parse_diags)
+    else {
+        return Vec::new();
+    };
+    let Some(attr) = body.attribute("v") else {
         return Vec::new();
     };
     let Some(x) = Expr::of(attr) else {
         return Vec::new();
     };
-    value(&x, x.expr).map(|(_, d)| d).unwrap_or_default()
+    let mut diags = value(&x, x.expr).map(|(_, d)| d).unwrap_or_default();
+    for d in &mut diags {
+        if let Some(r) = d.range.as_mut() {
+            for p in [&mut r.start, &mut r.end] {
+                p.column = p.column.saturating_sub(PREFIX.len());
+                p.byte = p.byte.saturating_sub(PREFIX.len());
+            }
+        }
+    }
+    diags
 }

@@ -1,11 +1,13 @@
 //! Which variables files Terraform reads and what each defines (`arguments.Vars.CollectValues`
 //! and `addVarsFromFile`): syntax errors, `variable` blocks written where values belong, any
-//! other block; every error here stops the command before the configuration is loaded.
+//! other block; `-var` options; every error here stops the command before the configuration
+//! is loaded.
 
 use super::{InputValue, InputValues};
 use crate::config::load::{json_attributes, parse_syntax, Syntax};
 use crate::config::model::Item;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::gotext::quote;
 
 /// The file Terraform reads first (then its `.json` form).
 const DEFAULT_VARS_FILE: &str = "terraform.tfvars";
@@ -41,6 +43,16 @@ pub enum VarFileRead {
     Failed(String),
 }
 
+/// One `-var` or `-var-file` option, in the order given on the command line (Terraform
+/// gathers both into one list, so a later one replaces an earlier one of either kind).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VarArg {
+    /// `-var NAME=VALUE`, as written.
+    Var(String),
+    /// `-var-file FILE`, as the host read it (named as given).
+    File(VarFile),
+}
+
 /// Whether `name` is read automatically beside `terraform.tfvars`.
 pub fn is_auto_var_file(name: &str) -> bool {
     name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json")
@@ -68,9 +80,15 @@ pub fn files_to_read(entries: &[DirEntry]) -> Vec<String> {
     out
 }
 
-/// The values `env` (`TF_VAR_`-stripped name and text pairs) and `files` (in the order of
-/// [`files_to_read`]) define, later ones replacing earlier ones, and the errors reading them.
-pub fn collect(env: &[(String, String)], files: &[VarFile]) -> (InputValues, Diagnostics) {
+/// The values `env` (`TF_VAR_`-stripped name and text pairs), `files` (in the order of
+/// [`files_to_read`]) and `args` (the `-var` and `-var-file` options in command-line order)
+/// define, later ones replacing earlier ones, and the errors reading them
+/// (`arguments.Vars.CollectValues`).
+pub fn collect(
+    env: &[(String, String)],
+    files: &[VarFile],
+    args: &[VarArg],
+) -> (InputValues, Diagnostics) {
     let mut values = InputValues::new();
     let mut diags = Diagnostics::new();
     for (name, text) in env {
@@ -79,7 +97,37 @@ pub fn collect(env: &[(String, String)], files: &[VarFile]) -> (InputValues, Dia
     for file in files {
         read_file(file, &mut values, &mut diags);
     }
+    for arg in args {
+        match arg {
+            VarArg::Var(raw) => var_option(raw, &mut values, &mut diags),
+            VarArg::File(file) => read_file(file, &mut values, &mut diags),
+        }
+    }
     (values, diags)
+}
+
+/// `-var NAME=VALUE`: split at the first `=`; the value's text is parsed later, by the
+/// declared variable's type.
+fn var_option(raw: &str, values: &mut InputValues, diags: &mut Diagnostics) {
+    let Some((name, text)) = raw.split_once('=') else {
+        diags.push(Diagnostic::error(
+            "Invalid -var option",
+            format!("The given -var option {} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".", quote(raw)),
+        ));
+        return;
+    };
+    if let Some(trimmed) = name.strip_suffix(' ') {
+        diags.push(Diagnostic::error(
+            "Invalid -var option",
+            format!(
+                "Variable name {} is invalid due to trailing space. Did you mean -var=\"{trimmed}={}\"?",
+                quote(name),
+                text.strip_prefix(' ').unwrap_or(text)
+            ),
+        ));
+        return;
+    }
+    values.insert(name.to_string(), InputValue::Arg(text.to_string()));
 }
 
 fn read_file(file: &VarFile, values: &mut InputValues, diags: &mut Diagnostics) {

@@ -1,15 +1,18 @@
 //! Values for the root module's input variables, read before the configuration as `terraform
 //! init` (1.15, for its `const` variables) and `providers` read them: `TF_VAR_` environment
 //! variables, `terraform.tfvars`, `terraform.tfvars.json` and every `*.auto.tfvars(.json)`
-//! beside the root module. The host reads the files; this says which ones, what they hold
-//! and what Terraform reports about them.
+//! beside the root module, then `-var` and `-var-file` in the order given. The host reads
+//! the files; this says which ones, what they hold, what Terraform reports about them, and
+//! what a `const` variable's value is when a module source reads it.
 
 mod check;
 mod files;
+mod resolve;
 
 pub use check::check_values;
-pub(crate) use check::is_const;
-pub use files::{collect, files_to_read, is_auto_var_file, DirEntry, VarFile, VarFileRead};
+pub(crate) use check::{is_const, is_const_false};
+pub use files::{collect, files_to_read, is_auto_var_file, DirEntry, VarArg, VarFile, VarFileRead};
+pub(crate) use resolve::{default_value, root_value};
 
 use std::collections::BTreeMap;
 
@@ -22,6 +25,8 @@ pub enum ValueSource {
     File(String),
     /// A `TF_VAR_<name>` environment variable.
     Env,
+    /// A `-var name=value` option.
+    Arg,
 }
 
 /// One variable's value, not yet converted to the variable's type.
@@ -36,6 +41,8 @@ pub enum InputValue {
     },
     /// An environment variable's text.
     Text(String),
+    /// A `-var` option's text (after the first `=`).
+    Arg(String),
 }
 
 impl InputValue {
@@ -44,6 +51,7 @@ impl InputValue {
         match self {
             InputValue::Expr { file, .. } => ValueSource::File(file.clone()),
             InputValue::Text(_) => ValueSource::Env,
+            InputValue::Arg(_) => ValueSource::Arg,
         }
     }
 }

@@ -1,16 +1,65 @@
-//! A module call's `source`, evaluated as `terraform init` evaluates it (Terraform 1.15):
-//! string literals, templates of literals and parentheses, and `var.<name>` of a `const`
-//! variable with a default. Anything else cannot be known before planning: Terraform's
-//! "Unknown module source", so no call is ever dropped in silence.
+//! A module call's `source`, evaluated as `init` evaluates it before anything is planned:
+//! string literals, templates and parentheses of what is known, `local.<name>` whose
+//! expression is known, and `var.<name>`, whose value is the one given for the root module
+//! (`-var`, variables files, `TF_VAR_`, see [`input_values`]) or by the module's call, else
+//! the variable's default.
+//!
+//! - Terraform 1.15 (`terraform.evalSource` over the init graph, where only `const`
+//!   variables are known) reads `const = true` variables only.
+//! - OpenTofu 1.8+ (`configs.ModuleCall.decodeStaticSource` with `configs.StaticEvaluator`;
+//!   `staticScopeData.GetInputVariable` in `internal/configs/static_scope.go`) reads every
+//!   variable except one declared `const = false`, which is its error.
+//!
+//! Anything else (function calls, `path.*`, `terraform.workspace`, operators) is not
+//! modelled: the call gets "Unknown module source" (an error for both flavours, where
+//! OpenTofu might have evaluated it), so no call is ever dropped in silence.
 
+use std::collections::BTreeMap;
+
+use crate::config::input_values::{self, InputValues};
 use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::Diagnostic;
+use crate::flavor::Flavor;
 use hcl_edit::expr::Expression;
 use hcl_edit::template::{Element, Template};
 
+/// A module call's arguments as the called module's variables see them: each argument's
+/// string when it is known (`None` when not), by name.
+pub(crate) type CallArgs = BTreeMap<String, Option<String>>;
+
+/// Where a module's variables get their values.
+#[derive(Clone, Copy)]
+pub(crate) enum Inputs<'a> {
+    /// The root module: the values given for it.
+    Root(&'a InputValues),
+    /// A called module: its call's arguments.
+    Call(&'a CallArgs),
+    /// Defaults only (a module loaded on its own, or one a test run calls).
+    Defaults,
+}
+
+/// What a module's expressions may read while `init` evaluates module sources.
+#[derive(Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    /// The module the expressions are written in.
+    pub module: &'a Module,
+    /// Where its variables get their values.
+    pub inputs: Inputs<'a>,
+    /// Whose rules to follow.
+    pub flavor: Flavor,
+}
+
+/// How deeply locals may refer to locals before the value counts as unknown (a cycle is
+/// Terraform's and OpenTofu's error elsewhere; here it is only never known).
+const MAX_LOCAL_DEPTH: usize = 32;
+
+/// An expression's value: known, or why not (no diagnostics: unknown, which the caller
+/// reports as an unknown source).
+type Eval = Result<String, Vec<Diagnostic>>;
+
 /// The call's source, `Ok(None)` when it has none (the loader reports that elsewhere).
-pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Box<Diagnostic>> {
+pub fn module_source(call: &Block, scope: &Scope<'_>) -> Result<Option<String>, Vec<Diagnostic>> {
     let Some(attr) = call.body.attribute("source") else {
         return Ok(None);
     };
@@ -18,68 +67,180 @@ pub fn module_source(call: &Block, module: &Module) -> Result<Option<String>, Bo
         return Ok(Some(s));
     }
     let evaluated = match &attr.value {
-        Value::Native { expr, .. } => eval(expr, module),
+        Value::Native { expr, .. } => eval(expr, scope, 0),
         Value::Json(node) => node
             .as_str()
             .and_then(|s| hcl_edit::parser::parse_template(s).ok())
-            .and_then(|t| template(&t, module)),
+            .map_or(Err(Vec::new()), |t| template(&t, scope, 0)),
     };
-    evaluated.map(Some).ok_or_else(|| {
-        Box::new(
-            Diagnostic::error(
-                "Unknown module source",
-                "Only literal values and const variables can be evaluated during init.",
-            )
-            .with_range(attr.expr_range.clone()),
+    match evaluated {
+        Ok(s) => Ok(Some(s)),
+        Err(diags) if diags.is_empty() => Err(vec![Diagnostic::error(
+            "Unknown module source",
+            unknown_detail(scope.flavor),
         )
-    })
-}
-
-fn eval(expr: &Expression, module: &Module) -> Option<String> {
-    match expr {
-        Expression::String(s) => Some(s.value().to_string()),
-        Expression::StringTemplate(t) => elements(t.iter(), module),
-        Expression::HeredocTemplate(h) => template(&h.template, module),
-        Expression::Parenthesis(p) => eval(p.inner(), module),
-        Expression::Traversal(t) => {
-            let root = t.expr.as_variable()?;
-            let [op] = t.operators.as_slice() else {
-                return None;
-            };
-            let hcl_edit::expr::TraversalOperator::GetAttr(name) = op.value() else {
-                return None;
-            };
-            (root.as_str() == "var").then(|| const_default(module, name.as_str()))?
+        .with_range(attr.expr_range.clone())]),
+        Err(mut diags) => {
+            // OpenTofu's errors name the source expression (its `StaticIdentifier`), which
+            // for `source = var.x` is the reference itself.
+            let name = call.labels.first().map(String::as_str).unwrap_or_default();
+            for d in &mut diags {
+                d.detail = d
+                    .detail
+                    .replace("{source}", &format!("module.{name}.source"));
+                if d.range.is_none() {
+                    d.range = Some(attr.expr_range.clone());
+                }
+            }
+            Err(diags)
         }
-        _ => None,
     }
 }
 
-fn template(t: &Template, module: &Module) -> Option<String> {
-    elements(t.iter(), module)
+fn unknown_detail(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Terraform => "Only literal values and const variables can be evaluated during init.",
+        // Not OpenTofu's text: OpenTofu evaluates more (functions, path.*) than is modelled.
+        Flavor::OpenTofu => "tflock evaluates only literals, templates, variables and locals in a module source; this expression needs more, so tflock cannot tell which module OpenTofu would install.",
+    }
 }
 
-fn elements<'a>(els: impl Iterator<Item = &'a Element>, module: &Module) -> Option<String> {
+/// The arguments `call` (a `module` block of `scope`'s module) passes to the module's
+/// variables, each evaluated in `scope`.
+pub(crate) fn call_args(call: &Block, scope: &Scope<'_>) -> CallArgs {
+    const META: &[&str] = &[
+        "source",
+        "version",
+        "count",
+        "for_each",
+        "providers",
+        "depends_on",
+    ];
+    call.body
+        .attributes()
+        .filter(|a| !META.contains(&a.name.as_str()))
+        .map(|a| {
+            let v = match &a.value {
+                Value::Native { expr, .. } => eval(expr, scope, 0).ok(),
+                Value::Json(node) => node.as_str().map(str::to_string),
+            };
+            (a.name.clone(), v)
+        })
+        .collect()
+}
+
+fn eval(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Eval {
+    match expr {
+        Expression::String(s) => Ok(s.value().to_string()),
+        Expression::StringTemplate(t) => elements(t.iter(), scope, depth),
+        Expression::HeredocTemplate(h) => template(&h.template, scope, depth),
+        Expression::Parenthesis(p) => eval(p.inner(), scope, depth),
+        Expression::Traversal(t) => {
+            let root = t.expr.as_variable().ok_or_else(Vec::new)?;
+            let [op] = t.operators.as_slice() else {
+                return Err(Vec::new());
+            };
+            let hcl_edit::expr::TraversalOperator::GetAttr(name) = op.value() else {
+                return Err(Vec::new());
+            };
+            match root.as_str() {
+                "var" => variable(scope, name.as_str()),
+                "local" => local(scope, name.as_str(), depth),
+                _ => Err(Vec::new()),
+            }
+        }
+        _ => Err(Vec::new()),
+    }
+}
+
+fn template(t: &Template, scope: &Scope<'_>, depth: usize) -> Eval {
+    elements(t.iter(), scope, depth)
+}
+
+fn elements<'a>(els: impl Iterator<Item = &'a Element>, scope: &Scope<'_>, depth: usize) -> Eval {
     let mut out = String::new();
     for el in els {
         match el {
             Element::Literal(l) => out.push_str(l.value()),
-            Element::Interpolation(i) => out.push_str(&eval(&i.expr, module)?),
-            Element::Directive(_) => return None,
+            Element::Interpolation(i) => out.push_str(&eval(&i.expr, scope, depth)?),
+            Element::Directive(_) => return Err(Vec::new()),
         }
     }
-    Some(out)
+    Ok(out)
 }
 
-/// The default of `variable "<name>" { const = true }`, when it is a literal string.
-fn const_default(module: &Module, name: &str) -> Option<String> {
-    let var = module
+/// `var.<name>`: the value its module gets, when the flavour may read it here.
+fn variable(scope: &Scope<'_>, name: &str) -> Eval {
+    let var = scope
+        .module
         .blocks_of("variable")
-        .find(|v| v.labels.first().map(String::as_str) == Some(name))?;
-    if !crate::config::input_values::is_const(var) {
-        return None;
+        .find(|v| v.labels.first().map(String::as_str) == Some(name))
+        .ok_or_else(Vec::new)?;
+    match scope.flavor {
+        Flavor::Terraform if !input_values::is_const(var) => return Err(Vec::new()),
+        Flavor::OpenTofu if input_values::is_const_false(var) => {
+            // Without a range: `module_source` gives it the source expression's.
+            return Err(vec![Diagnostic::error(
+                "Unable to use variable in static context",
+                format!(
+                    "The variable {} cannot be used in a static context, because it is declared as \"const = false\".",
+                    crate::gotext::quote(name)
+                ),
+            )]);
+        }
+        _ => {}
     }
-    var.body.attribute("default")?.literal_str()
+    let given = match scope.inputs {
+        Inputs::Root(values) => values.contains_key(name),
+        Inputs::Call(args) => args.contains_key(name),
+        Inputs::Defaults => false,
+    };
+    if scope.flavor == Flavor::OpenTofu
+        && matches!(scope.inputs, Inputs::Root(_))
+        && !given
+        && var.body.attribute("default").is_none()
+    {
+        // `Meta.rootModuleCall` asks for the value; tflock never prompts, which OpenTofu
+        // reports as with input disabled, then `enhanceDiagnostics` names what needed it
+        // (`TestStaticPlanVariables`: "module.mod.source depends on var.src which is not
+        // available").
+        return Err(vec![
+            Diagnostic::error(
+                format!("Failed to request input from user for variable var.{name}"),
+                "",
+            )
+            .with_range(var.origin.decl.clone()),
+            Diagnostic::error(
+                "Unable to compute static value",
+                format!("{{source}} depends on var.{name} which is not available"),
+            ),
+        ]);
+    }
+    let value = match scope.inputs {
+        Inputs::Root(values) => input_values::root_value(var, name, values),
+        Inputs::Call(args) => match args.get(name) {
+            Some(given) => given.clone(),
+            None => input_values::default_value(var),
+        },
+        Inputs::Defaults => input_values::default_value(var),
+    };
+    value.ok_or_else(Vec::new)
+}
+
+/// `local.<name>`: its expression, evaluated in the same scope.
+fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Eval {
+    if depth >= MAX_LOCAL_DEPTH {
+        return Err(Vec::new());
+    }
+    let attr = scope
+        .module
+        .blocks_of("locals")
+        .find_map(|b| b.body.attribute(name))
+        .ok_or_else(Vec::new)?;
+    match &attr.value {
+        Value::Native { expr, .. } => eval(expr, scope, depth + 1),
+        Value::Json(node) => node.as_str().map(str::to_string).ok_or_else(Vec::new),
+    }
 }
 
 #[cfg(test)]
@@ -93,7 +254,14 @@ mod tests {
         loaded
             .module
             .blocks_of("module")
-            .map(|b| module_source(b, &loaded.module).map_err(|d| d.summary))
+            .map(|b| {
+                let scope = Scope {
+                    module: &loaded.module,
+                    inputs: Inputs::Defaults,
+                    flavor: Flavor::Terraform,
+                };
+                module_source(b, &scope).map_err(|d| d[0].summary.clone())
+            })
             .collect()
     }
 
@@ -153,5 +321,73 @@ module "i" {
                 unknown
             ]
         );
+    }
+
+    #[test]
+    fn root_values_replace_a_const_default_and_text_is_parsed_by_the_variable_type() {
+        use crate::config::input_values::{collect, InputValue, VarArg, VarFile, VarFileRead};
+        let text = r#"
+variable "s" {
+  type    = string
+  const   = true
+  default = "./a"
+}
+variable "l" {
+  type    = any
+  const   = true
+  default = "./a"
+}
+variable "n" {
+  default = "./a"
+}
+module "s" {
+  source = var.s
+}
+module "l" {
+  source = var.l
+}
+module "n" {
+  source = var.n
+}
+"#;
+        let loaded = load_module(&[("main.tf", text)], &LoadOptions::default());
+        let file = VarFile {
+            name: "x.tfvars".into(),
+            read: VarFileRead::Bytes(b"s = \"./file\"\nn = \"./b\"\n".to_vec()),
+        };
+        let sources = |values: &InputValues| -> Vec<Option<String>> {
+            loaded
+                .module
+                .blocks_of("module")
+                .map(|b| {
+                    let scope = Scope {
+                        module: &loaded.module,
+                        inputs: Inputs::Root(values),
+                        flavor: Flavor::Terraform,
+                    };
+                    module_source(b, &scope).ok().flatten()
+                })
+                .collect()
+        };
+        let (values, diags) = collect(
+            &[("l".into(), "\"./env\"".into())],
+            std::slice::from_ref(&file),
+            &[],
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        // A non-const variable stays unknown whatever its value.
+        assert_eq!(
+            sources(&values),
+            [Some("./file".into()), Some("./env".into()), None]
+        );
+        let (values, _) = collect(&[], &[file], &[VarArg::Var("s=./arg".into())]);
+        assert_eq!(values.get("s"), Some(&InputValue::Arg("./arg".into())));
+        assert_eq!(
+            sources(&values)[..2],
+            [Some("./arg".into()), Some("./a".into())]
+        );
+        // `any` parses the text as HCL: an unquoted path is not a string there.
+        let (values, _) = collect(&[("l".into(), "./env".into())], &[], &[]);
+        assert_eq!(sources(&values)[1], None);
     }
 }

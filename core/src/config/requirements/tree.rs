@@ -2,7 +2,7 @@
 //! directories the host hands in, so requirements can be gathered across the whole tree.
 
 use super::core_version::{check_required_version, CoreVersionCheck};
-use super::module_source::module_source;
+use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::modules_manifest::{
@@ -36,6 +36,9 @@ pub struct ModuleTree {
     /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
     /// the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
+    /// Each module call whose source `init` could evaluate, as (name, source), in call
+    /// order: the root's read its input values, which later passes have no other way to see.
+    pub call_sources: Vec<(String, String)>,
     /// Local child modules in call order.
     pub children: Vec<ModuleTree>,
     /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
@@ -258,8 +261,8 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
             manifest.get(&key).map(|r| r.dir.clone())
         }
     };
-    for (name, source, _) in module_calls(&tree.loaded, None) {
-        if let Some(dir) = called(child_key(&tree.key, &name), &source, &tree.dir) {
+    for (name, source) in &tree.call_sources {
+        if let Some(dir) = called(child_key(&tree.key, name), source, &tree.dir) {
             want(dir);
         }
     }
@@ -298,23 +301,24 @@ fn child_key(parent: &str, name: &str) -> String {
 
 /// `(name, source, declaration range)` of every module call whose source `init` can
 /// evaluate; the others' "Unknown module source" errors go to `diags`.
-fn module_calls(
-    loaded: &LoadedModule,
-    mut diags: Option<&mut crate::diag::Diagnostics>,
-) -> Vec<(String, String, crate::diag::Range)> {
+fn module_calls<'m>(
+    scope: &Scope<'m>,
+    diags: &mut crate::diag::Diagnostics,
+) -> Vec<(
+    String,
+    String,
+    crate::diag::Range,
+    &'m crate::config::model::Block,
+)> {
     let mut calls = Vec::new();
-    for b in loaded.module.blocks_of("module") {
+    for b in scope.module.blocks_of("module") {
         let Some(name) = b.labels.first() else {
             continue;
         };
-        match module_source(b, &loaded.module) {
-            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone())),
+        match module_source(b, scope) {
+            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
-            Err(d) => {
-                if let Some(diags) = diags.as_deref_mut() {
-                    diags.push(*d);
-                }
-            }
+            Err(d) => diags.extend(d),
         }
     }
     calls
@@ -366,7 +370,26 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         }
     }
     let mut children = Vec::new();
-    for (name, source, range) in module_calls(&loaded, Some(&mut calls)) {
+    let is_root = at.path.is_empty() && at.key.is_empty();
+    let scope = Scope {
+        module: &loaded.module,
+        inputs: match &at.args {
+            _ if is_root => ScopeInputs::Root(&inputs.opts.values),
+            Some(args) => ScopeInputs::Call(args),
+            None => ScopeInputs::Defaults,
+        },
+        flavor: inputs.opts.flavor,
+    };
+    let found = module_calls(&scope, &mut calls);
+    let call_sources = found
+        .iter()
+        .map(|(name, source, _, _)| (name.clone(), source.clone()))
+        .collect();
+    let followed: Vec<(String, String, crate::diag::Range, CallArgs)> = found
+        .into_iter()
+        .map(|(name, source, range, block)| (name, source, range, call_args(block, &scope)))
+        .collect();
+    for (name, source, range, args) in followed {
         let call = Call {
             name: &name,
             source: &source,
@@ -377,13 +400,14 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                 key: child_key(&at.key, &name),
                 source: source.clone(),
                 under_test: at.under_test,
+                args: Some(args),
             },
         };
         if let Some(child) = follow(inputs, call, depth, &mut calls) {
             children.push(child);
         }
     }
-    let tests = if at.path.is_empty() && at.key.is_empty() {
+    let tests = if is_root {
         load_tests(inputs, dir, depth, &mut calls)
     } else {
         Vec::new()
@@ -404,6 +428,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         source: at.source,
         required_version,
         provider_checks: crate::diag::Diagnostics::new(),
+        call_sources,
         children,
         tests,
     }
@@ -417,6 +442,9 @@ struct Place {
     /// The call's `source` (`""` for the root).
     source: String,
     under_test: bool,
+    /// The call's arguments, which the module's variables read (`None`: the root, whose
+    /// values are the options', or a test run's module, whose variables keep defaults).
+    args: Option<CallArgs>,
 }
 
 impl Place {
@@ -426,6 +454,7 @@ impl Place {
             key: String::new(),
             source: String::new(),
             under_test: false,
+            args: None,
         }
     }
 }
@@ -540,6 +569,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                             key: file.manifest_key(&run.name),
                             source: m.source.clone(),
                             under_test: true,
+                            args: None,
                         },
                     };
                     let tree = follow(inputs, call, depth, diags)?;
