@@ -232,6 +232,10 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
             &stopped,
             opts.flavor,
         ));
+        checks.extend(super::test_providers::validate_test_providers(
+            &tree,
+            opts.flavor,
+        ));
     }
     tree.provider_checks = checks;
     tree
