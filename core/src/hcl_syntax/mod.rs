@@ -116,6 +116,36 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     .apply(src)
 }
 
+/// What `hclsyntax.ParseExpression` reports for `src` read as a lone expression starting at
+/// `start` of `filename` (Terraform re-parses a JSON string that holds a reference so).
+pub fn expression_diagnostics(
+    src: &str,
+    filename: &str,
+    start: crate::diag::Pos,
+) -> Vec<Diagnostic> {
+    if !cfg!(feature = "hclsyntax-diagnostics") {
+        return Vec::new();
+    }
+    let (tokens, data, _) = scan::scan(src.as_bytes());
+    let mut diags = invalid::check(&tokens, data, filename);
+    diags.extend(parser::parse_expression(&tokens, data).0);
+    let shift = |p: &mut crate::diag::Pos| {
+        if p.line == 1 {
+            p.column += start.column - 1;
+        }
+        p.line += start.line - 1;
+        p.byte += start.byte;
+    };
+    for d in &mut diags {
+        if let Some(r) = d.range.as_mut() {
+            r.filename = filename.to_string();
+            shift(&mut r.start);
+            shift(&mut r.end);
+        }
+    }
+    diags
+}
+
 /// The first error `hclsyntax.ParseConfig` reports for `src`, if it reports any.
 pub fn first_error(src: &[u8], filename: &str) -> Option<Diagnostic> {
     diagnostics(src, filename)

@@ -158,7 +158,7 @@ pub fn parse_file(
         // OpenTofu oracle at hand they are Terraform's only.
         if flavor == Flavor::Terraform {
             value_decode::check_block(b, override_file, diags);
-            static_refs::check_block(b, diags);
+            static_refs::check_block(b, &src, diags);
         }
         if override_file {
             overrides::refuse_conditions(b, diags);
