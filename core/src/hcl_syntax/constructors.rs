@@ -132,6 +132,12 @@ impl Parser<'_> {
                     });
                 }
                 close = self.recover(Kind::CBrace);
+                // hclsyntax keeps the items before this key: hcl-edit is shown the object
+                // without the rest.
+                if close.kind == Kind::CBrace {
+                    self.blanks.push((self.token(key_start).from, close.from));
+                    self.represented += 1;
+                }
                 break;
             }
             self.read();

@@ -36,7 +36,15 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
-    let (parse_diags, mut blanks) = parser::parse(&tokens, data, filename);
+    let scanned_clean = diags.is_empty();
+    let (parse_diags, mut blanks, represented) = parser::parse(&tokens, data, filename);
+    // Every recovery is shown, and each reported error (a redefined attribute aside) is
+    // one of them: hcl-edit then reads the body hclsyntax recovered.
+    let errors = parse_diags
+        .iter()
+        .filter(|d| d.is_error() && d.summary != "Attribute redefined")
+        .count();
+    let recovered = scanned_clean && represented && errors == 1;
     diags.extend(parse_diags);
     // hcl-edit 0.10 loses its way after an empty heredoc (`<<EOT` and its marker on the
     // next line) when a later heredoc with the same marker sits in parentheses or
@@ -53,6 +61,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
         ForHclEdit {
             blanks,
             empty_strings,
+            recovered,
         },
     )
 }
@@ -67,6 +76,17 @@ pub struct ForHclEdit {
     blanks: Vec<(usize, usize)>,
     /// Where `""` is written over blanks (empty heredocs).
     empty_strings: Vec<usize>,
+    /// The file has syntax errors, and the blanks show hcl-edit the body hclsyntax
+    /// recovered from them, which Terraform goes on to decode.
+    recovered: bool,
+}
+
+impl ForHclEdit {
+    /// Whether the file's syntax errors leave a body hcl-edit can be shown (see
+    /// [`ForHclEdit::apply`]) as hclsyntax recovered it.
+    pub fn recovered(&self) -> bool {
+        self.recovered
+    }
 }
 
 impl ForHclEdit {
@@ -112,6 +132,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     ForHclEdit {
         blanks,
         empty_strings: Vec::new(),
+        recovered: false,
     }
     .apply(src)
 }

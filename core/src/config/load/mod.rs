@@ -62,9 +62,10 @@ pub(crate) fn parse_syntax(
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         // A redefined attribute leaves the body whole (the first definition counts), and
-        // Terraform goes on to decode it; any other syntax error ends the file here.
+        // Terraform goes on to decode it, as it decodes the body hclsyntax recovers after
+        // another error; a recovery hcl-edit cannot be shown ends the file here.
         let fatal = |d: &Diagnostic| d.is_error() && d.summary != "Attribute redefined";
-        let stop = syntax.iter().any(fatal);
+        let stop = syntax.iter().any(fatal) && !for_hcl_edit.recovered();
         diags.extend(syntax);
         if stop {
             return None;
