@@ -15,7 +15,7 @@ pub(crate) type Expr = Span;
 pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Vec<Blank>, bool) {
     let mut p = Parser::new(tokens, data, filename);
     let diags = p.parse_body(Kind::Eof);
-    let represented = p.recoveries > 0 && p.recoveries == p.represented;
+    let represented = p.first_error_cut && p.recoveries == p.represented;
     (diags, p.blanks, represented)
 }
 
@@ -52,6 +52,7 @@ impl<'a> Parser<'a> {
             blanks: Vec::new(),
             recoveries: 0,
             represented: 0,
+            first_error_cut: false,
         }
     }
 }
@@ -74,6 +75,10 @@ pub(crate) struct Parser<'a> {
     /// How many of those skips `blanks` shows hcl-edit as hclsyntax's recovered tree has
     /// them (an object constructor cut short before its failing item).
     pub represented: usize,
+    /// The first error was a collection constructor's missing separator, whose recovery
+    /// `blanks` shows (the constructor cut short); errors that leave a placeholder in
+    /// hclsyntax's tree cannot be shown.
+    pub first_error_cut: bool,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
