@@ -210,6 +210,24 @@ pub fn valid_identifier(s: &str) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn only_a_constructor_cut_short_by_the_first_error_is_a_recovered_body() {
+        let recovered = |src: &str| check(src.as_bytes(), "main.tf").1.recovered();
+        // The object keeps `b = 1`, the tuple `1`: hcl-edit is shown exactly that.
+        let object = "a = {\n  b = 1\n  c {\n  }\n}\nd = 2\n";
+        assert!(recovered(object));
+        assert_eq!(
+            check(object.as_bytes(), "main.tf").1.apply(object),
+            "a = {\n  b = 1\n          }\nd = 2\n"
+        );
+        assert!(recovered("a = [1 2, 3]\n"));
+        // hclsyntax leaves a placeholder for the missing value, which cannot be shown.
+        assert!(!recovered("a =\nd = 2\n"));
+        // An object never closed, and a valid file, have nothing recovered.
+        assert!(!recovered("a = {\n  b c\n"));
+        assert!(!recovered("a = {\n  b = 1\n}\n"));
+    }
+
     fn first(src: &str) -> Option<(String, String)> {
         first_error(src.as_bytes(), "main.tf").map(|d| {
             let r = d.range.expect("a range");
