@@ -2,10 +2,12 @@
 //! init` installs the modules their `run` blocks call (`module { source = "./setup" }`) and
 //! the providers those modules need, and `terraform providers` lists them under
 //! `test.<file>` / `run.<name>`. Nothing else in a test file adds a requirement: a test
-//! file's own `provider` blocks do not.
+//! file's own `provider` blocks do not, but their types are checked against the module's
+//! (`requirements::test_providers`).
 
 use crate::config::load::test_file_rules::check_test_file;
 use crate::config::load::{json, parse_syntax, Syntax};
+use crate::config::model::Attribute;
 use crate::diag::{Diagnostics, Range};
 use crate::flavor::Flavor;
 
@@ -15,21 +17,46 @@ pub const DEFAULT_TEST_DIR: &str = "tests";
 
 /// One test file: its name relative to the module directory (`main.tftest.hcl`,
 /// `tests/main.tftest.hcl`) and its `run` blocks in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TestFile {
     /// The file name relative to the module directory.
     pub name: String,
     /// The `run` blocks, in file order.
     pub runs: Vec<TestRun>,
+    /// The file's `provider` blocks, in file order (native syntax only).
+    pub providers: Vec<TestProvider>,
 }
 
 /// A `run` block and the module it calls, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TestRun {
     /// The run's name (its label).
     pub name: String,
     /// The module under test when the run names one; `None` tests the module itself.
     pub module: Option<TestModule>,
+    /// The run's `providers = { ... }` argument, undecoded (native syntax only).
+    pub providers: Option<Attribute>,
+}
+
+/// A test file's `provider` block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestProvider {
+    /// The local name (the block's label).
+    pub name: String,
+    /// The `alias` argument when it is a literal string.
+    pub alias: Option<String>,
+    /// The block header (Terraform's `DeclRange`).
+    pub decl: Range,
+}
+
+impl TestProvider {
+    /// `name` or `name.alias`, the key Terraform files test providers under.
+    pub fn key(&self) -> String {
+        match &self.alias {
+            Some(a) => format!("{}.{a}", self.name),
+            None => self.name.clone(),
+        }
+    }
 }
 
 /// A run's `module { source = ... }` block.
@@ -99,10 +126,21 @@ pub fn parse_test_file(
     flavor: Flavor,
     diags: &mut Diagnostics,
 ) -> Option<TestFile> {
+    let mut providers = Vec::new();
     let runs = match parse_syntax(name, bytes, diags)? {
         (src, Syntax::Json(root)) => json_runs(name, &src, &root),
         (_, Syntax::Native(body)) => {
             let kept = check_test_file(&body, flavor, diags);
+            providers = body
+                .blocks_of("provider")
+                .filter_map(|b| {
+                    Some(TestProvider {
+                        name: b.labels.first()?.clone(),
+                        alias: b.body.attribute("alias").and_then(|a| a.literal_str()),
+                        decl: b.origin.decl.clone(),
+                    })
+                })
+                .collect();
             body.blocks_of("run")
                 .zip(kept)
                 .filter(|(_, kept)| *kept)
@@ -115,7 +153,12 @@ pub fn parse_test_file(
                             range: m.origin.decl.clone(),
                         })
                     });
-                    Some(TestRun { name, module })
+                    let providers = run.body.attribute("providers").cloned();
+                    Some(TestRun {
+                        name,
+                        module,
+                        providers,
+                    })
                 })
                 .collect()
         }
@@ -123,6 +166,7 @@ pub fn parse_test_file(
     Some(TestFile {
         name: name.to_string(),
         runs,
+        providers,
     })
 }
 
@@ -165,6 +209,7 @@ fn json_runs(file: &str, src: &str, root: &json::Node) -> Vec<TestRun> {
                     runs.push(TestRun {
                         name: run.key.clone(),
                         module,
+                        providers: None,
                     });
                 }
             }

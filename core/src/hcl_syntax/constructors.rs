@@ -44,7 +44,8 @@ impl Parser<'_> {
                 break;
             }
             if next.kind != Kind::Comma {
-                if !self.recovery {
+                let first_error = !self.recovery;
+                if first_error {
                     diags.push(if next.kind == Kind::Eof {
                         self.diag(
                             "Unterminated tuple constructor expression",
@@ -60,6 +61,12 @@ impl Parser<'_> {
                     });
                 }
                 close = self.recover(Kind::CBrack);
+                // hclsyntax keeps the items through the one before the missing comma.
+                if close.kind == Kind::CBrack {
+                    self.blanks.push((next.from, close.from));
+                    self.represented += 1;
+                    self.first_error_cut |= first_error;
+                }
                 break;
             }
             self.read();
@@ -107,7 +114,8 @@ impl Parser<'_> {
             }
             let next = self.peek();
             if next.kind != Kind::Equal && next.kind != Kind::Colon {
-                if !self.recovery {
+                let first_error = !self.recovery;
+                if first_error {
                     diags.push(match next.kind {
                         Kind::Newline | Kind::Comma => self.diag(
                             "Missing attribute value",
@@ -132,6 +140,13 @@ impl Parser<'_> {
                     });
                 }
                 close = self.recover(Kind::CBrace);
+                // hclsyntax keeps the items before this key: hcl-edit is shown the object
+                // without the rest.
+                if close.kind == Kind::CBrace {
+                    self.blanks.push((self.token(key_start).from, close.from));
+                    self.represented += 1;
+                    self.first_error_cut |= first_error;
+                }
                 break;
             }
             self.read();

@@ -169,6 +169,7 @@ impl Parser<'_> {
                                         }
                                     }
                                     self.recovery = true;
+                                    self.recoveries += 1; // a placeholder in the tree: not shown
                                     continue 'traversal;
                                 }
                                 last_range = self.read().span;
@@ -182,6 +183,7 @@ impl Parser<'_> {
                                 attr_tok.span,
                             ));
                             self.recovery = true;
+                            self.recoveries += 1; // a placeholder in the tree: not shown
                         }
                     }
                 }
@@ -267,6 +269,7 @@ impl Parser<'_> {
                         close.span,
                     ));
                     self.recovery = true;
+                    self.recoveries += 1; // a placeholder in the tree: not shown
                 }
                 let c_paren = self.read();
                 self.pop_newlines();
@@ -315,6 +318,7 @@ impl Parser<'_> {
                     });
                 }
                 self.recovery = true;
+                self.recoveries += 1; // a placeholder in the tree: not shown
                 (start.span, diags)
             }
         }

@@ -36,7 +36,15 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
-    let (parse_diags, mut blanks) = parser::parse(&tokens, data, filename);
+    let scanned_clean = diags.is_empty();
+    let (parse_diags, mut blanks, represented) = parser::parse(&tokens, data, filename);
+    // Every recovery is shown, and each reported error (a redefined attribute aside) is
+    // one of them: hcl-edit then reads the body hclsyntax recovered.
+    let errors = parse_diags
+        .iter()
+        .filter(|d| d.is_error() && d.summary != "Attribute redefined")
+        .count();
+    let recovered = scanned_clean && represented && errors == 1;
     diags.extend(parse_diags);
     // hcl-edit 0.10 loses its way after an empty heredoc (`<<EOT` and its marker on the
     // next line) when a later heredoc with the same marker sits in parentheses or
@@ -53,6 +61,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
         ForHclEdit {
             blanks,
             empty_strings,
+            recovered,
         },
     )
 }
@@ -67,6 +76,17 @@ pub struct ForHclEdit {
     blanks: Vec<(usize, usize)>,
     /// Where `""` is written over blanks (empty heredocs).
     empty_strings: Vec<usize>,
+    /// The file has syntax errors, and the blanks show hcl-edit the body hclsyntax
+    /// recovered from them, which Terraform goes on to decode.
+    recovered: bool,
+}
+
+impl ForHclEdit {
+    /// Whether the file's syntax errors leave a body hcl-edit can be shown (see
+    /// [`ForHclEdit::apply`]) as hclsyntax recovered it.
+    pub fn recovered(&self) -> bool {
+        self.recovered
+    }
 }
 
 impl ForHclEdit {
@@ -112,19 +132,38 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     ForHclEdit {
         blanks,
         empty_strings: Vec::new(),
+        recovered: false,
     }
     .apply(src)
 }
 
-/// Every diagnostic `hclsyntax.ParseExpression` reports for the lone expression `src` read
-/// as `filename` (a `-var` value of a complex-typed variable, say).
-pub fn expression_diagnostics(src: &[u8], filename: &str) -> Vec<Diagnostic> {
+/// What `hclsyntax.ParseExpression` reports for `src` read as a lone expression starting at
+/// `start` of `filename`: a `-var` value of a complex-typed variable (from the file's start),
+/// or a JSON string holding a reference, which Terraform re-parses from its opening quote.
+pub fn expression_diagnostics(
+    src: &[u8],
+    filename: &str,
+    start: crate::diag::Pos,
+) -> Vec<Diagnostic> {
     if !cfg!(feature = "hclsyntax-diagnostics") {
         return Vec::new();
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
     diags.extend(parser::parse_expression(&tokens, data, filename).0);
+    let shift = |p: &mut crate::diag::Pos| {
+        if p.line == 1 {
+            p.column += start.column - 1;
+        }
+        p.line += start.line - 1;
+        p.byte += start.byte;
+    };
+    for d in &mut diags {
+        if let Some(r) = d.range.as_mut() {
+            shift(&mut r.start);
+            shift(&mut r.end);
+        }
+    }
     diags
 }
 
@@ -170,6 +209,24 @@ pub fn valid_identifier(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_constructor_cut_short_by_the_first_error_is_a_recovered_body() {
+        let recovered = |src: &str| check(src.as_bytes(), "main.tf").1.recovered();
+        // The object keeps `b = 1`, the tuple `1`: hcl-edit is shown exactly that.
+        let object = "a = {\n  b = 1\n  c {\n  }\n}\nd = 2\n";
+        assert!(recovered(object));
+        assert_eq!(
+            check(object.as_bytes(), "main.tf").1.apply(object),
+            "a = {\n  b = 1\n          }\nd = 2\n"
+        );
+        assert!(recovered("a = [1 2, 3]\n"));
+        // hclsyntax leaves a placeholder for the missing value, which cannot be shown.
+        assert!(!recovered("a =\nd = 2\n"));
+        // An object never closed, and a valid file, have nothing recovered.
+        assert!(!recovered("a = {\n  b c\n"));
+        assert!(!recovered("a = {\n  b = 1\n}\n"));
+    }
 
     fn first(src: &str) -> Option<(String, String)> {
         first_error(src.as_bytes(), "main.tf").map(|d| {

@@ -12,10 +12,11 @@ pub(crate) type Expr = Span;
 
 /// The diagnostics `parser.ParseBody(TokenEOF)` reports for the scanned file, and the byte
 /// ranges hcl-edit must read as spaces (see [`Parser::blanks`]).
-pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Vec<Blank>) {
+pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Vec<Blank>, bool) {
     let mut p = Parser::new(tokens, data, filename);
     let diags = p.parse_body(Kind::Eof);
-    (diags, p.blanks)
+    let represented = p.first_error_cut && p.recoveries == p.represented;
+    (diags, p.blanks, represented)
 }
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
@@ -53,6 +54,9 @@ impl<'a> Parser<'a> {
             recovery: false,
             depth: 0,
             blanks: Vec::new(),
+            recoveries: 0,
+            represented: 0,
+            first_error_cut: false,
         }
     }
 }
@@ -70,6 +74,15 @@ pub(crate) struct Parser<'a> {
     /// (hcl-edit refuses a line break before an operator there), and object items whose key
     /// a later item repeats (hcl-edit refuses duplicate keys; the last one wins anyway).
     pub blanks: Vec<Blank>,
+    /// How many times the parser skipped tokens to recover from an error.
+    pub recoveries: usize,
+    /// How many of those skips `blanks` shows hcl-edit as hclsyntax's recovered tree has
+    /// them (an object constructor cut short before its failing item).
+    pub represented: usize,
+    /// The first error was a collection constructor's missing separator, whose recovery
+    /// `blanks` shows (the constructor cut short); errors that leave a placeholder in
+    /// hclsyntax's tree cannot be shown.
+    pub first_error_cut: bool,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
@@ -217,6 +230,7 @@ impl<'a> Parser<'a> {
     pub fn recover(&mut self, end: Kind) -> Token {
         let start = opposite(end);
         self.recovery = true;
+        self.recoveries += 1;
         let mut nest = 0;
         loop {
             let tok = self.read();
@@ -250,11 +264,19 @@ impl<'a> Parser<'a> {
 
     pub(super) fn recover_after_body_item(&mut self) {
         self.recovery = true;
+        self.recoveries += 1;
         let mut open: Vec<Kind> = Vec::new();
+        let first = self.next_index();
         loop {
             let tok = self.read();
             match tok.kind {
-                Kind::Newline if open.is_empty() => return,
+                Kind::Newline | Kind::Eof if open.is_empty() => {
+                    // Only the item's own end was read: nothing of the body was skipped.
+                    if self.read_index() == first + 1 {
+                        self.represented += 1;
+                    }
+                    return;
+                }
                 Kind::Eof => return,
                 Kind::OBrace
                 | Kind::OBrack

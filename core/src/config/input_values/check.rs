@@ -132,7 +132,15 @@ fn text_errors_or_eval(name: &str, v: &InputValue, literal: bool) -> Vec<Diagnos
         }
         InputValue::Text(text) | InputValue::Arg(text) if !literal => {
             let filename = format!("<value for var.{name}>");
-            let syntax = crate::hcl_syntax::expression_diagnostics(text.as_bytes(), &filename);
+            let syntax = crate::hcl_syntax::expression_diagnostics(
+                text.as_bytes(),
+                &filename,
+                crate::diag::Pos {
+                    line: 1,
+                    column: 1,
+                    byte: 0,
+                },
+            );
             if !syntax.is_empty() {
                 return syntax;
             }

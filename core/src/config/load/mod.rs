@@ -62,9 +62,10 @@ pub(crate) fn parse_syntax(
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         // A redefined attribute leaves the body whole (the first definition counts), and
-        // Terraform goes on to decode it; any other syntax error ends the file here.
+        // Terraform goes on to decode it, as it decodes the body hclsyntax recovers after
+        // another error; a recovery hcl-edit cannot be shown ends the file here.
         let fatal = |d: &Diagnostic| d.is_error() && d.summary != "Attribute redefined";
-        let stop = syntax.iter().any(fatal);
+        let stop = syntax.iter().any(fatal) && !for_hcl_edit.recovered();
         diags.extend(syntax);
         if stop {
             return None;
@@ -158,7 +159,7 @@ pub fn parse_file(
         // OpenTofu oracle at hand they are Terraform's only.
         if flavor == Flavor::Terraform {
             value_decode::check_block(b, override_file, diags);
-            static_refs::check_block(b, diags);
+            static_refs::check_block(b, &src, diags);
         }
         if override_file {
             overrides::refuse_conditions(b, diags);

@@ -39,6 +39,18 @@ impl<'a> Expr<'a> {
         })
     }
 
+    /// `expr` parsed from `text` alone (its spans count from 0), which sits at `range`.
+    pub fn in_text(expr: &'a Expression, text: &'a str, range: &'a Range) -> Expr<'a> {
+        Expr {
+            expr,
+            place: Place {
+                range,
+                text: Some(text),
+            },
+            base: 0,
+        }
+    }
+
     /// The range of sub-expression (or node) span `span` (absolute bytes in the file).
     pub fn range(&self, span: Option<std::ops::Range<usize>>) -> Range {
         let span = span.unwrap_or(self.base..self.base);

@@ -6,22 +6,30 @@
 //!
 //! Quoted references (Terraform 0.11's form) are warned about elsewhere; one that does not
 //! parse as a reference, and forms whose handling is not modelled (templates, a negative
-//! index), are left alone. JSON files are not checked.
+//! index), are left alone. In JSON files only `replace_triggered_by` is checked: each
+//! element a string Terraform re-parses as native syntax from its opening quote on.
 
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::Span;
 
+use crate::config::load::json::Node;
 use crate::config::load::static_eval::{start_range, Expr};
-use crate::config::model::{Attribute, Block};
+use crate::config::model::{Attribute, Block, Value};
 use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Range};
 
 const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 
-/// Checks top-level block `b` of a native file.
-pub fn check_block(b: &Block, diags: &mut Diagnostics) {
+/// Checks top-level block `b` of a file whose text is `src`.
+pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
     if b.origin.file.ends_with(".json") {
+        if (b.kind.as_str(), b.labels.len()) == ("resource", 2) {
+            let lifecycle = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty());
+            if let Some(a) = lifecycle.and_then(|l| l.body.attribute("replace_triggered_by")) {
+                json_replace_triggered_by(a, src, diags);
+            }
+        }
         return;
     }
     match (b.kind.as_str(), b.labels.len()) {
@@ -257,55 +265,115 @@ fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
     // Terraform goes on to the next element only while no element has failed, so only
     // the first failing element is reported; one not modelled ends the check.
     for item in items {
-        let triggers: Vec<Trigger> = expression_reference_paths(item)
-            .iter()
-            .map(|p| trigger(p))
-            .collect::<Option<_>>()?;
-        let range = x.range(item.span());
-        let err = |summary: &str, detail: &str| {
-            Diagnostic::error(summary, detail).with_range(range.clone())
-        };
-        let before = diags.0.len();
-        if triggers.iter().any(|t| matches!(t, Trigger::TypeOnly)) {
-            diags.push(err(
-                "Invalid reference",
-                "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
-            ));
-            break;
-        }
-        let mut resources = 0;
-        for t in &triggers {
-            match t {
-                Trigger::Resource => resources += 1,
-                Trigger::Meta("each", name) if name != "key" => diags.push(err(
-                    "Invalid each reference in replace_triggered_by expression",
-                    "Only each.key may be used in replace_triggered_by.",
-                )),
-                Trigger::Meta("count", name) if name != "index" => diags.push(err(
-                    "Invalid count reference in replace_triggered_by expression",
-                    "Only count.index may be used in replace_triggered_by.",
-                )),
-                Trigger::Other => diags.push(err(
-                    "Invalid reference in replace_triggered_by expression",
-                    "Only resources, count.index, and each.key may be used in replace_triggered_by.",
-                )),
-                _ => {}
-            }
-        }
-        match resources {
-            0 => diags.push(err(
-                "Invalid replace_triggered_by expression",
-                "Missing resource reference in replace_triggered_by expression.",
-            )),
-            1 => {}
-            _ => diags.push(err(
-                "Invalid replace_triggered_by expression",
-                "Multiple resource references in replace_triggered_by expression.",
-            )),
-        }
-        if diags.0.len() > before {
+        if trigger_fails(&x, item, diags)? {
             break;
         }
     }
     Some(())
+}
+
+/// Checks one `replace_triggered_by` element `item` of `x`: whether it failed, `None` for a
+/// form not modelled.
+fn trigger_fails(x: &Expr<'_>, item: &Expression, diags: &mut Diagnostics) -> Option<bool> {
+    let triggers: Vec<Trigger> = expression_reference_paths(item)
+        .iter()
+        .map(|p| trigger(p))
+        .collect::<Option<_>>()?;
+    let range = x.range(item.span());
+    let err =
+        |summary: &str, detail: &str| Diagnostic::error(summary, detail).with_range(range.clone());
+    let before = diags.0.len();
+    if triggers.iter().any(|t| matches!(t, Trigger::TypeOnly)) {
+        diags.push(err(
+            "Invalid reference",
+            "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
+        ));
+        return Some(true);
+    }
+    let mut resources = 0;
+    for t in &triggers {
+        match t {
+            Trigger::Resource => resources += 1,
+            Trigger::Meta("each", name) if name != "key" => diags.push(err(
+                "Invalid each reference in replace_triggered_by expression",
+                "Only each.key may be used in replace_triggered_by.",
+            )),
+            Trigger::Meta("count", name) if name != "index" => diags.push(err(
+                "Invalid count reference in replace_triggered_by expression",
+                "Only count.index may be used in replace_triggered_by.",
+            )),
+            Trigger::Other => diags.push(err(
+                "Invalid reference in replace_triggered_by expression",
+                "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+            )),
+            _ => {}
+        }
+    }
+    match resources {
+        0 => diags.push(err(
+            "Invalid replace_triggered_by expression",
+            "Missing resource reference in replace_triggered_by expression.",
+        )),
+        1 => {}
+        _ => diags.push(err(
+            "Invalid replace_triggered_by expression",
+            "Multiple resource references in replace_triggered_by expression.",
+        )),
+    }
+    Some(diags.0.len() > before)
+}
+
+/// `decodeReplaceTriggeredBy` on a JSON value: a list (`hcl.ExprList`) whose elements are
+/// strings (`unwrapJSONRefExpr`), each re-parsed as a native expression that starts at its
+/// opening quote, so its positions sit one column early. A string that does not parse
+/// reports hclsyntax's errors even after an element failed; the reference checks stop at
+/// the first failure, as for native syntax.
+fn json_replace_triggered_by(a: &Attribute, src: &str, diags: &mut Diagnostics) {
+    let Value::Json(node) = &a.value else { return };
+    let file = &a.origin.file;
+    let whole = |n: &Node| Range::from_span(file, src, n.span.clone());
+    let Some(items) = node.as_array() else {
+        if !matches!(node.kind, crate::config::load::json::NodeKind::Null) {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid expression",
+                    "A static list expression is required.",
+                )
+                .with_range(whole(node)),
+            );
+        }
+        return;
+    };
+    let mut failed = false;
+    for item in items {
+        let Some(text) = item.as_str() else {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid reference expression",
+                    "A single reference string is required.",
+                )
+                .with_range(whole(item)),
+            );
+            failed = true;
+            continue;
+        };
+        let at = Range::from_span(file, src, item.span.start..item.span.start);
+        let syntax = crate::hcl_syntax::expression_diagnostics(text.as_bytes(), file, at.start);
+        failed |= syntax.iter().any(Diagnostic::is_error);
+        diags.extend(syntax);
+        if failed {
+            continue;
+        }
+        let parsed =
+            hcl_edit::parser::parse_expr(&crate::hcl_syntax::expression_for_hcl_edit(text));
+        let Ok(expr) = parsed else {
+            // hclsyntax accepts what hcl-edit refuses: not followed.
+            return;
+        };
+        let x = Expr::in_text(&expr, text, &at);
+        match trigger_fails(&x, &expr, diags) {
+            Some(f) => failed = f,
+            None => return,
+        }
+    }
 }

@@ -9,6 +9,7 @@ mod module_source;
 mod provider_validation;
 pub mod reference;
 mod render;
+mod test_providers;
 mod tree;
 
 pub use core_version::{check_required_version, CoreVersionCheck};

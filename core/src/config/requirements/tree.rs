@@ -30,6 +30,8 @@ pub struct ModuleTree {
     pub key: String,
     /// The `source` of the call that loaded it, as written (`""` for the root).
     pub source: String,
+    /// Whether a test run calls it or one of its ancestors.
+    pub under_test: bool,
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
     /// Terraform's checks across the whole tree (module call arguments against the
@@ -88,17 +90,27 @@ impl ModuleTree {
     }
 
     /// This module's diagnostics alone: loading, `required_version` syntax, its calls.
-    /// `terraform init`, `get` and `providers` report the warnings of the root module's
-    /// files only; a called module's files count for their errors.
     fn own_diagnostics(&self) -> crate::diag::Diagnostics {
         let mut d = self.loaded.diagnostics.clone();
-        if !is_root(self) {
+        if !self.reports_warnings() {
             d.0.retain(|x| x.is_error());
         }
         d.extend(self.required_version.invalid.iter().cloned());
         d.extend(self.calls.iter().cloned());
         d.extend(self.provider_checks.iter().cloned());
         d
+    }
+
+    /// Whether `terraform init`, `get` and `providers` report the warnings of this module's
+    /// files. The root's always; a module a `module` block calls is installed by a graph
+    /// node that drops what loading it said unless that holds an error (then all of it is
+    /// reported, warnings too); a test run's module and those below it are built without
+    /// the graph, which keeps every diagnostic.
+    fn reports_warnings(&self) -> bool {
+        is_root(self)
+            || self.under_test
+            || self.loaded.diagnostics.has_errors()
+            || self.required_version.invalid.has_errors()
     }
 
     /// Calls `f` on this module and every module below it (test runs' included), in
@@ -221,6 +233,10 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
         checks.extend(super::validate_provider_configs(
             &tree,
             &stopped,
+            opts.flavor,
+        ));
+        checks.extend(super::test_providers::validate_test_providers(
+            &tree,
             opts.flavor,
         ));
     }
@@ -426,6 +442,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         calls,
         key: at.key,
         source: at.source,
+        under_test: at.under_test,
         required_version,
         provider_checks: crate::diag::Diagnostics::new(),
         call_sources,
@@ -644,9 +661,9 @@ pub fn tree_requirements(tree: &ModuleTree, flavor: Flavor) -> ProviderRequireme
 fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
     let before = reqs.diagnostics.0.len();
     add_module(reqs, &t.loaded.module, &t.path, flavor);
-    if !is_root(t) {
+    if !t.reports_warnings() {
         // Decoding warnings of a called module's files (a quoted provider reference) are
-        // not reported by `terraform init`, `get` or `providers`; its errors are.
+        // reported as its loading warnings are (`ModuleTree::reports_warnings`).
         let added = reqs.diagnostics.0.split_off(before);
         reqs.diagnostics
             .0

@@ -9,8 +9,9 @@
 //! `moved` and `removed`. Every such
 //! diagnostic `terraform init` gives must be tflock's, text and position alike.
 //!
-//! Native syntax only: tflock does not check these values in JSON files yet, nor quoted
-//! texts that do not parse as references.
+//! Native syntax only: tflock checks none of these values in JSON files but
+//! `replace_triggered_by` (a config fixture), nor quoted texts that do not parse as
+//! references.
 
 use super::harness::{init_diagnostics_failures, rng};
 use rand::rngs::StdRng;
