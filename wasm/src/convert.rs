@@ -14,8 +14,8 @@ use wasm_bindgen::{JsCast, JsValue};
 /// outputs hold strings, booleans, integers below 2^53 and nested objects and arrays, which
 /// both give alike.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
-    let text =
-        serde_json::to_string(v).map_err(|e| crate::error::error("Internal error", e.to_string()))?;
+    let text = serde_json::to_string(v)
+        .map_err(|e| crate::error::error("Internal error", e.to_string()))?;
     js_sys::JSON::parse(&text).map_err(|_| crate::error::error("Internal error", "JSON.parse"))
 }
 
