@@ -7,12 +7,16 @@ use tflock_core::Flavor;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Serializes `v` to a plain JavaScript value: maps become objects, `None` becomes `null`.
+///
+/// Through JSON text and `JSON.parse` rather than serde-wasm-bindgen's serializer, which
+/// instantiated every output type's `Serialize` once more next to serde_json's uses, and
+/// kept a `HashMap` of interned strings: 2.3 KB gzipped (wasm/npm/README.md, "Size"). The
+/// outputs hold strings, booleans, integers below 2^53 and nested objects and arrays, which
+/// both give alike.
 pub fn to_js<T: Serialize + ?Sized>(v: &T) -> JsResult<JsValue> {
-    let ser = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    v.serialize(&ser)
-        .map_err(|e| crate::error::error("Internal error", e.to_string()))
+    let text = serde_json::to_string(v)
+        .map_err(|e| crate::error::error("Internal error", e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|_| crate::error::error("Internal error", "JSON.parse"))
 }
 
 /// Property `key` of `obj` (`undefined` when `obj` is not an object or lacks it).

@@ -188,8 +188,7 @@ pub fn merge_lock(
         lock: LockJs,
         conflicts: serde_json::Value,
     }
-    let conflicts = serde_json::to_value(&result.conflicts)
-        .map_err(|e| error("Internal error", e.to_string()))?;
+    let conflicts = crate::views::sorted(&result.conflicts)?;
     to_js(&Merged {
         text: render_merge(&result, flavor),
         clean: result.is_clean(),

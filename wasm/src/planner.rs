@@ -255,13 +255,11 @@ pub fn plan_args(options: &JsValue) -> JsResult<(Requirements, Locks, PlanOption
         .collect();
     let mode = match opt_string(options, "mode")? {
         None => Mode::ProvidersLock,
-        Some(m) => {
-            serde_json::from_value::<Mode>(serde_json::Value::String(m.clone())).map_err(|_| {
-                invalid_argument(format!(
-                    "unknown mode {m:?}: expected \"providers-lock\", \"init\" or \"init-upgrade\""
-                ))
-            })?
-        }
+        Some(m) => Mode::parse(&m).ok_or_else(|| {
+            invalid_argument(format!(
+                "unknown mode {m:?}: expected \"providers-lock\", \"init\" or \"init-upgrade\""
+            ))
+        })?,
     };
     // Terraform's init refuses legacy addresses before planning.
     if let Some(d) = requirements::legacy_address_errors(&reqs, mode)

@@ -14,8 +14,16 @@ use tflock_core::api::{AuthView, HashProvenance, OutcomeView, ProviderView};
 use tflock_core::Range;
 
 /// `v` as a JSON value: objects with their keys sorted.
+///
+/// Written as JSON text and read back rather than `serde_json::to_value`: [`to_js`] writes
+/// every output as text already, so each view's `Serialize` is instantiated once, for the
+/// writer, instead of a second time for serde_json's `Value` serializer.
+///
+/// [`to_js`]: crate::convert::to_js
 pub fn sorted<T: Serialize + ?Sized>(v: &T) -> JsResult<serde_json::Value> {
-    serde_json::to_value(v).map_err(|e| error("Internal error", e.to_string()))
+    serde_json::to_string(v)
+        .and_then(|text| serde_json::from_str(&text))
+        .map_err(|e| error("Internal error", e.to_string()))
 }
 
 /// One provenance record (`mergedLines`).

@@ -1,12 +1,12 @@
 //! Loading the primary files into one module (Terraform's `NewModule`/`appendFile`), with the
 //! duplicate-definition errors Terraform reports, per flavour.
 
+use crate::collections::SortedMap;
 use crate::config::load::ParsedFile;
 use crate::config::model::{Block, Item};
 use crate::config::module::{block_key, provider_alias, Module};
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
-use std::collections::HashMap;
 
 /// The state-storage blocks found so far (first of each kind wins).
 #[derive(Debug, Default)]
@@ -20,10 +20,10 @@ pub struct Backends {
 /// Appends every primary file in order and reports duplicates.
 pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diagnostics) -> Module {
     let mut module = Module::default();
-    let mut seen: HashMap<String, (usize, Range)> = HashMap::new();
-    let mut locals: HashMap<String, Range> = HashMap::new();
-    let mut imports: HashMap<String, Range> = HashMap::new();
-    let mut provider_metas: HashMap<String, Range> = HashMap::new();
+    let mut seen: SortedMap<String, (usize, Range)> = SortedMap::new();
+    let mut locals: SortedMap<String, Range> = SortedMap::new();
+    let mut imports: SortedMap<String, Range> = SortedMap::new();
+    let mut provider_metas: SortedMap<String, Range> = SortedMap::new();
     let mut backends = Backends::default();
     check_required_providers(&files, diags);
 
@@ -126,7 +126,7 @@ fn terraform_block(
     b: &Block,
     flavor: Flavor,
     backends: &mut Backends,
-    provider_metas: &mut HashMap<String, Range>,
+    provider_metas: &mut SortedMap<String, Range>,
     diags: &mut Diagnostics,
 ) {
     for nb in b.body.blocks() {

@@ -1,7 +1,7 @@
 //! The merged module value and the index that finds a top-level object by its address.
 
+use crate::collections::SortedMap;
 use crate::config::model::{Block, Item};
-use std::collections::HashMap;
 
 /// A module after loading all primary files and merging every override file into them.
 ///
@@ -51,9 +51,9 @@ pub fn provider_alias(b: &Block) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct Index {
     /// `block_key` → index into `Module::blocks`.
-    pub blocks: HashMap<String, usize>,
+    pub blocks: SortedMap<String, usize>,
     /// Local value name → (block index, item index).
-    pub locals: HashMap<String, (usize, usize)>,
+    pub locals: SortedMap<String, (usize, usize)>,
 }
 
 impl Index {

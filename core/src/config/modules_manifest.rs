@@ -162,7 +162,7 @@ impl ModuleManifest {
         };
         let mut records: Vec<ModuleRecord> = Vec::new();
         // Keys seen so far: a scan of `records` per record made a large manifest quadratic.
-        let mut keys = std::collections::HashSet::new();
+        let mut keys = crate::collections::SortedSet::new();
         for item in list {
             let serde_json::Value::Object(obj) = item else {
                 return Err(kind_error(

@@ -23,6 +23,19 @@ pub enum Mode {
     ProvidersLock,
 }
 
+impl Mode {
+    /// The mode named as its serde name (`"init"`, `"init-upgrade"`, `"providers-lock"`),
+    /// for callers that would otherwise link a JSON deserializer to read one string.
+    pub fn parse(name: &str) -> Option<Mode> {
+        match name {
+            "init" => Some(Mode::Init),
+            "init-upgrade" => Some(Mode::InitUpgrade),
+            "providers-lock" => Some(Mode::ProvidersLock),
+            _ => None,
+        }
+    }
+}
+
 /// Where `providers lock` and `init` take each platform's `h1:` from.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -91,6 +104,26 @@ impl PlanOptions {
             plugin_cache: false,
             plugin_cache_may_break_lock: false,
             hash_source: HashSource::Packages,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_parse_accepts_exactly_the_serde_names() {
+        for name in [
+            "init",
+            "init-upgrade",
+            "providers-lock",
+            "Init",
+            "providers_lock",
+            "",
+        ] {
+            let serde = serde_json::from_value::<Mode>(serde_json::Value::String(name.into())).ok();
+            assert_eq!(Mode::parse(name), serde, "{name:?}");
         }
     }
 }

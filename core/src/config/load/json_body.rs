@@ -2,7 +2,7 @@
 //! property names are blocks comes from the schema; a block's labels are nested object keys,
 //! and an array at any level means several blocks.
 
-use std::collections::HashMap;
+use crate::collections::SortedMap;
 
 /// Byte offsets into the file.
 type Span = std::ops::Range<usize>;
@@ -260,7 +260,7 @@ impl Cx<'_> {
             return body;
         };
         // Where each argument was set (a scan of the body per argument was quadratic).
-        let mut seen: HashMap<String, Range> = HashMap::new();
+        let mut seen: SortedMap<String, Range> = SortedMap::new();
         for p in props {
             if p.key == "//" {
                 continue;
@@ -341,7 +341,7 @@ pub fn attributes(name: &str, src: &str, root: Node, diags: &mut Diagnostics) ->
         );
         return body;
     };
-    let mut seen: HashMap<String, Range> = HashMap::new();
+    let mut seen: SortedMap<String, Range> = SortedMap::new();
     for p in props {
         if p.key == "//" {
             continue;
