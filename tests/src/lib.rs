@@ -115,13 +115,36 @@ pub fn bench_summary(bench: &str, measurement: &str, value: &str, goal: &str) {
 
 /// The optimised `tflock` binary (`cargo build --release`), for benchmarks.
 pub fn release_tflock_bin() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "tflock"])
-        .current_dir(workspace_root())
+    let status = cargo_build(&["build", "--release", "--quiet", "-p", "tflock"])
         .status()
         .expect("cargo build --release");
     assert!(status.success(), "cargo build --release -p tflock failed");
     target_dir().join("release").join("tflock")
+}
+
+/// `cargo <args>` in the workspace with the environment a shell would give it.
+/// `cargo test` and `cargo bench` give this process the test crate's CARGO_MANIFEST_DIR,
+/// CARGO_PKG_* and so on; build scripts that track them (ring's) would make this build and
+/// the next plain `cargo build`, `cargo test` or `cargo bench` rebuild each other every
+/// time (in release, each rebuild is ring, rustls, reqwest and the crates above them).
+fn cargo_build(args: &[&str]) -> Command {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.args(args).current_dir(workspace_root());
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key.starts_with("CARGO_PKG_")
+            || key.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+            ]
+            .contains(&key.as_ref())
+        {
+            cargo.env_remove(key.as_ref());
+        }
+    }
+    cargo
 }
 
 /// The `tflock` binary built by cargo for this test run (built once per test process).
@@ -129,28 +152,9 @@ pub fn tflock_bin() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let mut cargo = Command::new(env!("CARGO"));
-            cargo
-                .args(["build", "--quiet", "-p", "tflock"])
-                .current_dir(workspace_root());
-            // `cargo test` gives this process the test crate's CARGO_MANIFEST_DIR, CARGO_PKG_*
-            // and so on; build scripts that track them (ring's) would make this build and
-            // the next plain `cargo build` or `cargo test` rebuild each other every time.
-            for (key, _) in std::env::vars_os() {
-                let key = key.to_string_lossy();
-                if key.starts_with("CARGO_PKG_")
-                    || key.starts_with("CARGO_MANIFEST_")
-                    || [
-                        "CARGO_CRATE_NAME",
-                        "CARGO_PRIMARY_PACKAGE",
-                        "CARGO_TARGET_TMPDIR",
-                    ]
-                    .contains(&key.as_ref())
-                {
-                    cargo.env_remove(key.as_ref());
-                }
-            }
-            let status = cargo.status().expect("run cargo build -p tflock");
+            let status = cargo_build(&["build", "--quiet", "-p", "tflock"])
+                .status()
+                .expect("run cargo build -p tflock");
             assert!(status.success(), "cargo build -p tflock failed");
             target_dir().join("debug").join("tflock")
         })

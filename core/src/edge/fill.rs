@@ -4,8 +4,9 @@
 //! discovery, `versions` and `download` code, with the same credentials rules), except that
 //! it asks for every request it can already name at once: a version's download answers for
 //! all platforms go out together, then the `SHA256SUMS` and signature they share. The host
-//! performs them in any order, hands each response back with [`Fill::receive`], and polls
-//! again until the fill is [`FillStep::Done`].
+//! performs them ([`OriginGet`]s: the origin is a registry, so every request is a `GET`) in
+//! any order, hands each response back with [`Fill::receive`], and polls again until the
+//! fill is [`FillStep::Done`]. The conversations' own request vocabulary stays inside core.
 //!
 //! A `<version>.json` fill lists every platform the origin lists, each with the `zh:` its
 //! signature-verified `SHA256SUMS` gives; it fails as a whole if any platform's download
@@ -29,9 +30,29 @@ use crate::protocol::sha256sums::check_listed_checksum;
 use crate::protocol::signature::TrustRoots;
 use crate::source::conversation::{Ctx, Io, Suspend};
 use crate::source::registry::{self, CatalogEntry};
-use crate::source::{SourceRequest, SourceResponse, SourceSet};
+use crate::source::{HttpResponse, SourceRequest, SourceResponse, SourceSet};
 use crate::version::Version;
 use crate::Flavor;
+use url::Url;
+
+/// One document a fill asks the host to `GET` from the origin (discovery, the registry's
+/// JSON, `SHA256SUMS` and its signature), following redirects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginGet {
+    /// The absolute URL.
+    pub url: Url,
+    /// The host whose credentials go with the request (a registry API request); `None`
+    /// means send none.
+    pub auth_host: Option<String>,
+}
+
+/// The host's answer to an [`OriginGet`]: the response, or why there was none
+/// (connection refused, a timeout, a limit) in the host's words.
+pub type OriginAnswer = Result<HttpResponse, String>;
+
+/// The answer to a directory listing, which only a filesystem mirror asks for: a fill's
+/// origin is always a registry.
+const NO_DIRECTORIES: &str = "a mirror has no local directories";
 
 /// What is being filled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +84,7 @@ pub enum Filled {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FillStep {
     /// Perform these requests (all independent) and hand each response back.
-    Requests(Vec<SourceRequest>),
+    Requests(Vec<OriginGet>),
     /// The fill is over.
     Done(Result<Filled, EdgeError>),
 }
@@ -140,13 +161,40 @@ impl Fill {
             Some(done) if missing.is_empty() => FillStep::Done(done),
             _ => {
                 missing.dedup();
-                FillStep::Requests(missing)
+                let mut gets = Vec::new();
+                let mut answered_here = false;
+                for request in missing {
+                    match request {
+                        SourceRequest::Get { url, auth_host } => {
+                            gets.push(OriginGet { url, auth_host })
+                        }
+                        listing @ SourceRequest::ListDir { .. } => {
+                            let refusal = SourceResponse::Listing(Err(NO_DIRECTORIES.into()));
+                            self.record(listing, refusal);
+                            answered_here = true;
+                        }
+                    }
+                }
+                if gets.is_empty() && answered_here {
+                    // Every request was a listing, answered above: the fill can go on.
+                    return self.poll();
+                }
+                FillStep::Requests(gets)
             }
         }
     }
 
     /// Hands in the response to `request`, one [`Fill::poll`] asked for.
-    pub fn receive(&mut self, request: SourceRequest, response: SourceResponse) {
+    pub fn receive(&mut self, request: OriginGet, response: OriginAnswer) {
+        let OriginGet { url, auth_host } = request;
+        self.record(
+            SourceRequest::Get { url, auth_host },
+            SourceResponse::Http(response),
+        );
+    }
+
+    /// Logs the first response to `request`, counting its body against the fill's bytes.
+    fn record(&mut self, request: SourceRequest, response: SourceResponse) {
         if !self.log.iter().any(|(r, _)| *r == request) {
             if let SourceResponse::Http(Ok(r)) = &response {
                 self.received = self.received.saturating_add(r.body.len() as u64);
@@ -158,7 +206,7 @@ impl Fill {
     /// Runs the fill to the end with a blocking `perform`.
     pub fn run(
         mut self,
-        mut perform: impl FnMut(&SourceRequest) -> SourceResponse,
+        mut perform: impl FnMut(&OriginGet) -> OriginAnswer,
     ) -> Result<Filled, EdgeError> {
         loop {
             match self.poll() {

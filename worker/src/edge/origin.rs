@@ -1,4 +1,4 @@
-//! Talking to origins: the core's source requests performed with the CLI's credential
+//! Talking to origins: the core's fill requests performed with the CLI's credential
 //! rules (a token only when the core names the registry host, and only to that URL's
 //! origin across redirects), fills run round by round with each round's requests in
 //! parallel, archive downloads without credentials, and a cap on concurrent origin work per
@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use futures_util::future::{join_all, select, Either};
 use futures_util::StreamExt;
-use tflock_core::edge::fill::{Fill, FillStep, Filled};
+use tflock_core::api::HttpResponse;
+use tflock_core::edge::fill::{Fill, FillStep, Filled, OriginAnswer, OriginGet};
 use tflock_core::edge::held::{Slot, Slots};
 use tflock_core::edge::limits::{BodyGuard, Failure};
 use tflock_core::edge::uploads::stale_after_ms;
 use tflock_core::edge::{EdgeError, EdgeErrorKind};
-use tflock_core::source::{HttpResponse, SourceRequest, SourceResponse};
 use worker::{
     AbortSignal, ByteStream, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect,
     Response, Url,
@@ -72,13 +72,10 @@ pub(crate) async fn run_fill(mirror: &Mirror, mut fill: Fill) -> Result<Filled, 
     }
 }
 
-/// One source request, retried per the core's policy; the core's verdict when a limit or
+/// One fill request, retried per the core's policy; the core's verdict when a limit or
 /// the allowed hosts ended it.
-async fn perform(mirror: &Mirror, request: &SourceRequest) -> (SourceResponse, Option<EdgeError>) {
-    let SourceRequest::Get { url, auth_host } = request else {
-        let none = Err("a mirror has no local directories".to_string());
-        return (SourceResponse::Listing(none), None);
-    };
+async fn perform(mirror: &Mirror, request: &OriginGet) -> (OriginAnswer, Option<EdgeError>) {
+    let OriginGet { url, auth_host } = request;
     let token = auth_host
         .as_deref()
         .and_then(|h| mirror.config.token_for(h));
@@ -100,11 +97,11 @@ async fn perform(mirror: &Mirror, request: &SourceRequest) -> (SourceResponse, O
             return match outcome {
                 Ok(mut r) => {
                     r.had_credentials = token.is_some();
-                    (SourceResponse::Http(Ok(r)), None)
+                    (Ok(r), None)
                 }
                 Err(Attempt { error, retry }) => {
                     let verdict = retry.is_none().then(|| error.clone());
-                    (SourceResponse::Http(Err(error.message)), verdict)
+                    (Err(error.message), verdict)
                 }
             };
         };
