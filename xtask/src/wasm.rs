@@ -319,14 +319,16 @@ pub fn test() -> Result<()> {
     host_tests()
 }
 
-/// The package's size ceiling: the module as measured after session 18's reductions
-/// (552,927 bytes with the core's `hclsyntax-diagnostics` feature on, 2026-11-26; 559,719
+/// The package's size ceiling: the merged module of session 18 (562,464 bytes: the
+/// features merged with the reductions — module sources' `const` values and `locals`,
+/// hclsyntax's recovered bodies, test-file provider checks — added 9,537 to the reduced
+/// module), measured after session 18's reductions (552,927 bytes with the core's `hclsyntax-diagnostics` feature on, 2026-11-26; 559,719
 /// before them: the configuration loader's maps as `SortedMap`s, outputs through serde_json
 /// text instead of serde-wasm-bindgen, the shared sort behind `&dyn`). Session 17 had taken
 /// it from 565,443 to 548,116 before merged features added 11.6 KB. Each step is in
 /// wasm/npm/README.md, "Size", with where the rest of the bytes are. The goal stays 500 KB;
 /// lower this with every change that shrinks the module.
-const GZIP_BUDGET: u64 = 552_927;
+const GZIP_BUDGET: u64 = 562_464;
 
 /// Fails when the module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path) -> Result<()> {
