@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest } from "node:http";
-import { startMirror } from "./mirror.mjs";
+import { pointDownloadsAt, startMirror } from "./mirror.mjs";
 import { startRegistry } from "../../wasm/tests/registry.mjs";
 
 const HOST = "gone.test";
@@ -62,15 +62,7 @@ before(async () => {
   });
   await new Promise((r) => front.listen(0, "127.0.0.1", r));
   const at = `127.0.0.1:${front.address().port}`;
-  // Every download answer points at the front server (its archives, sums and signature).
-  for (const [path, body] of registry.files) {
-    if (!path.includes("/download/")) continue;
-    const answer = JSON.parse(body);
-    for (const field of ["download_url", "shasums_url", "shasums_signature_url"]) {
-      answer[field] = `http://${at}${new URL(answer[field]).pathname}`;
-    }
-    registry.files.set(path, Buffer.from(JSON.stringify(answer)));
-  }
+  pointDownloadsAt(registry, at);
   // No queue: background h1: jobs would pull the archives themselves.
   mf = startMirror({
     bindings: {

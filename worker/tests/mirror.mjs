@@ -26,6 +26,19 @@ export function startMirror(options) {
   });
 }
 
+/** Points every download answer of the fake `registry` (its archive, sums and signature
+ * URLs) at the server listening on `at` (`host:port`), which the test controls. */
+export function pointDownloadsAt(registry, at) {
+  for (const [path, body] of registry.files) {
+    if (!path.includes("/download/")) continue;
+    const answer = JSON.parse(body);
+    for (const field of ["download_url", "shasums_url", "shasums_signature_url"]) {
+      answer[field] = `http://${at}${new URL(answer[field]).pathname}`;
+    }
+    registry.files.set(path, Buffer.from(JSON.stringify(answer)));
+  }
+}
+
 /** `tflock hash --json` of `bytes`, written into the directory `work`. */
 export function cliHashes(work, bytes) {
   const path = join(work, `z${Math.random().toString(16).slice(2)}.zip`);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest } from "node:http";
 import { randomBytes } from "node:crypto";
 import { root } from "../../wasm/tests/helpers.mjs";
-import { startMirror } from "./mirror.mjs";
+import { pointDownloadsAt, startMirror } from "./mirror.mjs";
 import { startRegistry, storedZip, demoZip } from "../../wasm/tests/registry.mjs";
 
 const HOST = "waiters.test";
@@ -61,14 +61,7 @@ before(async () => {
   });
   await new Promise((r) => front.listen(0, "127.0.0.1", r));
   const at = `127.0.0.1:${front.address().port}`;
-  for (const [path, body] of registry.files) {
-    if (!path.includes("/download/")) continue;
-    const answer = JSON.parse(body);
-    for (const field of ["download_url", "shasums_url", "shasums_signature_url"]) {
-      answer[field] = `http://${at}${new URL(answer[field]).pathname}`;
-    }
-    registry.files.set(path, Buffer.from(JSON.stringify(answer)));
-  }
+  pointDownloadsAt(registry, at);
   mf = startMirror({
     scriptPath: root + "worker/tests/counted-entry.mjs",
     bindings: {

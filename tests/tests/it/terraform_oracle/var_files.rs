@@ -185,19 +185,7 @@ fn tflock_lines(dir: &Path, given: &Given) -> (Vec<String>, Vec<String>) {
     let (values, mut diags) = collect(&given.env, &files, &args);
     let mut modules = Vec::new();
     if !diags.has_errors() {
-        let mut dirs: tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>> =
-            Default::default();
-        let root: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-            .expect("fixture copy")
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tf"))
-            .map(|e| {
-                let bytes = std::fs::read(e.path()).expect("config file");
-                (e.file_name().to_string_lossy().into_owned(), bytes)
-            })
-            .collect();
-        dirs.insert(String::new(), root);
-        module_dirs(dir, "", &mut dirs);
+        let dirs = config_dirs(dir);
         let opts = LoadOptions {
             values: values.clone(),
             ..LoadOptions::new(Flavor::Terraform)
@@ -231,6 +219,24 @@ fn tflock_lines(dir: &Path, given: &Given) -> (Vec<String>, Vec<String>) {
 
 /// Every directory below `dir` (but `.terraform`) with its files, keyed by its path
 /// relative to the root.
+/// The configuration under `dir` as the loader takes it: the root's `.tf` files under `""`,
+/// then every subdirectory's files under its relative path.
+fn config_dirs(dir: &Path) -> tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>> {
+    let mut dirs = tflock_core::collections::SortedMap::default();
+    let root: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("configuration directory")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tf"))
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("config file");
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    dirs.insert(String::new(), root);
+    module_dirs(dir, "", &mut dirs);
+    dirs
+}
+
 fn module_dirs(
     dir: &Path,
     rel: &str,
@@ -430,19 +436,7 @@ fn opentofu_reads_variables_and_locals_in_module_sources() {
             .collect();
         let (values, diags) = collect(&given.env, &files, &args);
         assert!(diags.is_empty(), "{diags:?}");
-        let mut dirs: tflock_core::collections::SortedMap<String, Vec<(String, Vec<u8>)>> =
-            Default::default();
-        let root: Vec<(String, Vec<u8>)> = std::fs::read_dir(case)
-            .expect("case")
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tf"))
-            .map(|e| {
-                let bytes = std::fs::read(e.path()).expect("config file");
-                (e.file_name().to_string_lossy().into_owned(), bytes)
-            })
-            .collect();
-        dirs.insert(String::new(), root);
-        module_dirs(case, "", &mut dirs);
+        let dirs = config_dirs(case);
         let opts = LoadOptions {
             values,
             ..LoadOptions::new(Flavor::OpenTofu)
