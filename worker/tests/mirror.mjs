@@ -2,6 +2,7 @@
 // hashes of a zip, which the tests expect the Worker to list.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 // Not hosts.mjs: it reads the built npm package, which the Worker and its bench do not need.
 import { root, runCli, tools } from "../../wasm/tests/helpers.mjs";
@@ -37,6 +38,27 @@ export function pointDownloadsAt(registry, at) {
     }
     registry.files.set(path, Buffer.from(JSON.stringify(answer)));
   }
+}
+
+/** GET `path` under `base`: the response, and a promise of its body (bytes, or the error
+ * that ended it), so a test can watch the first bytes arrive before the body ends. */
+export function streamGet(base, path) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, base), (res) => {
+      const chunks = [];
+      let got = 0;
+      const firstBytes = new Promise((r) => res.once("data", () => r()));
+      const body = new Promise((done) => {
+        res.on("data", (c) => (chunks.push(c), (got += c.length)));
+        res.on("end", () => done({ bytes: Buffer.concat(chunks) }));
+        res.on("error", (error) => done({ error, got }));
+        res.on("close", () => done({ error: new Error("closed"), got }));
+      });
+      resolve({ req, res, firstBytes, body, received: () => got });
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 /** `tflock hash --json` of `bytes`, written into the directory `work`. */

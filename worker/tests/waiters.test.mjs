@@ -7,10 +7,10 @@
 // counted (counted-entry.mjs), so a polling loop would show.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { root } from "../../wasm/tests/helpers.mjs";
-import { pointDownloadsAt, startMirror } from "./mirror.mjs";
+import { pointDownloadsAt, startMirror, streamGet } from "./mirror.mjs";
 import { startRegistry, storedZip, demoZip } from "../../wasm/tests/registry.mjs";
 
 const HOST = "waiters.test";
@@ -83,25 +83,8 @@ after(async () => {
   await new Promise((r) => (front ? front.close(r) : r()));
 });
 
-/** GET `path`: the response, and a promise of its body (bytes, or the error that ended it). */
-function get(path) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, url), (res) => {
-      const chunks = [];
-      let got = 0;
-      const firstBytes = new Promise((r) => res.once("data", () => r()));
-      const body = new Promise((done) => {
-        res.on("data", (c) => (chunks.push(c), (got += c.length)));
-        res.on("end", () => done({ bytes: Buffer.concat(chunks) }));
-        res.on("error", (error) => done({ error, got }));
-        res.on("close", () => done({ error: new Error("closed"), got }));
-      });
-      resolve({ req, res, firstBytes, body, received: () => got });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+/** GET `path` from the Worker (see `streamGet`). */
+const get = (path) => streamGet(url, path);
 
 /** `promise`, or a failure naming `what` after `ms`. */
 function within(ms, what, promise) {
