@@ -523,11 +523,9 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         return Some(load_at(inputs, &child_dir, call.at, depth + 1, None));
     }
     if let Some(why) = unreadable.and_then(|u| u.get(&child_dir)) {
-        let place = format!(
-            "{}:{}",
-            in_dir(call.from, &call.range.filename),
-            call.range.start.line
-        );
+        // The call's range already names its file from the working directory
+        // (`child/main.tf`), as Terraform's `CallRange` does.
+        let place = format!("{}:{}", call.range.filename, call.range.start.line);
         diags.extend(local_directory_unreadable(
             &child_dir, call.name, &place, why,
         ));
