@@ -280,27 +280,49 @@ impl<'a> Parser<'a> {
         diags
     }
 
-    /// `parseQuotedStringLiteral`, for block labels.
+    /// `parseQuotedStringLiteral`, for block labels. A template sequence is an error, and
+    /// hclsyntax keeps the label with `${ ... }` (or `%{ ... }`) in the sequence's place,
+    /// which Terraform goes on to decode (`Invalid resource name`, ...): hcl-edit is shown
+    /// the label with the sequence blanked, and [`Parser::labels`] has the kept text.
     fn parse_quoted_string_literal(&mut self) -> Diags {
         let o_quote = self.read();
         let mut diags = Diags::new();
+        let mut kept: Vec<u8> = Vec::new();
+        // The template sequences cut out (`from..to`), and whether the label's text can be
+        // derived without its escapes (a backslash in it leaves the file unrecovered).
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        let mut plain = true;
+        let mut first_error = false;
         loop {
             let tok = self.read();
             match tok.kind {
                 Kind::CQuote => break,
-                Kind::QuotedLit => diags.extend(self.escape_diags(&tok)),
+                Kind::QuotedLit => {
+                    diags.extend(self.escape_diags(&tok));
+                    let text = self.bytes(&tok);
+                    plain &= !text.contains(&b'\\');
+                    kept.extend(undouble(text));
+                }
                 Kind::TemplateControl | Kind::TemplateInterp => {
                     let which = if tok.kind == Kind::TemplateControl {
                         "%"
                     } else {
                         "$"
                     };
+                    first_error |= cuts.is_empty() && !self.recovery;
                     diags.push(self.diag(
                         "Invalid string literal",
                         format!("Template sequences are not allowed in this string. To include a literal \"{which}\", double it (as \"{which}{which}\") to escape it."),
                         tok.span,
                     ));
-                    self.recover(Kind::TemplateSeqEnd);
+                    kept.extend_from_slice(which.as_bytes());
+                    kept.extend_from_slice(b"{ ... }");
+                    let end = self.recover(Kind::TemplateSeqEnd);
+                    if end.kind == Kind::TemplateSeqEnd {
+                        cuts.push((tok.from, end.to));
+                    } else {
+                        plain = false;
+                    }
                 }
                 Kind::Eof => {
                     diags.push(self.diag(
@@ -308,6 +330,7 @@ impl<'a> Parser<'a> {
                         "Unable to find the closing quote mark before the end of the file.",
                         tok.span,
                     ));
+                    plain = false;
                     break;
                 }
                 _ => {
@@ -317,13 +340,35 @@ impl<'a> Parser<'a> {
                         tok.span,
                     ));
                     self.recover(Kind::CQuote);
+                    plain = false;
                     break;
                 }
             }
         }
-        let _ = o_quote;
+        if plain && !cuts.is_empty() {
+            if let Ok(label) = String::from_utf8(kept) {
+                self.represented += cuts.len();
+                self.represented_errors += cuts.len();
+                self.first_error_cut |= first_error;
+                self.blanks.extend(cuts);
+                self.labels.push((o_quote.from, label));
+            }
+        }
         diags
     }
+}
+
+/// A quoted literal's text with its doubled template introducers (`$${`, `%%{`) read as
+/// one, as `ParseStringLiteralToken` reads them (backslash escapes are not handled here).
+fn undouble(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let doubled = text[i..].starts_with(b"$${") || text[i..].starts_with(b"%%{");
+        out.push(text[i]);
+        i += if doubled { 2 } else { 1 };
+    }
+    out
 }
 
 /// A body item the parser returns: only attributes matter (for "Attribute redefined").

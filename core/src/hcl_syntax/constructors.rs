@@ -65,6 +65,7 @@ impl Parser<'_> {
                 if close.kind == Kind::CBrack {
                     self.blanks.push((next.from, close.from));
                     self.represented += 1;
+                    self.represented_errors += usize::from(first_error);
                     self.first_error_cut |= first_error;
                 }
                 break;
@@ -145,6 +146,7 @@ impl Parser<'_> {
                 if close.kind == Kind::CBrace {
                     self.blanks.push((self.token(key_start).from, close.from));
                     self.represented += 1;
+                    self.represented_errors += usize::from(first_error);
                     self.first_error_cut |= first_error;
                 }
                 break;

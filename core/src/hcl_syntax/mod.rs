@@ -37,15 +37,17 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
     let scanned_clean = diags.is_empty();
-    let (parse_diags, mut blanks, represented) = parser::parse(&tokens, data, filename);
+    let parsed = parser::parse(&tokens, data, filename);
+    let mut blanks = parsed.blanks;
     // Every recovery is shown, and each reported error (a redefined attribute aside) is
     // one of them: hcl-edit then reads the body hclsyntax recovered.
-    let errors = parse_diags
+    let errors = parsed
+        .diags
         .iter()
         .filter(|d| d.is_error() && d.summary != "Attribute redefined")
         .count();
-    let recovered = scanned_clean && represented && errors == 1;
-    diags.extend(parse_diags);
+    let recovered = scanned_clean && parsed.represented == Some(errors);
+    diags.extend(parsed.diags);
     // hcl-edit 0.10 loses its way after an empty heredoc (`<<EOT` and its marker on the
     // next line) when a later heredoc with the same marker sits in parentheses or
     // brackets; an empty heredoc is the empty string, so it reads `""` there instead.
@@ -62,6 +64,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             blanks,
             empty_strings,
             recovered,
+            labels: if recovered { parsed.labels } else { Vec::new() },
         },
     )
 }
@@ -79,6 +82,9 @@ pub struct ForHclEdit {
     /// The file has syntax errors, and the blanks show hcl-edit the body hclsyntax
     /// recovered from them, which Terraform goes on to decode.
     recovered: bool,
+    /// Block labels of the recovered body whose text hcl-edit cannot be shown: the byte
+    /// offset of the label's opening quote, and the text hclsyntax kept.
+    labels: Vec<(usize, String)>,
 }
 
 impl ForHclEdit {
@@ -86,6 +92,15 @@ impl ForHclEdit {
     /// [`ForHclEdit::apply`]) as hclsyntax recovered it.
     pub fn recovered(&self) -> bool {
         self.recovered
+    }
+
+    /// The text hclsyntax recovered for the quoted block label starting at byte `at`, where
+    /// it differs from what hcl-edit reads there.
+    pub fn label_at(&self, at: usize) -> Option<&str> {
+        self.labels
+            .iter()
+            .find(|(from, _)| *from == at)
+            .map(|(_, text)| text.as_str())
     }
 }
 
@@ -133,6 +148,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         blanks,
         empty_strings: Vec::new(),
         recovered: false,
+        labels: Vec::new(),
     }
     .apply(src)
 }
@@ -226,6 +242,28 @@ mod tests {
         // An object never closed, and a valid file, have nothing recovered.
         assert!(!recovered("a = {\n  b c\n"));
         assert!(!recovered("a = {\n  b = 1\n}\n"));
+    }
+
+    #[test]
+    fn a_template_sequence_in_a_label_is_cut_out_and_the_label_kept() {
+        let src =
+            "resource \"a\" \"x_${var.y}_$${z}\" {\n}\ndata \"b\" \"%{ if c }d%{ endif }\" {\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 3, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(
+            edit.apply(src),
+            "resource \"a\" \"x_        _$${z}\" {\n}\ndata \"b\" \"         d          \" {\n}\n"
+        );
+        let quote = |label: &str| src.find(label).expect("label") - 1;
+        assert_eq!(edit.label_at(quote("x_")), Some("x_${ ... }_${z}"));
+        assert_eq!(edit.label_at(quote("%{ if")), Some("%{ ... }d%{ ... }"));
+        assert_eq!(edit.label_at(quote("a\"")), None);
+        // An escape in the label, or a sequence never closed, is not recovered.
+        assert!(!check(b"resource \"a\" \"\\n${x}\" {\n}\n", "main.tf")
+            .1
+            .recovered());
+        assert!(!check(b"resource \"a\" \"${x\n", "main.tf").1.recovered());
     }
 
     fn first(src: &str) -> Option<(String, String)> {

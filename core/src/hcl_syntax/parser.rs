@@ -12,11 +12,29 @@ pub(crate) type Expr = Span;
 
 /// The diagnostics `parser.ParseBody(TokenEOF)` reports for the scanned file, and the byte
 /// ranges hcl-edit must read as spaces (see [`Parser::blanks`]).
-pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> (Diags, Vec<Blank>, bool) {
+pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
     let mut p = Parser::new(tokens, data, filename);
     let diags = p.parse_body(Kind::Eof);
-    let represented = p.first_error_cut && p.recoveries == p.represented;
-    (diags, p.blanks, represented)
+    let represented =
+        (p.first_error_cut && p.recoveries == p.represented).then_some(p.represented_errors);
+    Parsed {
+        diags,
+        blanks: p.blanks,
+        represented,
+        labels: p.labels,
+    }
+}
+
+/// What [`parse`] found in a file.
+pub(crate) struct Parsed {
+    pub diags: Diags,
+    /// See [`Parser::blanks`].
+    pub blanks: Vec<Blank>,
+    /// How many errors came with a recovery the blanks show, when they show every
+    /// recovery and the first error was one of them.
+    pub represented: Option<usize>,
+    /// See [`Parser::labels`].
+    pub labels: Vec<(usize, String)>,
 }
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
@@ -56,7 +74,9 @@ impl<'a> Parser<'a> {
             blanks: Vec::new(),
             recoveries: 0,
             represented: 0,
+            represented_errors: 0,
             first_error_cut: false,
+            labels: Vec::new(),
         }
     }
 }
@@ -79,10 +99,16 @@ pub(crate) struct Parser<'a> {
     /// How many of those skips `blanks` shows hcl-edit as hclsyntax's recovered tree has
     /// them (an object constructor cut short before its failing item).
     pub represented: usize,
-    /// The first error was a collection constructor's missing separator, whose recovery
-    /// `blanks` shows (the constructor cut short); errors that leave a placeholder in
-    /// hclsyntax's tree cannot be shown.
+    /// How many of those reported an error (after the first, hclsyntax's recovery mode
+    /// silences most).
+    pub represented_errors: usize,
+    /// The first error's recovery is one `blanks` shows (a collection constructor cut short
+    /// at a missing separator, a template sequence cut out of a block label); errors that
+    /// leave a placeholder in hclsyntax's tree cannot be shown.
     pub first_error_cut: bool,
+    /// Block labels hclsyntax keeps with a template sequence replaced (see
+    /// `parse_quoted_string_literal`): the offset of the opening quote, and the text.
+    pub labels: Vec<(usize, String)>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours

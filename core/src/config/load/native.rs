@@ -18,6 +18,7 @@ pub fn parse(name: &str, src: &str, for_hcl_edit: &ForHclEdit) -> Result<Body, B
                 name,
                 src,
                 lines: LineIndex::new(src),
+                edit: for_hcl_edit,
             },
             body,
         )),
@@ -41,6 +42,8 @@ struct File<'a> {
     name: &'a str,
     src: &'a str,
     lines: LineIndex,
+    /// What hcl-edit was shown, for the labels it could not be shown as hclsyntax kept them.
+    edit: &'a ForHclEdit,
 }
 
 impl File<'_> {
@@ -126,7 +129,14 @@ fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
     let text = text_of(src, &b);
     Block {
         kind: b.ident.as_str().to_string(),
-        labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
+        labels: b
+            .labels
+            .iter()
+            .map(|l| {
+                let recovered = l.span().and_then(|s| f.edit.label_at(s.start));
+                recovered.unwrap_or(l.as_str()).to_string()
+            })
+            .collect(),
         body: convert_body(f, b.body),
         origin: Origin {
             file: name.to_string(),
