@@ -7,8 +7,10 @@
 
 use super::{InputValue, InputValues};
 use crate::config::load::cty::Val;
+use crate::config::load::json::{Node, NodeKind};
 use crate::config::load::static_eval::{value, Expr};
-use crate::config::model::{Block, Value};
+use crate::config::model::{Attribute, Block, Value};
+use crate::diag::{Pos, Range};
 use hcl_edit::expr::Expression;
 
 /// The string root variable `var` (named `name`) stands for in a module source: the value
@@ -43,13 +45,85 @@ pub(crate) fn root_value(var: &Block, name: &str, values: &InputValues) -> Optio
     }
 }
 
+/// The whole value root variable `var` (named `name`) has when a module source reads into
+/// it (`var.site.path`, `var.dirs[0]`): the value given in `values`, else its default, as
+/// written (an object, tuple or primitive; `None` when it is not a constant). The variable's
+/// type does not change what an attribute or index reads, so it is not converted.
+pub(crate) fn root_val(var: &Block, name: &str, values: &InputValues) -> Option<Val> {
+    match values.get(name) {
+        Some(InputValue::Expr { attr, .. }) => attribute_val(attr),
+        Some(InputValue::Text(text) | InputValue::Arg(text)) => {
+            if parses_literally(var) {
+                Some(Val::String(text.clone()))
+            } else {
+                text_val(text)
+            }
+        }
+        None => default_val(var),
+    }
+}
+
+/// The variable's default as a whole value (see [`root_val`]).
+pub(crate) fn default_val(var: &Block) -> Option<Val> {
+    attribute_val(var.body.attribute("default")?)
+}
+
+/// A constant attribute's value; `None` when evaluating it reports anything.
+fn attribute_val(attr: &Attribute) -> Option<Val> {
+    match &attr.value {
+        Value::Native { .. } => {
+            let x = Expr::of(attr)?;
+            let (v, diags) = value(&x, x.expr)?;
+            diags.is_empty().then_some(v)
+        }
+        Value::Json(node) => Some(json_val(node)),
+    }
+}
+
+/// A `-var` or `TF_VAR_` text parsed as HCL (the variable's type is not primitive).
+fn text_val(text: &str) -> Option<Val> {
+    let expr = hcl_edit::parser::parse_expr(text).ok()?;
+    let pos = Pos {
+        line: 1,
+        column: 1,
+        byte: 0,
+    };
+    let range = Range {
+        filename: String::new(),
+        start: pos,
+        end: pos,
+    };
+    let (v, diags) = value(&Expr::in_text(&expr, text, &range), &expr)?;
+    diags.is_empty().then_some(v)
+}
+
+/// A JSON variables file's value: strings are literal there.
+fn json_val(node: &Node) -> Val {
+    match &node.kind {
+        NodeKind::Null => Val::Null,
+        NodeKind::Bool(b) => Val::Bool(*b),
+        NodeKind::Number(n) => Val::Number(n.clone()),
+        NodeKind::String(s) => Val::String(s.clone()),
+        NodeKind::Array(items) => Val::Tuple(items.iter().map(json_val).collect()),
+        NodeKind::Object(props) => {
+            let mut attrs: Vec<(String, Val)> = Vec::new();
+            for p in props {
+                attrs.retain(|(n, _)| *n != p.key);
+                attrs.push((p.key.clone(), json_val(&p.value)));
+            }
+            crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
+            Val::Object(attrs)
+        }
+    }
+}
+
 /// The variable's default, when it is a literal string.
 pub(crate) fn default_value(var: &Block) -> Option<String> {
     var.body.attribute("default")?.literal_str()
 }
 
 /// A value converted to the string a module source needs (cty's primitive conversions).
-fn as_source(v: Val) -> Option<String> {
+pub(crate) fn as_source(v: Val) -> Option<String> {
     match v {
         Val::String(s) | Val::Number(s) => Some(s),
         Val::Bool(b) => Some(b.to_string()),

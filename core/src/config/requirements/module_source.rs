@@ -17,11 +17,12 @@
 use std::collections::BTreeMap;
 
 use crate::config::input_values::{self, InputValues};
+use crate::config::load::cty::Val;
 use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
-use hcl_edit::expr::Expression;
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::template::{Element, Template};
 
 /// A module call's arguments as the called module's variables see them: each argument's
@@ -136,20 +137,115 @@ fn eval(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Eval {
         Expression::HeredocTemplate(h) => template(&h.template, scope, depth),
         Expression::Parenthesis(p) => eval(p.inner(), scope, depth),
         Expression::Traversal(t) => {
-            let root = t.expr.as_variable().ok_or_else(Vec::new)?;
-            let [op] = t.operators.as_slice() else {
-                return Err(Vec::new());
-            };
-            let hcl_edit::expr::TraversalOperator::GetAttr(name) = op.value() else {
-                return Err(Vec::new());
-            };
-            match root.as_str() {
-                "var" => variable(scope, name.as_str()),
-                "local" => local(scope, name.as_str(), depth),
-                _ => Err(Vec::new()),
-            }
+            let v = traversal(t, scope, depth)?;
+            input_values::as_source(v).ok_or_else(Vec::new)
         }
         _ => Err(Vec::new()),
+    }
+}
+
+/// `var.<name>` or `local.<name>`, and the attributes and constant indexes after it
+/// (`var.site.path`, `var.dirs[0]`, `local.cfg.dirs.1`): the value they read.
+fn traversal(
+    t: &hcl_edit::expr::Traversal,
+    scope: &Scope<'_>,
+    depth: usize,
+) -> Result<Val, Vec<Diagnostic>> {
+    let root = t.expr.as_variable().ok_or_else(Vec::new)?;
+    let (first, rest) = t.operators.split_first().ok_or_else(Vec::new)?;
+    let TraversalOperator::GetAttr(name) = first.value() else {
+        return Err(Vec::new());
+    };
+    let base = match (root.as_str(), rest.is_empty()) {
+        // Known as text (a string, or a call's argument), else as a whole value, which a
+        // local may hold for a later traversal to read into (`local.site.dirs[0]`).
+        ("var", true) => match variable(scope, name.as_str()) {
+            Ok(text) => Val::String(text),
+            Err(diags) if diags.is_empty() => variable_val(scope, name.as_str())?,
+            Err(diags) => return Err(diags),
+        },
+        ("var", false) => variable_val(scope, name.as_str())?,
+        // A local read whole is known only as text, as before traversals were read.
+        ("local", true) => match local(scope, name.as_str(), depth)? {
+            v @ Val::String(_) => v,
+            _ => return Err(Vec::new()),
+        },
+        ("local", false) => local(scope, name.as_str(), depth)?,
+        _ => return Err(Vec::new()),
+    };
+    rest.iter()
+        .try_fold(base, |v, op| step(v, op.value()))
+        .ok_or_else(Vec::new)
+}
+
+/// One attribute or constant index into a known value (HCL's `GetAttr` and `Index`, with
+/// cty's conversions of the key: a number names a map key, a numeric string a list index).
+fn step(v: Val, op: &TraversalOperator) -> Option<Val> {
+    let key = match op {
+        TraversalOperator::GetAttr(name) => Key::Name(name.as_str().to_string()),
+        TraversalOperator::LegacyIndex(i) => Key::Index(usize::try_from(*i.value()).ok()?),
+        TraversalOperator::Index(Expression::String(s)) => Key::Name(s.value().to_string()),
+        TraversalOperator::Index(Expression::Number(n)) => match n.value().as_u64() {
+            Some(i) => Key::Index(usize::try_from(i).ok()?),
+            None => return None,
+        },
+        _ => return None,
+    };
+    match (v, key) {
+        (Val::Object(attrs), Key::Name(name)) => {
+            attrs.into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        }
+        (Val::Object(attrs), Key::Index(i)) => {
+            let name = i.to_string();
+            attrs.into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        }
+        (Val::Tuple(items), Key::Index(i)) => items.into_iter().nth(i),
+        (Val::Tuple(items), Key::Name(name)) => {
+            // Only an index may be written as a string (`l["0"]`), not an attribute.
+            if matches!(op, TraversalOperator::GetAttr(_)) {
+                return None;
+            }
+            items.into_iter().nth(name.parse().ok()?)
+        }
+        _ => None,
+    }
+}
+
+/// What a traversal step reads: an attribute or map key, or a list index.
+enum Key {
+    Name(String),
+    Index(usize),
+}
+
+/// A local's or literal's whole value, for traversals to read into: objects and tuples of
+/// what [`eval`] knows.
+fn value_of(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Result<Val, Vec<Diagnostic>> {
+    match expr {
+        Expression::Array(items) => items
+            .iter()
+            .map(|i| value_of(i, scope, depth))
+            .collect::<Result<_, _>>()
+            .map(Val::Tuple),
+        Expression::Object(obj) => {
+            let mut attrs: Vec<(String, Val)> = Vec::new();
+            for (k, v) in obj.iter() {
+                let key = match k {
+                    ObjectKey::Ident(i) => i.as_str().to_string(),
+                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    ObjectKey::Expression(_) => return Err(Vec::new()),
+                };
+                let val = value_of(v.expr(), scope, depth)?;
+                attrs.retain(|(n, _)| *n != key);
+                attrs.push((key, val));
+            }
+            crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
+            Ok(Val::Object(attrs))
+        }
+        Expression::Parenthesis(p) => value_of(p.inner(), scope, depth),
+        Expression::Traversal(t) => traversal(t, scope, depth),
+        Expression::Number(n) => Ok(Val::Number(n.value().to_string())),
+        Expression::Bool(b) => Ok(Val::Bool(*b.value())),
+        _ => eval(expr, scope, depth).map(Val::String),
     }
 }
 
@@ -171,6 +267,32 @@ fn elements<'a>(els: impl Iterator<Item = &'a Element>, scope: &Scope<'_>, depth
 
 /// `var.<name>`: the value its module gets, when the flavour may read it here.
 fn variable(scope: &Scope<'_>, name: &str) -> Eval {
+    let var = readable_variable(scope, name)?;
+    let value = match scope.inputs {
+        Inputs::Root(values) => input_values::root_value(var, name, values),
+        Inputs::Call(args) => match args.get(name) {
+            Some(given) => given.clone(),
+            None => input_values::default_value(var),
+        },
+        Inputs::Defaults => input_values::default_value(var),
+    };
+    value.ok_or_else(Vec::new)
+}
+
+/// `var.<name>`'s whole value, for a traversal to read into (a call's arguments are known
+/// only as strings, which have no attributes).
+fn variable_val(scope: &Scope<'_>, name: &str) -> Result<Val, Vec<Diagnostic>> {
+    let var = readable_variable(scope, name)?;
+    let value = match scope.inputs {
+        Inputs::Root(values) => input_values::root_val(var, name, values),
+        Inputs::Call(args) if args.contains_key(name) => None,
+        Inputs::Call(_) | Inputs::Defaults => input_values::default_val(var),
+    };
+    value.ok_or_else(Vec::new)
+}
+
+/// `var.<name>`'s declaration, when the flavour may read it here.
+fn readable_variable<'m>(scope: &Scope<'m>, name: &str) -> Result<&'m Block, Vec<Diagnostic>> {
     let var = scope
         .module
         .blocks_of("variable")
@@ -216,19 +338,11 @@ fn variable(scope: &Scope<'_>, name: &str) -> Eval {
             ),
         ]);
     }
-    let value = match scope.inputs {
-        Inputs::Root(values) => input_values::root_value(var, name, values),
-        Inputs::Call(args) => match args.get(name) {
-            Some(given) => given.clone(),
-            None => input_values::default_value(var),
-        },
-        Inputs::Defaults => input_values::default_value(var),
-    };
-    value.ok_or_else(Vec::new)
+    Ok(var)
 }
 
-/// `local.<name>`: its expression, evaluated in the same scope.
-fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Eval {
+/// `local.<name>`: its expression's value, evaluated in the same scope.
+fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Result<Val, Vec<Diagnostic>> {
     if depth >= MAX_LOCAL_DEPTH {
         return Err(Vec::new());
     }
@@ -238,8 +352,11 @@ fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Eval {
         .find_map(|b| b.body.attribute(name))
         .ok_or_else(Vec::new)?;
     match &attr.value {
-        Value::Native { expr, .. } => eval(expr, scope, depth + 1),
-        Value::Json(node) => node.as_str().map(str::to_string).ok_or_else(Vec::new),
+        Value::Native { expr, .. } => value_of(expr, scope, depth + 1),
+        Value::Json(node) => node
+            .as_str()
+            .map(|s| Val::String(s.to_string()))
+            .ok_or_else(Vec::new),
     }
 }
 
