@@ -154,7 +154,8 @@ impl<'a> Parser<'a> {
         } else if !single_line {
             let end = self.peek();
             if end.kind != Kind::Newline && end.kind != Kind::Eof {
-                if !self.recovery {
+                let reported = !self.recovery;
+                if reported {
                     let (summary, detail) = if end.kind == Kind::Comma {
                         ("Unexpected comma after argument", "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.")
                     } else {
@@ -166,6 +167,7 @@ impl<'a> Parser<'a> {
                     diags.push(self.diag(summary, detail, end.span));
                 }
                 self.recover_after_body_item();
+                self.cut_rest_of_item(end, reported);
             } else {
                 self.read();
             }
@@ -268,7 +270,8 @@ impl<'a> Parser<'a> {
         if eol.kind == Kind::Newline || eol.kind == Kind::Eof {
             self.read();
         } else {
-            if !self.recovery {
+            let reported = !self.recovery;
+            if reported {
                 diags.push(self.diag(
                     "Missing newline after block definition",
                     "A block definition must end with a newline.",
@@ -276,8 +279,23 @@ impl<'a> Parser<'a> {
                 ));
             }
             self.recover_after_body_item();
+            self.cut_rest_of_item(eol, reported);
         }
         diags
+    }
+
+    /// After `recover_after_body_item` skipped what follows a complete argument or block on
+    /// its line, from `from` through the newline ending the item: hclsyntax keeps the item
+    /// and drops the rest, so hcl-edit is shown the rest blanked (the newline stays).
+    fn cut_rest_of_item(&mut self, from: Token, reported: bool) {
+        let last = self.token(self.read_index().saturating_sub(1));
+        if last.from < from.from {
+            return;
+        }
+        self.blanks.push((from.from, last.from));
+        self.represented += 1;
+        self.represented_errors += usize::from(reported);
+        self.first_error_cut |= reported;
     }
 
     /// `parseQuotedStringLiteral`, for block labels. A template sequence is an error, and

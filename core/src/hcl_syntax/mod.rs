@@ -266,6 +266,16 @@ mod tests {
         assert!(!check(b"resource \"a\" \"${x\n", "main.tf").1.recovered());
     }
 
+    #[test]
+    fn the_rest_of_a_line_after_a_complete_item_is_cut_out() {
+        let src = "a = 1 b = [\n2\n] # c\nx {} y\nz = 3\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        // Only the first is reported: hclsyntax is in recovery mode after it.
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "a = 1           # c\nx {}  \nz = 3\n");
+    }
+
     fn first(src: &str) -> Option<(String, String)> {
         first_error(src.as_bytes(), "main.tf").map(|d| {
             let r = d.range.expect("a range");
