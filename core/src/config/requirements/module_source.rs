@@ -2,7 +2,8 @@
 //! string literals, templates and parentheses of what is known, `local.<name>` whose
 //! expression is known, and `var.<name>`, whose value is the one given for the root module
 //! (`-var`, variables files, `TF_VAR_`, see [`input_values`]) or by the module's call, else
-//! the variable's default.
+//! the variable's default; attributes and constant indexes read into an object, map or list
+//! value of a root variable or a local (`var.site.path`, `var.dirs["a"]`, `local.l[0]`).
 //!
 //! - Terraform 1.15 (`terraform.evalSource` over the init graph, where only `const`
 //!   variables are known) reads `const = true` variables only.
