@@ -5,6 +5,7 @@ use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
+use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
     directory_unreadable, is_local_source, not_installed, ModuleManifest,
 };
@@ -35,8 +36,8 @@ pub struct ModuleTree {
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
     /// Terraform's checks across the whole tree (module call arguments against the
-    /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
-    /// the root, empty below it.
+    /// modules' variables; passed provider configurations, proxy blocks, aliases) and what
+    /// reading its test files' mock data directories found: held by the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
     /// Each module call whose source `init` could evaluate, as (name, source), in call
     /// order: the root's read its input values, which later passes have no other way to see.
@@ -174,7 +175,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -192,7 +193,10 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, Some(loaded)), opts)
+    whole_tree(
+        load_at(&inputs, root, Place::root(), 0, Some(loaded)),
+        &inputs,
+    )
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -214,18 +218,31 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: Some(manifest),
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
 }
 
 /// The checks Terraform makes once the whole tree is loaded.
-fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
+fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
+    mut tree: ModuleTree,
+    inputs: &Inputs<'_, N, B>,
+) -> ModuleTree {
+    let opts = inputs.opts;
     // `terraform init` checks module call arguments beside errors in the root module's own
     // files, but not when a called module failed to load; it validates provider
     // configurations only when every module loaded without an error and none refused the
     // core version.
     let clean = !tree.diagnostics().has_errors();
+    // Mock data directories are read last. The module installer reads them whatever it
+    // found; without modules to install, `init` reads them only for a root that loaded
+    // without an error.
+    let mock = if clean || tree.installs_modules() {
+        mock_data(&tree, inputs)
+    } else {
+        crate::diag::Diagnostics::new()
+    };
     let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
     if !children_clean {
+        tree.provider_checks = mock;
         return tree;
     }
     let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
@@ -240,8 +257,27 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
             opts.flavor,
         ));
     }
+    checks.extend(mock);
     tree.provider_checks = checks;
     tree
+}
+
+/// What reading the root's test files' mock data directories reports: those the host read
+/// or could not read (`load_tree`'s hosts, which read nothing on request, are not asked).
+fn mock_data<N: AsRef<str>, B: AsRef<[u8]>>(
+    tree: &ModuleTree,
+    inputs: &Inputs<'_, N, B>,
+) -> crate::diag::Diagnostics {
+    let mut diags = crate::diag::Diagnostics::new();
+    let mut parsed = Vec::new();
+    for mock in tree.tests.iter().flat_map(|t| &t.file.mock_sources) {
+        let key = mock_dir_key(&tree.dir, &mock.dir);
+        let files = inputs.dirs.get(&key).map(Vec::as_slice);
+        if files.is_some() || inputs.unreadable.is_some_and(|u| u.contains_key(&key)) {
+            diags.extend(mock_data_diagnostics(mock, &key, files, &mut parsed));
+        }
+    }
+    diags
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
@@ -284,6 +320,9 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     if is_root(tree) {
         want(join(&tree.dir, DEFAULT_TEST_DIR));
+        for mock in tree.tests.iter().flat_map(|t| &t.file.mock_sources) {
+            want(mock_dir_key(&tree.dir, &mock.dir));
+        }
     }
     for test in &tree.tests {
         for run in &test.file.runs {

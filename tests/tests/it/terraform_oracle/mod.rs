@@ -14,6 +14,7 @@ mod load_values;
 mod lock;
 mod lockfile_diags;
 mod merge;
+mod mock_data;
 mod provider_configs;
 mod providers;
 mod required_version;
