@@ -1,10 +1,12 @@
-//! Mock data directories against Terraform itself: every case of `tests/fixtures/mock-data/`
-//! (`files/` is the working directory, whose test files' `mock_provider` blocks name mock data
-//! directories: present, missing, with bad files) is initialised by `terraform init
-//! -backend=false -json` and loaded by tflock as its CLI loads a working directory (reading
-//! each directory core asks for), and both must give the diagnostics with a source range of
-//! `expected.txt` (`<severity> <summary> | file:line:col-line:col | detail`, sorted), text
-//! and position alike. `TFLOCK_BLESS=1` rewrites `expected.txt` from Terraform's output.
+//! `terraform init`'s diagnostics with a source range against Terraform itself, on
+//! fixtures: every case of `tests/fixtures/init-diagnostics/` (`files/` is the working
+//! directory) is initialised by `terraform init -backend=false -json` and loaded by tflock as
+//! its CLI loads a working directory (reading each directory core asks for), and both must
+//! give the diagnostics of `expected.txt` (`<severity> <summary> | file:line:col-line:col |
+//! detail`, sorted), text and position alike. The `mock-data-*` cases are test files'
+//! `mock_provider` directories (present, missing, bad files); the `const-*` cases module
+//! call arguments for `const` variables that `init` cannot know. `TFLOCK_BLESS=1` rewrites
+//! `expected.txt` from Terraform's output.
 
 use std::path::Path;
 
@@ -90,10 +92,10 @@ fn tflock_lines(root: &Path) -> Vec<String> {
 }
 
 #[test]
-fn mock_data_directories_are_read_as_terraform_init_reads_them() {
-    let root = fixtures("mock-data");
+fn init_reports_what_terraform_init_reports_for_every_fixture() {
+    let root = fixtures("init-diagnostics");
     let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures/mock-data")
+        .expect("fixtures/init-diagnostics")
         .flatten()
         .map(|e| e.path())
         .collect();
