@@ -7,7 +7,8 @@ use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
-    directory_unreadable, is_local_source, not_installed, ModuleManifest,
+    directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
+    ModuleManifest,
 };
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
@@ -440,15 +441,26 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         .iter()
         .map(|(name, source, _, _)| (name.clone(), source.clone()))
         .collect();
-    let followed: Vec<(String, String, crate::diag::Range, CallArgs)> = found
+    type Followed = (
+        String,
+        String,
+        crate::diag::Range,
+        CallArgs,
+        Option<crate::diag::Range>,
+    );
+    let followed: Vec<Followed> = found
         .into_iter()
-        .map(|(name, source, range, block)| (name, source, range, call_args(block, &scope)))
+        .map(|(name, source, range, block)| {
+            let source_range = block.body.attribute("source").map(|a| a.expr_range.clone());
+            (name, source, range, call_args(block, &scope), source_range)
+        })
         .collect();
-    for (name, source, range, args) in followed {
+    for (name, source, range, args, source_range) in followed {
         let call = Call {
             name: &name,
             source: &source,
             range,
+            source_range,
             from: dir,
             at: Place {
                 path: child_path(&at.path, &name),
@@ -520,6 +532,9 @@ struct Call<'c> {
     name: &'c str,
     source: &'c str,
     range: crate::diag::Range,
+    /// The `source` argument's value, where a changed source is reported (`None` for a
+    /// test run's module, which is not compared).
+    source_range: Option<crate::diag::Range>,
     /// The directory local sources are relative to.
     from: &'c str,
     at: Place,
@@ -549,6 +564,12 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
                 None
             }
             Some(rec) if dirs.contains_key(&rec.dir) => {
+                // Terraform's loader says so and still loads what was installed.
+                if let Some(at) = call.source_range.clone() {
+                    if source_changed(call.source, &rec.source) {
+                        diags.push(source_has_changed(opts.flavor, at));
+                    }
+                }
                 Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
             }
             Some(rec) => {
@@ -619,6 +640,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                         name: &run.name,
                         source: &m.source,
                         range: m.range.clone(),
+                        source_range: None,
                         from: root,
                         at: Place {
                             path: file.module_address(&run.name),
