@@ -17,7 +17,13 @@ use crate::gotext::suggest::name_suggestion;
 pub fn check_call_arguments(tree: &ModuleTree, flavor: Flavor) -> (Diagnostics, Vec<String>) {
     let mut diags = Diagnostics::new();
     let mut stopped = Vec::new();
-    walk(tree, module_schema(flavor), &mut diags, &mut stopped);
+    walk(
+        tree,
+        module_schema(flavor),
+        flavor,
+        &mut diags,
+        &mut stopped,
+    );
     (diags, stopped)
 }
 
@@ -26,6 +32,7 @@ pub fn check_call_arguments(tree: &ModuleTree, flavor: Flavor) -> (Diagnostics, 
 fn walk(
     tree: &ModuleTree,
     reserved: &BodySchema,
+    flavor: Flavor,
     diags: &mut Diagnostics,
     stopped: &mut Vec<String>,
 ) {
@@ -42,7 +49,8 @@ fn walk(
         }
         let failed = found.has_errors();
         diags.extend(found);
-        if let Some(call) = call {
+        // `const` variables are Terraform's; OpenTofu evaluates its module sources otherwise.
+        if let Some(call) = call.filter(|_| flavor == Flavor::Terraform) {
             diags.extend(unknown_const_arguments(
                 call,
                 &tree.loaded.module,
@@ -52,7 +60,7 @@ fn walk(
         if failed {
             stopped.push(child.path.clone());
         } else {
-            walk(child, reserved, diags, stopped);
+            walk(child, reserved, flavor, diags, stopped);
         }
     }
 }
@@ -171,7 +179,7 @@ fn unknown_const_arguments(
 const MAX_LOCAL_DEPTH: usize = 32;
 
 /// Whether `e`, written in `module`, is surely not wholly known during `init`'s walk.
-fn surely_unknown(
+pub(crate) fn surely_unknown(
     e: &hcl_edit::expr::Expression,
     module: &crate::config::Module,
     depth: usize,

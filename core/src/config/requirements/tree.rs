@@ -3,6 +3,7 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
+use super::module_version::{check_version, local_source_with_version};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
@@ -371,7 +372,23 @@ fn module_calls<'m>(
         let Some(name) = b.labels.first() else {
             continue;
         };
+        // Terraform evaluates the version first; a call it cannot install is not followed.
+        let versioned = match scope.flavor {
+            Flavor::Terraform => match check_version(b, scope) {
+                Ok(v) => v,
+                Err(d) => {
+                    diags.extend(d);
+                    continue;
+                }
+            },
+            Flavor::OpenTofu => false,
+        };
         match module_source(b, scope) {
+            Ok(Some(source)) if versioned && is_local_source(&source) => {
+                if let Some(a) = b.body.attribute("source") {
+                    diags.push(local_source_with_version(&source, a.expr_range.clone()));
+                }
+            }
             Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
             Err(d) => diags.extend(d),

@@ -83,7 +83,7 @@ fn tflock_lines(root: &Path) -> Vec<String> {
                 r.start.column,
                 r.end.line,
                 end_column,
-                d.detail
+                d.detail.replace('\n', "\\n")
             ))
         })
         .collect();
@@ -105,11 +105,15 @@ fn init_reports_what_terraform_init_reports_for_every_fixture() {
         std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
         let work = tempfile::tempdir().expect("tempdir");
         copy_tree(&case.join("files"), work.path());
-        let theirs = crate::terraform_oracle::harness::terraform_init_diagnostics(
+        // One line per diagnostic: a detail's line breaks are written `\n`.
+        let theirs: Vec<String> = crate::terraform_oracle::harness::terraform_init_diagnostics(
             work.path(),
             home.path(),
             &|_| true,
-        );
+        )
+        .iter()
+        .map(|l| l.replace('\n', "\\n"))
+        .collect();
         let expected_path = case.join("expected.txt");
         if std::env::var_os("TFLOCK_BLESS").is_some() {
             let text: String = theirs.iter().map(|l| format!("{l}\n")).collect();
