@@ -35,9 +35,11 @@ pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
             continue;
         }
         let name = entry.file_name().to_string_lossy().to_string();
-        // Either product's configuration and test files; core picks the flavour's.
+        // Either product's configuration and test files, and mock data files (a test file's
+        // `mock_provider` may name any directory); core picks what it reads.
         let wanted = tflock_core::api::module::config_ext(&name, Flavor::OpenTofu).is_some()
-            || tflock_core::api::module::is_test_file(&name, Flavor::OpenTofu);
+            || tflock_core::api::module::is_test_file(&name, Flavor::OpenTofu)
+            || tflock_core::api::module::is_mock_data_file(&name);
         if !wanted {
             continue;
         }

@@ -4,6 +4,8 @@
 /// Which file names are configuration (`.tf`, `.tofu`, `.tf.json`) or test files, and why
 /// another one is ignored.
 pub use crate::config::files::{config_ext, ignore_reason};
+/// Which files of a mock data directory Terraform reads.
+pub use crate::config::mock_data::is_mock_data_file;
 /// Load a working directory's tree in passes: the directories still to read, the
 /// installed modules' manifest, the directories that could not be read.
 pub use crate::config::modules_manifest::ModuleManifest;

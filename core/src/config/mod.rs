@@ -12,6 +12,7 @@ pub mod input_values;
 pub mod literal;
 pub mod load;
 pub mod merge;
+pub mod mock_data;
 pub mod model;
 pub mod module;
 pub mod modules_manifest;

@@ -224,6 +224,115 @@ pub fn is_local_source(source: &str) -> bool {
         || source.starts_with("..\\")
 }
 
+/// How Terraform reads a non-local module source, as far as tflock tells: a module registry
+/// address (normalised as `tfaddr` prints it: the host lower-cased, `registry.terraform.io`
+/// when absent, the package's `//subdir` cleaned), another remote address, or one tflock
+/// cannot classify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RemoteSource {
+    Registry(String),
+    Other,
+    Unknown,
+}
+
+fn remote_source(raw: &str) -> RemoteSource {
+    let (package, subdir) = match raw.find("//") {
+        // `://` belongs to a URL, which is never a registry address.
+        Some(i) if !raw[..i].ends_with(':') => (&raw[..i], Some(&raw[i + 2..])),
+        _ => (raw, None),
+    };
+    let parts: Vec<&str> = package.split('/').collect();
+    let (host, rest) = match parts.as_slice() {
+        [ns, name, system] => (None, [*ns, *name, *system]),
+        [host, ns, name, system] => (Some(*host), [*ns, *name, *system]),
+        _ => return RemoteSource::Other,
+    };
+    let name_ok = |s: &str| {
+        let b = s.as_bytes();
+        let edge = |c: &u8| c.is_ascii_alphanumeric();
+        (1..=64).contains(&b.len())
+            && b.first().is_some_and(edge)
+            && b.last().is_some_and(edge)
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
+    };
+    let system_ok = |s: &str| {
+        (1..=64).contains(&s.len())
+            && s.bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if !name_ok(rest[0]) || !name_ok(rest[1]) || !system_ok(rest[2]) {
+        return RemoteSource::Other;
+    }
+    let host = match host {
+        None => "registry.terraform.io".to_string(),
+        Some(h) if !h.is_ascii() => return RemoteSource::Unknown,
+        Some(h) => {
+            let h = h.to_ascii_lowercase();
+            // go-getter's shorthands, never registry hosts.
+            if h == "github.com" || h == "bitbucket.org" {
+                return RemoteSource::Other;
+            }
+            let ok = h.split(':').next().is_some_and(|name| {
+                name.contains('.')
+                    && name.split('.').all(|l| {
+                        !l.is_empty() && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+                    })
+            });
+            if !ok {
+                return RemoteSource::Unknown;
+            }
+            h
+        }
+    };
+    let mut out = format!("{host}/{}/{}/{}", rest[0], rest[1], rest[2]);
+    if let Some(sub) = subdir {
+        if sub.contains('?') || sub.contains("..") {
+            return RemoteSource::Unknown;
+        }
+        let clean = crate::config::requirements::tree_join("", sub);
+        if !clean.is_empty() {
+            out.push_str("//");
+            out.push_str(&clean);
+        }
+    }
+    RemoteSource::Registry(out)
+}
+
+/// Whether a non-local module call's `source` differs from the one its module was installed
+/// from (the manifest's), as Terraform compares them once both are normalised. Only what
+/// tflock can normalise is compared: two registry addresses, or a registry address and a
+/// go-getter one; two go-getter addresses (which go-getter's detectors rewrite) are taken
+/// as unchanged.
+pub fn source_changed(call_source: &str, recorded: &str) -> bool {
+    match (remote_source(call_source), remote_source(recorded)) {
+        (RemoteSource::Registry(a), RemoteSource::Registry(b)) => a != b,
+        (RemoteSource::Registry(_), RemoteSource::Other)
+        | (RemoteSource::Other, RemoteSource::Registry(_)) => true,
+        _ => false,
+    }
+}
+
+/// Terraform's error for a module call whose `source` changed since `init` installed it
+/// (its loader's, reached by `terraform providers` and `init -get=false`).
+pub fn source_has_changed(flavor: Flavor, source: Range) -> Diagnostic {
+    Diagnostic::error(
+        "Module source has changed",
+        format!(
+            "The source address was changed since this module was installed. Run \"{} init\" to install all modules required by this configuration.",
+            tool(flavor)
+        ),
+    )
+    .with_range(source)
+}
+
+fn tool(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Terraform => "terraform",
+        Flavor::OpenTofu => "tofu",
+    }
+}
+
 /// Terraform's error for a module call `init` has not installed.
 pub fn not_installed(flavor: Flavor, call: Range) -> Diagnostic {
     let tool = match flavor {
@@ -311,6 +420,54 @@ mod tests {
         assert!(!is_local_source("git::https://example.com/x.git"));
         assert_eq!(normalize_dir("./a/../b/./c/"), "b/c");
         assert_eq!(normalize_dir("."), "");
+    }
+
+    #[test]
+    fn sources_compare_as_terraform_normalises_them() {
+        let same = [
+            (
+                "hashicorp/consul/aws",
+                "registry.terraform.io/hashicorp/consul/aws",
+            ),
+            ("hashicorp/consul/aws", "hashicorp/consul/aws"),
+            (
+                "APP.Terraform.io/org/name/aws",
+                "app.terraform.io/org/name/aws",
+            ),
+            (
+                "hashicorp/consul/aws//modules/x",
+                "registry.terraform.io/hashicorp/consul/aws//modules/x/",
+            ),
+            // go-getter addresses are not compared.
+            (
+                "github.com/hashicorp/example",
+                "git::https://github.com/hashicorp/example.git",
+            ),
+        ];
+        for (call, recorded) in same {
+            assert!(!source_changed(call, recorded), "{call} vs {recorded}");
+        }
+        let changed = [
+            (
+                "terraform-aws-modules/vpc/google",
+                "registry.terraform.io/terraform-aws-modules/vpc/aws",
+            ),
+            (
+                "Terraform-AWS-Modules/VPC/aws",
+                "registry.terraform.io/terraform-aws-modules/vpc/aws",
+            ),
+            (
+                "hashicorp/consul/aws//a",
+                "registry.terraform.io/hashicorp/consul/aws//b",
+            ),
+            (
+                "git::https://example.com/x.git",
+                "registry.terraform.io/hashicorp/consul/aws",
+            ),
+        ];
+        for (call, recorded) in changed {
+            assert!(source_changed(call, recorded), "{call} vs {recorded}");
+        }
     }
 
     #[test]

@@ -25,6 +25,18 @@ pub struct TestFile {
     pub runs: Vec<TestRun>,
     /// The file's `provider` blocks, in file order (native syntax only).
     pub providers: Vec<TestProvider>,
+    /// The mock data directories its `mock_provider` blocks name (native syntax only).
+    pub mock_sources: Vec<MockSource>,
+}
+
+/// A `mock_provider` block's `source`: a directory of `*.tfmock.hcl` / `*.tfmock.json` files
+/// Terraform reads once it has built the configuration (`installMockDataFiles`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockSource {
+    /// The directory as written, relative to the working directory (not the test file's).
+    pub dir: String,
+    /// The `mock_provider` block's header, where Terraform reports the directory's problems.
+    pub decl: Range,
 }
 
 /// A `run` block and the module it calls, if any.
@@ -127,10 +139,17 @@ pub fn parse_test_file(
     diags: &mut Diagnostics,
 ) -> Option<TestFile> {
     let mut providers = Vec::new();
+    let mut mock_sources = Vec::new();
     let runs = match parse_syntax(name, bytes, diags)? {
         (src, Syntax::Json(root)) => json_runs(name, &src, &root),
         (_, Syntax::Native(body)) => {
-            let kept = check_test_file(&body, flavor, diags);
+            let checked = check_test_file(&body, flavor, diags);
+            mock_sources = checked
+                .mock_sources
+                .into_iter()
+                .map(|(dir, decl)| MockSource { dir, decl })
+                .collect();
+            let kept = checked.runs;
             providers = body
                 .blocks_of("provider")
                 .filter_map(|b| {
@@ -167,6 +186,7 @@ pub fn parse_test_file(
         name: name.to_string(),
         runs,
         providers,
+        mock_sources,
     })
 }
 

@@ -98,21 +98,39 @@ const MOCK_PROVIDER: BodySchema = schema(
         ("override_data", NO_LABELS),
     ],
 );
+/// A mock data file's body (`mockDataSchema`).
+const MOCK_DATA: BodySchema = schema(
+    &[],
+    &[
+        ("mock_resource", TYPE),
+        ("mock_data", TYPE),
+        ("override_resource", NO_LABELS),
+        ("override_data", NO_LABELS),
+    ],
+);
 const MOCK_RESOURCE: BodySchema = schema(&[("defaults", false), ("override_during", false)], &[]);
 
 /// Checks a native test file's body as Terraform's decoder does. Returns which `run` blocks
 /// (by position among the body's `run` blocks) Terraform keeps: a run its decoder refused is
 /// dropped (its module is not installed), and so is every run when the file's `test` block
-/// is refused.
-pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> Vec<bool> {
+/// is refused. Also returns the mock data directories of the `mock_provider` blocks
+/// Terraform keeps, which it reads once the configuration is built.
+pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> CheckedTestFile {
     let runs = body.blocks_of("run").count();
     if flavor != Flavor::Terraform {
-        return vec![true; runs];
+        return CheckedTestFile {
+            runs: vec![true; runs],
+            mock_sources: Vec::new(),
+        };
     }
     if !test_block(body, diags) {
-        return vec![false; runs];
+        return CheckedTestFile {
+            runs: vec![false; runs],
+            mock_sources: Vec::new(),
+        };
     }
     let mut kept = Vec::with_capacity(runs);
+    let mut mock_sources = Vec::new();
     let mut file = FileState::default();
     for a in body.attributes() {
         let hint = if FILE.blocks.iter().any(|(t, _)| *t == a.name) {
@@ -147,7 +165,14 @@ pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> 
             "variable" => variable(b, &mut file, flavor, diags),
             "variables" => file_variables(b, &mut file, diags),
             "provider" => provider(b, &mut file, flavor, diags),
-            "mock_provider" => mock_provider(b, &mut file, diags),
+            "mock_provider" => {
+                if mock_provider(b, &mut file, diags) {
+                    let source = b.body.attribute("source").and_then(Attribute::literal_str);
+                    if let Some(dir) = source.filter(|s| !s.is_empty()) {
+                        mock_sources.push((dir, b.origin.decl.clone()));
+                    }
+                }
+            }
             _ => {
                 if let Some((kind, target, range)) = override_block(b, diags) {
                     duplicate_override(&mut file.overrides, &b.kind, kind, target, range, diags);
@@ -155,7 +180,19 @@ pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> 
             }
         }
     }
-    kept
+    CheckedTestFile {
+        runs: kept,
+        mock_sources,
+    }
+}
+
+/// What [`check_test_file`] found worth keeping.
+pub struct CheckedTestFile {
+    /// For each `run` block in order, whether Terraform keeps it.
+    pub runs: Vec<bool>,
+    /// `(source, block header)` of each kept `mock_provider` block naming a mock data
+    /// directory, in file order.
+    pub mock_sources: Vec<(String, Range)>,
 }
 
 /// What the file's blocks so far have declared.
@@ -647,7 +684,7 @@ fn duplicate_provider(
     alias: Option<String>,
     file: &mut FileState,
     diags: &mut Diagnostics,
-) {
+) -> bool {
     let key = match alias {
         Some(alias) => format!("{}.{alias}", b.labels[0]),
         None => b.labels[0].clone(),
@@ -658,26 +695,31 @@ fn duplicate_provider(
         .cloned()
         .unwrap_or_else(|| b.origin.decl.clone());
     match file.providers.get(&key) {
-        Some(previous) => diags.push(
-            Diagnostic::error(
-                "Duplicate provider block",
-                format!("A provider for {key} is already defined at {previous}."),
-            )
-            .with_range(b.origin.decl.clone()),
-        ),
+        Some(previous) => {
+            diags.push(
+                Diagnostic::error(
+                    "Duplicate provider block",
+                    format!("A provider for {key} is already defined at {previous}."),
+                )
+                .with_range(b.origin.decl.clone()),
+            );
+            false
+        }
         None => {
             file.providers.insert(key, name_range);
+            true
         }
     }
 }
 
-/// `decodeMockProviderBlock`: its arguments, then its mock data body.
-fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
+/// `decodeMockProviderBlock`: its arguments, then its mock data body. True when the file
+/// keeps the mock provider (a valid name, no earlier provider with its name and alias).
+fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
     let known = strict_content(b, &MOCK_PROVIDER, diags);
     // A name Terraform's provider-name check refuses makes it drop the block.
     if let Some(d) = unnormalized_provider_name(&b.labels[0], &b.origin.decl) {
         diags.push(d);
-        return;
+        return false;
     }
     let alias = b.body.attribute("alias");
     if let Some(a) = alias {
@@ -693,8 +735,27 @@ fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
     if let Some(a) = b.body.attribute("override_during") {
         override_during(a, diags);
     }
-    let mut resources: SortedMap<(String, String), Range> = SortedMap::new();
-    let mut overrides: SortedMap<String, Range> = SortedMap::new();
+    mock_data_blocks(&known, diags);
+    duplicate_provider(b, alias.and_then(Attribute::literal_str), file, diags)
+}
+
+/// What a mock data body declares (`decodeMockDataBody`): its `mock_resource` and
+/// `mock_data` blocks by (block type, resource type) and its overrides by target, each with
+/// the range Terraform names it by in a duplicate's message (the block header) and the range
+/// such a duplicate is reported at.
+#[derive(Debug, Default)]
+pub(crate) struct MockDataBlocks {
+    /// (`mock_resource` or `mock_data`, resource type) → (header range, type label range).
+    pub resources: SortedMap<(String, String), (Range, Range)>,
+    /// Override target → the override block's header range.
+    pub overrides: SortedMap<String, Range>,
+}
+
+/// Checks the blocks of a mock data body (a `mock_provider` block's, or a `*.tfmock.hcl`
+/// file's once its own schema kept them) as `decodeMockDataBody` does: each block's schema,
+/// `override_during`, targets, and duplicates within the body.
+pub(crate) fn mock_data_blocks(known: &[&Block], diags: &mut Diagnostics) -> MockDataBlocks {
+    let mut found = MockDataBlocks::default();
     for nested in known {
         match nested.kind.as_str() {
             "mock_resource" | "mock_data" => {
@@ -704,8 +765,13 @@ fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
                 }
                 let ty = nested.labels[0].clone();
                 let key = (nested.kind.clone(), ty.clone());
-                match resources.get(&key) {
-                    Some(previous) => diags.push(
+                let type_range = nested
+                    .label_ranges
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| nested.origin.decl.clone());
+                match found.resources.get(&key) {
+                    Some((previous, _)) => diags.push(
                         Diagnostic::error(
                             format!("Duplicate {} block", nested.kind),
                             format!(
@@ -713,27 +779,61 @@ fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) {
                                 nested.kind
                             ),
                         )
-                        .with_range(
-                            nested
-                                .label_ranges
-                                .first()
-                                .cloned()
-                                .unwrap_or_else(|| nested.origin.decl.clone()),
-                        ),
+                        .with_range(type_range),
                     ),
                     None => {
-                        resources.insert(key, nested.origin.decl.clone());
+                        found
+                            .resources
+                            .insert(key, (nested.origin.decl.clone(), type_range));
                     }
                 }
             }
             _ => {
                 if let Some((kind, target, range)) = override_block(nested, diags) {
-                    duplicate_override(&mut overrides, &nested.kind, kind, target, range, diags);
+                    duplicate_override(
+                        &mut found.overrides,
+                        &nested.kind,
+                        kind,
+                        target,
+                        range,
+                        diags,
+                    );
                 }
             }
         }
     }
-    duplicate_provider(b, alias.and_then(Attribute::literal_str), file, diags);
+    found
+}
+
+/// A `*.tfmock.hcl` file's body (`LoadMockDataFile`): only mock and override blocks, then
+/// each as a `mock_provider` block's.
+pub(crate) fn mock_data_file(body: &Body, diags: &mut Diagnostics) -> MockDataBlocks {
+    for a in body.attributes() {
+        let hint = if MOCK_DATA.blocks.iter().any(|(t, _)| *t == a.name) {
+            format!(" Did you mean to define a block of type {:?}?", a.name)
+        } else {
+            String::new()
+        };
+        diags.push(
+            Diagnostic::error(
+                "Unsupported argument",
+                format!("An argument named {:?} is not expected here.{hint}", a.name),
+            )
+            .with_range(a.name_range()),
+        );
+    }
+    let mut known = Vec::new();
+    for b in body.blocks() {
+        match MOCK_DATA.blocks.iter().find(|(t, _)| *t == b.kind) {
+            Some((_, labels)) => {
+                if content::labels_fit(b, labels, diags) {
+                    known.push(b);
+                }
+            }
+            None => diags.push(content::unsupported_block(b, &MOCK_DATA)),
+        }
+    }
+    mock_data_blocks(&known, diags)
 }
 
 fn override_during(a: &Attribute, diags: &mut Diagnostics) {

@@ -6,6 +6,7 @@ mod call_arguments;
 mod core_version;
 mod decode;
 mod module_source;
+mod module_version;
 mod provider_validation;
 pub mod reference;
 mod render;

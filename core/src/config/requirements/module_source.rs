@@ -131,6 +131,11 @@ pub(crate) fn call_args(call: &Block, scope: &Scope<'_>) -> CallArgs {
         .collect()
 }
 
+/// `expr`'s string value when it is one of the forms evaluated here and known.
+pub(crate) fn eval_string(expr: &Expression, scope: &Scope<'_>) -> Option<String> {
+    eval(expr, scope, 0).ok()
+}
+
 fn eval(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Eval {
     match expr {
         Expression::String(s) => Ok(s.value().to_string()),

@@ -3,10 +3,13 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
+use super::module_version::{check_version, local_source_with_version};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
+use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
-    directory_unreadable, is_local_source, not_installed, ModuleManifest,
+    directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
+    ModuleManifest,
 };
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
@@ -35,8 +38,8 @@ pub struct ModuleTree {
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
     /// Terraform's checks across the whole tree (module call arguments against the
-    /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
-    /// the root, empty below it.
+    /// modules' variables; passed provider configurations, proxy blocks, aliases) and what
+    /// reading its test files' mock data directories found: held by the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
     /// Each module call whose source `init` could evaluate, as (name, source), in call
     /// order: the root's read its input values, which later passes have no other way to see.
@@ -174,7 +177,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -192,7 +195,10 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, Some(loaded)), opts)
+    whole_tree(
+        load_at(&inputs, root, Place::root(), 0, Some(loaded)),
+        &inputs,
+    )
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -214,18 +220,31 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: Some(manifest),
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
 }
 
 /// The checks Terraform makes once the whole tree is loaded.
-fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
+fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
+    mut tree: ModuleTree,
+    inputs: &Inputs<'_, N, B>,
+) -> ModuleTree {
+    let opts = inputs.opts;
     // `terraform init` checks module call arguments beside errors in the root module's own
     // files, but not when a called module failed to load; it validates provider
     // configurations only when every module loaded without an error and none refused the
     // core version.
     let clean = !tree.diagnostics().has_errors();
+    // Mock data directories are read last. The module installer reads them whatever it
+    // found; without modules to install, `init` reads them only for a root that loaded
+    // without an error.
+    let mock = if clean || tree.installs_modules() {
+        mock_data(&tree, inputs)
+    } else {
+        crate::diag::Diagnostics::new()
+    };
     let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
     if !children_clean {
+        tree.provider_checks = mock;
         return tree;
     }
     let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
@@ -240,8 +259,27 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
             opts.flavor,
         ));
     }
+    checks.extend(mock);
     tree.provider_checks = checks;
     tree
+}
+
+/// What reading the root's test files' mock data directories reports: those the host read
+/// or could not read (`load_tree`'s hosts, which read nothing on request, are not asked).
+fn mock_data<N: AsRef<str>, B: AsRef<[u8]>>(
+    tree: &ModuleTree,
+    inputs: &Inputs<'_, N, B>,
+) -> crate::diag::Diagnostics {
+    let mut diags = crate::diag::Diagnostics::new();
+    let mut parsed = Vec::new();
+    for mock in tree.tests.iter().flat_map(|t| &t.file.mock_sources) {
+        let key = mock_dir_key(&tree.dir, &mock.dir);
+        let files = inputs.dirs.get(&key).map(Vec::as_slice);
+        if files.is_some() || inputs.unreadable.is_some_and(|u| u.contains_key(&key)) {
+            diags.extend(mock_data_diagnostics(mock, &key, files, &mut parsed));
+        }
+    }
+    diags
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
@@ -284,6 +322,9 @@ fn collect_unread<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     if is_root(tree) {
         want(join(&tree.dir, DEFAULT_TEST_DIR));
+        for mock in tree.tests.iter().flat_map(|t| &t.file.mock_sources) {
+            want(mock_dir_key(&tree.dir, &mock.dir));
+        }
     }
     for test in &tree.tests {
         for run in &test.file.runs {
@@ -331,7 +372,23 @@ fn module_calls<'m>(
         let Some(name) = b.labels.first() else {
             continue;
         };
+        // Terraform evaluates the version first; a call it cannot install is not followed.
+        let versioned = match scope.flavor {
+            Flavor::Terraform => match check_version(b, scope) {
+                Ok(v) => v,
+                Err(d) => {
+                    diags.extend(d);
+                    continue;
+                }
+            },
+            Flavor::OpenTofu => false,
+        };
         match module_source(b, scope) {
+            Ok(Some(source)) if versioned && is_local_source(&source) => {
+                if let Some(a) = b.body.attribute("source") {
+                    diags.push(local_source_with_version(&source, a.expr_range.clone()));
+                }
+            }
             Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
             Err(d) => diags.extend(d),
@@ -401,15 +458,26 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         .iter()
         .map(|(name, source, _, _)| (name.clone(), source.clone()))
         .collect();
-    let followed: Vec<(String, String, crate::diag::Range, CallArgs)> = found
+    type Followed = (
+        String,
+        String,
+        crate::diag::Range,
+        CallArgs,
+        Option<crate::diag::Range>,
+    );
+    let followed: Vec<Followed> = found
         .into_iter()
-        .map(|(name, source, range, block)| (name, source, range, call_args(block, &scope)))
+        .map(|(name, source, range, block)| {
+            let source_range = block.body.attribute("source").map(|a| a.expr_range.clone());
+            (name, source, range, call_args(block, &scope), source_range)
+        })
         .collect();
-    for (name, source, range, args) in followed {
+    for (name, source, range, args, source_range) in followed {
         let call = Call {
             name: &name,
             source: &source,
             range,
+            source_range,
             from: dir,
             at: Place {
                 path: child_path(&at.path, &name),
@@ -481,6 +549,9 @@ struct Call<'c> {
     name: &'c str,
     source: &'c str,
     range: crate::diag::Range,
+    /// The `source` argument's value, where a changed source is reported (`None` for a
+    /// test run's module, which is not compared).
+    source_range: Option<crate::diag::Range>,
     /// The directory local sources are relative to.
     from: &'c str,
     at: Place,
@@ -510,6 +581,12 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
                 None
             }
             Some(rec) if dirs.contains_key(&rec.dir) => {
+                // Terraform's loader says so and still loads what was installed.
+                if let Some(at) = call.source_range.clone() {
+                    if source_changed(call.source, &rec.source) {
+                        diags.push(source_has_changed(opts.flavor, at));
+                    }
+                }
                 Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
             }
             Some(rec) => {
@@ -578,6 +655,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                         name: &run.name,
                         source: &m.source,
                         range: m.range.clone(),
+                        source_range: None,
                         from: root,
                         at: Place {
                             path: file.module_address(&run.name),

@@ -10,6 +10,8 @@ mod fixtures;
 mod gen_config;
 mod harness;
 mod init_config;
+mod init_diagnostics;
+mod installed_modules;
 mod load_values;
 mod lock;
 mod lockfile_diags;

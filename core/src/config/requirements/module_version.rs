@@ -1,0 +1,187 @@
+//! A module call's `version`, as Terraform 1.15's `init` evaluates it before installing the
+//! module (`evalVersionConstraint` in `internal/terraform/node_module_install.go`): it may
+//! refer to variables and locals only ("Invalid module version" at the first other
+//! reference), must be known ("Unknown module version"), a string ("Incorrect value type"
+//! for a tuple or object), and go-version's constraint syntax ("Invalid version
+//! constraint"); `null` is no constraint. A call with a constraint names a registry module,
+//! so a local `source` beside it is "Invalid registry module source address". A call with
+//! any of these errors is not installed, so nothing below it is loaded.
+//!
+//! Only what tflock can evaluate is judged (literals, templates, known variables and
+//! locals); anything else (a function call) passes unchecked.
+
+use super::module_source::{eval_string, Scope};
+use crate::config::load::static_eval::Expr;
+use crate::config::model::{Block, Value};
+use crate::diag::Diagnostic;
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::Span;
+
+/// The call's `version` checked as `init` checks it: `Ok(true)` when it sets a constraint,
+/// `Ok(false)` when it sets none (or tflock cannot tell), `Err` with the errors that stop
+/// the call from being installed.
+pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec<Diagnostic>> {
+    let Some(attr) = call.body.attribute("version") else {
+        return Ok(false);
+    };
+    let range = attr.expr_range.clone();
+    let error = |summary: &str, detail: &str, at| {
+        Err(vec![Diagnostic::error(summary, detail).with_range(at)])
+    };
+    let value = match &attr.value {
+        Value::Json(node) => node.as_str().map(str::to_string),
+        Value::Native { expr, .. } => {
+            let Some(x) = Expr::of(attr) else {
+                return Ok(false);
+            };
+            if let Some(span) = first_other_reference(expr) {
+                return error(
+                    "Invalid module version",
+                    "The module version can only reference constant input variables and local values.",
+                    x.range(Some(span)),
+                );
+            }
+            match expr.as_ref() {
+                Expression::Null(_) => return Ok(false),
+                Expression::Bool(b) => Some(b.value().to_string()),
+                Expression::Number(n) => Some(n.value().to_string()),
+                Expression::Array(_) | Expression::Object(_) => {
+                    let kind = if matches!(expr.as_ref(), Expression::Array(_)) {
+                        "tuple"
+                    } else {
+                        "object"
+                    };
+                    return error(
+                        "Incorrect value type",
+                        &format!("Invalid expression value: string required, but have {kind}."),
+                        range,
+                    );
+                }
+                e => {
+                    if super::call_arguments::surely_unknown(e, scope.module, 0) {
+                        return error(
+                            "Unknown module version",
+                            "Only literal values and const variables can be evaluated during init.",
+                            range,
+                        );
+                    }
+                    eval_string(e, scope)
+                }
+            }
+        }
+    };
+    let Some(text) = value else {
+        return Ok(false);
+    };
+    if !crate::version::check_config_syntax(&text) {
+        return error(
+            "Invalid version constraint",
+            "This string does not use correct version constraint syntax.",
+            range,
+        );
+    }
+    Ok(true)
+}
+
+/// Terraform's error for a local `source` beside a version constraint.
+pub(crate) fn local_source_with_version(source: &str, at: crate::diag::Range) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid registry module source address",
+        format!(
+            "Failed to parse module registry address: can't use local directory {} as a module registry address.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
+            crate::gotext::quote(source)
+        ),
+    )
+    .with_range(at)
+}
+
+/// The span of the first reference in `e` (in source order) to something other than a
+/// variable or a local, as `addrs.ParseRef` spans it: a resource's type and name, a data
+/// source's three parts, `module.<name>`, or the first attribute of another root
+/// (`path.module`, `terraform.workspace`).
+fn first_other_reference(e: &Expression) -> Option<std::ops::Range<usize>> {
+    let mut found = None;
+    visit(e, &mut |t: &hcl_edit::expr::Traversal| {
+        if found.is_some() {
+            return;
+        }
+        let Expression::Variable(root) = &t.expr else {
+            return;
+        };
+        let parts = match root.as_str() {
+            "var" | "local" => return,
+            "data" => 2,
+            "self" => 0,
+            _ => 1,
+        };
+        let start = t.expr.span().map(|s| s.start);
+        let end = if parts == 0 {
+            t.expr.span().map(|s| s.end)
+        } else {
+            t.operators
+                .get(parts - 1)
+                .filter(|o| matches!(o.value(), TraversalOperator::GetAttr(_)))
+                .and_then(|o| o.span())
+                .map(|s| s.end)
+                .or_else(|| t.span().map(|s| s.end))
+        };
+        if let (Some(s), Some(e)) = (start, end) {
+            found = Some(s..e);
+        }
+    });
+    found
+}
+
+/// Calls `f` on every traversal in `e`, in source order.
+fn visit(e: &Expression, f: &mut dyn FnMut(&hcl_edit::expr::Traversal)) {
+    use hcl_edit::template::Element;
+    match e {
+        Expression::Traversal(t) => {
+            f(t);
+            visit(&t.expr, f);
+            for op in &t.operators {
+                if let TraversalOperator::Index(i) = op.value() {
+                    visit(i, f);
+                }
+            }
+        }
+        Expression::Parenthesis(p) => visit(p.inner(), f),
+        Expression::Array(items) => items.iter().for_each(|i| visit(i, f)),
+        Expression::Object(obj) => {
+            for (k, v) in obj.iter() {
+                if let ObjectKey::Expression(k) = k {
+                    visit(k, f);
+                }
+                visit(v.expr(), f);
+            }
+        }
+        Expression::StringTemplate(t) => {
+            for el in t.iter() {
+                if let Element::Interpolation(i) = el {
+                    visit(&i.expr, f);
+                }
+            }
+        }
+        Expression::HeredocTemplate(h) => {
+            for el in h.template.iter() {
+                if let Element::Interpolation(i) = el {
+                    visit(&i.expr, f);
+                }
+            }
+        }
+        Expression::UnaryOp(op) => visit(&op.expr, f),
+        Expression::BinaryOp(op) => {
+            visit(&op.lhs_expr, f);
+            visit(&op.rhs_expr, f);
+        }
+        Expression::Conditional(c) => {
+            visit(&c.cond_expr, f);
+            visit(&c.true_expr, f);
+            visit(&c.false_expr, f);
+        }
+        Expression::FuncCall(c) => c.args.iter().for_each(|a| visit(a, f)),
+        // Its key and value name the expression's own symbols; only the collection is read.
+        Expression::ForExpr(x) => visit(&x.intro.collection_expr, f),
+        _ => {}
+    }
+}
