@@ -99,7 +99,8 @@ pub(crate) fn cargo_test(args: &[&str]) -> Result<()> {
     let mut current: Option<(String, Instant)> = None;
     for line in BufReader::new(out).lines() {
         let line = line.context("reading cargo test's output")?;
-        eprintln!("{line}");
+        // stdout, where libtest's results went before they passed through here.
+        println!("{line}");
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed
             .strip_prefix("Running ")
