@@ -14,16 +14,11 @@ use std::process::Command;
 /// Writes `fuzz/corpus/<target>/seed-*` from `tests/fixtures/` (and the embedded keys).
 pub fn seed() -> Result<()> {
     step("fuzz seeds", || {
-        cargo(&[
-            "run",
-            "--quiet",
-            "-p",
-            "tflock-fuzz-bodies",
-            "--bin",
-            "fuzz-seed",
-            "--",
-            ".",
-        ])
+        // `--workspace`, not `cargo run -p tflock-fuzz-bodies`: the features resolve as in
+        // `cargo test --workspace`, which has built this binary already (with `-p`, 49 units,
+        // the core among them, compiled again).
+        cargo(&["build", "--quiet", "--workspace", "--bin", "fuzz-seed"])?;
+        run(Command::new(target_dir().join("debug").join("fuzz-seed")).arg("."))
     })
 }
 
