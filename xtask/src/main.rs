@@ -7,6 +7,7 @@ use std::process::Command;
 mod fuzz;
 mod playground;
 mod real_world;
+mod timing;
 mod wasm;
 mod wasm_imports;
 mod worker;
@@ -45,11 +46,11 @@ fn main() -> Result<()> {
         Some("worker-build") => worker::build(),
         Some("fuzz") => fuzz::campaign(&args[1..]),
         Some("fuzz-seed") => fuzz::seed(),
-        Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke()),
+        Some("fuzz-smoke") => step("fuzz smoke run", fuzz::smoke),
         Some("worker-dev") => worker::dev(&args[1..], &cwd),
         Some("real-world") => real_world::run(&args[1..]),
-        Some("publish-check") => step("publish dry run", publish_dry_run(true)),
-        Some("install-check") => step("cargo install --path cli", install_check()),
+        Some("publish-check") => step("publish dry run", || publish_dry_run(true)),
+        Some("install-check") => step("cargo install --path cli", install_check),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|metadata|merge|signature|wasm|worker]>"
@@ -123,12 +124,23 @@ pub(crate) fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Everything CI runs, in order. Fails fast.
+/// Everything CI runs, in order. Fails fast; the table of step times is printed either way.
 fn test() -> Result<()> {
-    setup()?;
-    step("rustfmt", cargo(&["fmt", "--all", "--", "--check"]))?;
-    step(
-        "clippy",
+    let started = std::time::Instant::now();
+    let result = test_steps();
+    timing::print_summary();
+    eprintln!(
+        "xtask: cargo xtask test took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    result
+}
+
+/// The steps of [`test`].
+fn test_steps() -> Result<()> {
+    step("setup", setup)?;
+    step("rustfmt", || cargo(&["fmt", "--all", "--", "--check"]))?;
+    step("clippy", || {
         cargo(&[
             "clippy",
             "--workspace",
@@ -136,29 +148,36 @@ fn test() -> Result<()> {
             "--",
             "-D",
             "warnings",
-        ]),
-    )?;
-    step(
-        "core builds for wasm32",
+        ])
+    })?;
+    step("core builds for wasm32", || {
         cargo(&[
             "check",
             "-p",
             "tflock-core",
             "--target",
             "wasm32-unknown-unknown",
-        ]),
-    )?;
-    step("crates package (publish dry run)", publish_dry_run(false))?;
-    step("tests", cargo(&["test", "--workspace", "--no-fail-fast"]))?;
+        ])
+    })?;
+    step("crates package (publish dry run)", || {
+        publish_dry_run(false)
+    })?;
+    // Compiling and running apart, so the table tells build time from test time.
+    step("tests: build", || {
+        cargo(&["test", "--workspace", "--no-fail-fast", "--no-run"])
+    })?;
+    step("tests: run", || {
+        timing::cargo_test(&["--workspace", "--no-fail-fast"])
+    })?;
     step(
         "cargo install --path cli, then tflock version",
-        install_check(),
+        install_check,
     )?;
-    step("fuzz smoke run", fuzz::smoke())?;
-    step("wasm", wasm::test())?;
+    step("fuzz smoke run", fuzz::smoke)?;
+    step("wasm", wasm::test)?;
     // The Worker first: the playground's Lock test runs the built Worker as its mirror.
-    step("worker", worker::test())?;
-    step("playground", playground::test())?;
+    step("worker", worker::test)?;
+    step("playground", playground::test)?;
     eprintln!("xtask: all checks passed");
     Ok(())
 }
@@ -369,28 +388,25 @@ fn bench(args: &[String]) -> Result<()> {
     let which = args.first().map(String::as_str).unwrap_or("all");
     match which {
         "all" => bench_all(),
-        "hash" => step(
-            "bench hash",
-            cargo(&["bench", "-p", "tflock-tests", "--bench", "hash"]),
-        ),
-        "lock" => step(
-            "bench lock",
-            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock"]),
-        ),
-        "metadata" => step(
-            "bench metadata",
-            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock_metadata"]),
-        ),
-        "merge" => step(
-            "bench merge",
-            cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"]),
-        ),
-        "signature" => step(
-            "bench signature",
-            cargo(&["bench", "-p", "tflock-tests", "--bench", "signature"]),
-        ),
-        "wasm" => step("bench wasm", wasm::bench(args.get(1).map(String::as_str))),
-        "worker" => step("bench worker", worker::bench(&args[1..])),
+        "hash" => step("bench hash", || {
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "hash"])
+        }),
+        "lock" => step("bench lock", || {
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock"])
+        }),
+        "metadata" => step("bench metadata", || {
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "lock_metadata"])
+        }),
+        "merge" => step("bench merge", || {
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "merge"])
+        }),
+        "signature" => step("bench signature", || {
+            cargo(&["bench", "-p", "tflock-tests", "--bench", "signature"])
+        }),
+        "wasm" => step("bench wasm", || {
+            wasm::bench(args.get(1).map(String::as_str))
+        }),
+        "worker" => step("bench worker", || worker::bench(&args[1..])),
         other => {
             bail!("unknown benchmark {other:?} (known: hash, lock, metadata, merge, signature, wasm, worker)")
         }
@@ -463,24 +479,13 @@ fn machine() -> String {
     format!("Measured {date} on {model}, {cores} cores available.")
 }
 
-fn step(name: &str, result: Result<()>) -> Result<()> {
-    result.with_context(|| format!("xtask step failed: {name}"))
-}
+pub(crate) use timing::step;
 
 pub(crate) fn cargo(args: &[&str]) -> Result<()> {
     run(Command::new(env!("CARGO")).args(args))
 }
 
-fn run(cmd: &mut Command) -> Result<()> {
-    eprintln!("xtask: running {cmd:?}");
-    let status = cmd
-        .status()
-        .with_context(|| format!("could not start {cmd:?}"))?;
-    if !status.success() {
-        bail!("{cmd:?} failed with {status}");
-    }
-    Ok(())
-}
+pub(crate) use timing::run;
 
 fn which(bin: &str) -> bool {
     Command::new("sh")

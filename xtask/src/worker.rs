@@ -51,11 +51,12 @@ pub fn test() -> Result<()> {
     }
     super::run(Command::new("node").args(["--test", "--test-reporter=spec", "worker/tests/"]))?;
     // The Rust integration tests against `worker/dev.mjs` (ignored by a plain `cargo test`,
-    // which has no built Worker).
+    // which has no built Worker). `--workspace`, not `-p tflock-tests`: the features resolve
+    // as in `cargo test --workspace`, so the `it` binary that step built is reused (with `-p`
+    // 53 units, core and the whole `it` binary among them, compiled again).
     super::cargo(&[
         "test",
-        "-p",
-        "tflock-tests",
+        "--workspace",
         "--test",
         "it",
         "--",
