@@ -21,8 +21,6 @@ pub(crate) const PROFILE: &str = "wasm-release";
 const PKG: &str = "wasm/pkg";
 const TEMPLATE: &str = "wasm/npm";
 const TOOLS: &str = "wasm/tools";
-/// The module wasm-bindgen's `--target web` glue imports from.
-const GLUE_MODULE: &str = "./tflock_bg.js";
 /// wasm features the package requires of its hosts: SIMD (Node >= 16.4, Chrome 91, Firefox
 /// 89, Safari 16.4, workerd) speeds up inflate. Passed only to this build, so other wasm32
 /// builds of the workspace are unaffected.
@@ -329,7 +327,10 @@ pub fn test() -> Result<()> {
     clippy_wasm32(CRATE)?;
     build()?;
     check_size_budget(&Path::new(PKG).join("tflock_bg.wasm"), GZIP_BUDGET)?;
-    check_size_budget(&Path::new(PKG).join("tflock_lock_bg.wasm"), LOCK_GZIP_BUDGET)?;
+    check_size_budget(
+        &Path::new(PKG).join("tflock_lock_bg.wasm"),
+        LOCK_GZIP_BUDGET,
+    )?;
     super::cargo(&["build", "-p", "tflock"])?;
     if !super::which("node") {
         bail!("node (>= 20) is needed for the wasm package tests");
