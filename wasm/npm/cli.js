@@ -280,7 +280,7 @@ async function lockfileCoverage(args) {
   const wanted = flags.platform ?? [platform()];
   for (const p of wanted) {
     // The module's parser, in the CLI's words (`locked` is no platform here).
-    const bad = p === "locked" ? "must be two words separated by an underscore" : platformError(p);
+    const bad = p === "locked" ? "must be two words separated by an underscore" : await platformError(p);
     if (bad) {
       err(`Error: invalid -platform ${JSON.stringify(p)}: ${bad}\n`);
       return 1;
@@ -349,9 +349,9 @@ async function lockfileCoverage(args) {
 }
 
 /** Why `name` is no platform, in the core parser's words (null when it is one). */
-function platformError(name) {
+async function platformError(name) {
   try {
-    new tf.Planner({ requirements: {}, platforms: [name] });
+    await tf.Planner.create({ requirements: {}, platforms: [name] });
     return null;
   } catch (e) {
     return /target platform: ([\s\S]*)\.$/.exec(e.detail ?? "")?.[1] ?? e.detail ?? e.message;

@@ -1,7 +1,7 @@
 // `updateProvider()`: a dependency bot's bump of one provider, as one `lock()` call. The
 // bump itself is planned in the module (the core's `install::ProviderUpdate`, behind the
 // `__updateTo` option): this file only shapes the call, which costs the module nothing.
-import { lock } from "./tflock.js";
+import { lock } from "./locking.js";
 
 /**
  * Moves `provider` to `version` in `lockText` and records every platform's `h1:` and the

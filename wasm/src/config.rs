@@ -108,6 +108,7 @@ struct RequirementsJs {
 /// directories of local child modules (relative to the root, e.g. `modules/vpc`) to their
 /// files, so requirements span the tree; calls to directories not given are reported as
 /// warnings. Bad configuration is reported as diagnostics, never thrown.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = loadModule, unchecked_return_type = "LoadedModule")]
 pub fn load_module(
     #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,
@@ -162,6 +163,7 @@ struct LockCheckJs {
 /// configuration, offline (core's `check_lock`, as `tflock lockfile check --config`):
 /// each provider's verdict and Terraform's diagnostics, after the lock's and the
 /// configuration's own. Bad input is reported as diagnostics, never thrown.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = checkLock, unchecked_return_type = "LockCheck")]
 pub fn check_lock_js(
     #[wasm_bindgen(unchecked_param_type = "ModuleFiles")] files: JsValue,

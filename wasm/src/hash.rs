@@ -50,6 +50,7 @@ pub fn checked<T>(r: Result<T, HashError>) -> JsResult<T> {
 
 /// `hashZip(bytes)`: the `h1:` (lock-file form), `zh:` and, when different, the
 /// archive-form `h1:` of a provider zip held in memory.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = hashZip, unchecked_return_type = "ZipHashes")]
 pub fn hash_zip(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer")] zip: JsValue,
@@ -60,6 +61,7 @@ pub fn hash_zip(
 }
 
 /// `hashFiles([{ path, bytes }])`: the `h1:` of an unpacked package given as files.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = hashFiles, unchecked_return_type = "{ h1: string }")]
 pub fn hash_files(
     #[wasm_bindgen(unchecked_param_type = "HashFile[]")] files: JsValue,
@@ -80,17 +82,20 @@ pub fn hash_files(
 }
 
 /// Hashes a zip fed in chunks (e.g. a `ReadableStream`) with bounded memory.
+#[cfg(feature = "api")]
 #[wasm_bindgen]
 pub struct ZipHasher {
     inner: Option<hash::ZipHasher<WasmSha256>>,
 }
 
+#[cfg(feature = "api")]
 impl Default for ZipHasher {
     fn default() -> Self {
         ZipHasher::new()
     }
 }
 
+#[cfg(feature = "api")]
 #[wasm_bindgen]
 impl ZipHasher {
     /// A hasher with the core's default limits.

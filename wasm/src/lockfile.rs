@@ -64,6 +64,7 @@ fn load(text: &str, options: &JsValue) -> JsResult<(Locks, Diagnostics, Flavor)>
 /// refused text leaves entries out (a duplicate provider block, a block that failed
 /// validation), and the CLI refuses to use it, so no caller can format, diff or merge it as
 /// if it were the file.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = parseLock, unchecked_return_type = "ParsedLock")]
 pub fn parse_lock(
     text: &str,
@@ -145,6 +146,7 @@ pub fn lock_arg(v: &JsValue, flavor: Option<Flavor>) -> JsResult<(Locks, Flavor)
 
 /// `formatLock(lock, { flavor? })`: the canonical file text (providers and hashes sorted,
 /// hashes de-duplicated), as `tflock lockfile fmt` writes it.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = formatLock)]
 pub fn format_lock(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] lock: JsValue,
@@ -156,6 +158,7 @@ pub fn format_lock(
 }
 
 /// `diffLock(before, after)`: the reviewer's view (`tflock lockfile diff --json`).
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = diffLock, unchecked_return_type = "LockDiff")]
 pub fn diff_lock(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] before: JsValue,
@@ -168,6 +171,7 @@ pub fn diff_lock(
 
 /// `mergeLock(base, ours, theirs, { flavor? })`: the three-way merge a git merge driver
 /// performs: the text (with conflict markers when needed), the merged lock and conflicts.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = mergeLock, unchecked_return_type = "MergedLock")]
 pub fn merge_lock(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] base: JsValue,
@@ -224,6 +228,7 @@ struct HashPlatformsJs {
 /// `lockCoverage(lock, known, platforms)`: per locked provider, which of `platforms`
 /// (`os_arch`) its recorded hashes cover, given `known` hashes per provider and platform
 /// (`{ "registry.terraform.io/hashicorp/aws": { "linux_amd64": ["h1:…", "zh:…"] } }`).
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = lockCoverage, unchecked_return_type = "Coverage")]
 pub fn lock_coverage(
     #[wasm_bindgen(unchecked_param_type = "Lock | string")] lock: JsValue,

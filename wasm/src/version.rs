@@ -22,6 +22,7 @@ struct ParsedJs {
 
 /// `parseConstraints(text, { flavor? })`: the canonical form and each selection's canonical
 /// text, in written order.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = parseConstraints, unchecked_return_type = "ParsedConstraints")]
 pub fn parse_constraints(
     text: &str,
@@ -36,6 +37,7 @@ pub fn parse_constraints(
 }
 
 /// `canonicalConstraints(text, { flavor? })`: Terraform's `VersionConstraintsString`.
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = canonicalConstraints)]
 pub fn canonical_constraints(
     text: &str,
@@ -65,6 +67,7 @@ struct SelectedJs {
 /// `selectVersion(constraints, versions, { flavor? })`: the newest acceptable version as
 /// Terraform picks it (`null` when none), why each newer one was passed over, and the
 /// input strings that are not versions (skipped, as the installer skips them).
+#[cfg(feature = "api")]
 #[wasm_bindgen(js_name = selectVersion, unchecked_return_type = "Selected")]
 pub fn select_version(
     constraints: &str,

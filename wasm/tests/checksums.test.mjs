@@ -39,8 +39,8 @@ before(() => {
 });
 after(() => rmSync(home, { recursive: true, force: true }));
 
-test("a community key's signature verifies and vouches for every line", () => {
-  const r = tf.verifySha256Sums(sums, signature, [{ keyId: other.keyId, asciiArmor: other.armor }, { key_id: signer.keyId, ascii_armor: signer.armor }]);
+test("a community key's signature verifies and vouches for every line", async () => {
+  const r = await tf.verifySha256Sums(sums, signature, [{ keyId: other.keyId, asciiArmor: other.armor }, { key_id: signer.keyId, ascii_armor: signer.armor }]);
   assert.equal(r.signer, "community");
   assert.equal(r.keyId, signer.keyId);
   assert.equal(r.keyIndex, 1);
@@ -48,14 +48,14 @@ test("a community key's signature verifies and vouches for every line", () => {
   assert.equal(r.files[1].filename, "terraform-provider-acme_1.0.0_darwin_arm64.zip");
 });
 
-test("a tampered document, an unknown key and a malformed list throw", () => {
+test("a tampered document, an unknown key and a malformed list reject", async () => {
   const tampered = sums.replace("4d20", "5d20");
-  assert.throws(() => tf.verifySha256Sums(tampered, signature, [{ asciiArmor: signer.armor }]), (e) => {
+  await assert.rejects(tf.verifySha256Sums(tampered, signature, [{ asciiArmor: signer.armor }]), (e) => {
     assert.equal(e.summary, "Failed to authenticate package");
     assert.match(e.detail, /^error checking signature: /);
     return true;
   });
-  assert.throws(() => tf.verifySha256Sums(sums, signature, [{ asciiArmor: other.armor }]), (e) => e.detail === "authentication signature from unknown issuer");
-  assert.throws(() => tf.verifySha256Sums("zz  file\n", signature, [{ asciiArmor: signer.armor }]), (e) => e.summary === "Invalid SHA256SUMS document");
-  assert.throws(() => tf.verifySha256Sums(sums, signature, [{ asciiArmor: "garbage" }]), (e) => /^error decoding signing key/.test(e.detail));
+  await assert.rejects(tf.verifySha256Sums(sums, signature, [{ asciiArmor: other.armor }]), (e) => e.detail === "authentication signature from unknown issuer");
+  await assert.rejects(tf.verifySha256Sums("zz  file\n", signature, [{ asciiArmor: signer.armor }]), (e) => e.summary === "Invalid SHA256SUMS document");
+  await assert.rejects(tf.verifySha256Sums(sums, signature, [{ asciiArmor: "garbage" }]), (e) => /^error decoding signing key/.test(e.detail));
 });

@@ -2,7 +2,7 @@
 // package (run-cases.mjs), what the native CLI and the go-versions oracle say about the same
 // inputs, and the comparison. Expectations never come from the package itself.
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -144,6 +144,13 @@ export function checkResults(results, { cases, files }) {
     }
   });
   assert.ok(picked >= 5 && rejected >= 1, `${picked} picked, ${rejected} rejected`);
+
+  // The second module's planner refuses a platform as the native CLI does.
+  const empty = mkdtempSync(join(tmpdir(), "tflock-hosts-platform-"));
+  const cliPlatform = runCli(["providers", "lock", "-platform=nope"], { cwd: empty });
+  rmSync(empty, { recursive: true, force: true });
+  assert.equal(results.planner.isError, true, JSON.stringify(results.planner));
+  assert.ok(cliPlatform.stderr.includes(`Error: ${results.planner.summary}\n\n${results.planner.detail}`), `${JSON.stringify(results.planner)} vs ${cliPlatform.stderr}`);
 
   for (const [f, e] of Object.entries(results.errors)) {
     assert.equal(e.isError, true, `${f} must throw an Error: ${JSON.stringify(e)}`);

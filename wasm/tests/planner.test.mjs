@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { loadPackage, runCli, cli } from "./helpers.mjs";
 import { assertType } from "./types.mjs";
@@ -161,7 +162,8 @@ test("lock() reports an unknown provider and an unreachable host as diagnostics"
 });
 
 test("the Planner class driven by hand gives the same lock as lock()", async () => {
-  const planner = new tf.Planner({ requirements: { [`${HOST}/acme/demo`]: "~> 1.0" }, platforms });
+  const planner = await tf.Planner.create({ requirements: { [`${HOST}/acme/demo`]: "~> 1.0" }, platforms });
+  assert.ok(planner instanceof tf.Planner);
   const get = async (path) => {
     const r = await fetch(reg.base + path);
     return { status: r.status, url: r.url, bytes: new Uint8Array(await r.arrayBuffer()) };
@@ -196,8 +198,8 @@ test("the Planner class driven by hand gives the same lock as lock()", async () 
   assert.throws(() => planner.next(), (e) => e.summary === "Invalid argument");
 });
 
-test("Planner answers of the wrong shape throw and leave the request outstanding", () => {
-  const planner = new tf.Planner({ requirements: { [`${HOST}/acme/demo`]: "" }, platforms });
+test("Planner answers of the wrong shape throw and leave the request outstanding", async () => {
+  const planner = await tf.Planner.create({ requirements: { [`${HOST}/acme/demo`]: "" }, platforms });
   const req = planner.next();
   assert.equal(req.kind, "versions");
   assert.throws(() => planner.answer(req.id, { versions: "1.0.0" }), (e) => e.summary === "Invalid argument");
@@ -206,5 +208,26 @@ test("Planner answers of the wrong shape throw and leave the request outstanding
   const out = planner.finish();
   assertType(out, "PlanOutcome");
   assert.ok(out.diagnostics.some((d) => d.severity === "error" && /boom/.test(d.detail)));
-  assert.throws(() => new tf.Planner({ requirements: {}, platforms: ["nope"] }), (e) => e.summary === "Invalid target platform");
+  await assert.rejects(tf.Planner.create({ requirements: {}, platforms: ["nope"] }), (e) => e.summary === "Invalid target platform");
+});
+
+test("a Planner is made by Planner.create: its module loads on first use, so new Planner() throws", () => {
+  assert.throws(() => new tf.Planner({ requirements: {}, platforms }), (e) => e instanceof TypeError && /Planner\.create/.test(e.message));
+  assert.equal({} instanceof tf.Planner, false);
+});
+
+test("setSha256 reaches the second module: lock() hashes its downloads on the digest given", async () => {
+  let made = 0;
+  tf.setSha256(() => {
+    made++;
+    return createHash("sha256");
+  });
+  try {
+    const out = await tf.lock(options("~> 1.0"));
+    assert.deepEqual(out.diagnostics.filter((d) => d.severity === "error"), []);
+    // One digest for setSha256's own check, then at least one per downloaded package.
+    assert.ok(made > 1 + platforms.length, `the digest was made ${made} times`);
+  } finally {
+    tf.setSha256(() => createHash("sha256"));
+  }
 });

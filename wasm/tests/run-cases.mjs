@@ -78,5 +78,13 @@ export async function runCases(tf, cases, open) {
   } catch (e) {
     out.errors.zipHasher = thrown(e);
   }
+  // The second module (lock(), Planner, verifySha256Sums), loaded in the host on this first
+  // call that needs it.
+  try {
+    await tf.Planner.create({ requirements: {}, platforms: ["nope"] });
+    out.planner = "did not throw";
+  } catch (e) {
+    out.planner = thrown(e);
+  }
   return out;
 }

@@ -24,7 +24,7 @@ const zip = zipOf([
   ["terraform-provider-demo_v1.0.0", Buffer.from("#!/bin/sh\necho demo\n".repeat(50)), 8],
   ["LICENSE", Buffer.from("MPL-2.0\n"), 0],
 ]).toString("base64");
-const expected = compute(await loadPackage(), zip);
+const expected = await compute(await loadPackage(), zip);
 
 const work = mkdtempSync(join(tmpdir(), "tflock-bundlers-"));
 let context;
@@ -51,14 +51,13 @@ function project(name) {
     join(dir, "src", "index.js"),
     // Named imports, as tools write them: with them a bundler that believes the entry file
     // has no side effects skips it (and its \`await init()\`) and binds straight to the glue.
-    `import { hashZip, hashFiles, formatLock, parseLock, canonicalConstraints, selectVersion, version } from "tflock";
+    `import { hashZip, hashFiles, formatLock, parseLock, canonicalConstraints, selectVersion, version, Planner } from "tflock";
 import { compute } from "./page.js";
-const tf = { hashZip, hashFiles, formatLock, parseLock, canonicalConstraints, selectVersion, version };
-try {
-  window.__results = { ok: true, results: compute(tf, ${JSON.stringify(zip)}) };
-} catch (e) {
-  window.__results = { ok: false, error: String(e) + "\\n" + (e && e.stack) };
-}
+const tf = { hashZip, hashFiles, formatLock, parseLock, canonicalConstraints, selectVersion, version, Planner };
+compute(tf, ${JSON.stringify(zip)}).then(
+  (results) => (window.__results = { ok: true, results }),
+  (e) => (window.__results = { ok: false, error: String(e) + "\\n" + (e && e.stack) }),
+);
 `,
   );
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `page-${name}`, private: true, type: "module" }));
@@ -109,8 +108,17 @@ function assertSame({ outcome, problems, wasm }, name) {
   assert.ok(outcome, `${name}: the page never finished:\n${problems.join("\n")}`);
   assert.ok(outcome.ok, `${name}: the page failed: ${outcome.error}\n${problems.join("\n")}`);
   assert.deepEqual(problems, [], name);
-  assert.deepEqual(wasm, ["200 application/wasm"], `${name}: the page fetched the .wasm once`);
+  // The module `import` loads, then the second one on the planner's first call.
+  assert.deepEqual(wasm, ["200 application/wasm", "200 application/wasm"], `${name}: the page fetched each .wasm once`);
   assert.deepEqual(outcome.results, expected, name);
+}
+
+/** The README's `cp node_modules/tflock/*.wasm dist/`: both modules next to the bundle. */
+function copyWasm(dir, dist) {
+  const installed = join(dir, "node_modules/tflock");
+  const modules = readdirSync(installed).filter((f) => f.endsWith(".wasm"));
+  assert.deepEqual(modules.sort(), ["tflock_bg.wasm", "tflock_lock_bg.wasm"]);
+  for (const f of modules) cpSync(join(installed, f), join(dist, f));
 }
 
 function wasmFiles(dir) {
@@ -123,9 +131,10 @@ test("the Node entry computes what the pages are compared with", () => {
   assert.equal(expected.constraints, ">= 1.0.0, < 2.0.0");
   assert.equal(expected.selected, "1.2.7");
   assert.match(expected.zip.h1, /^h1:/);
+  assert.equal(expected.platform.summary, "Invalid target platform");
 });
 
-test("esbuild: --bundle --format=esm plus the .wasm copied next to the bundle", { timeout: 120_000 }, async () => {
+test("esbuild: --bundle --format=esm plus the .wasm files copied next to the bundle", { timeout: 120_000 }, async () => {
   const dir = project("esbuild");
   const dist = join(dir, "dist");
   const esbuild = tools("esbuild");
@@ -139,18 +148,18 @@ test("esbuild: --bundle --format=esm plus the .wasm copied next to the bundle", 
   });
   assert.deepEqual(built.errors, []);
   // The README's one line for esbuild: it leaves `new URL("./tflock_bg.wasm",
-  // import.meta.url)` alone, so the file must sit next to the bundle.
+  // import.meta.url)` alone, so both modules must sit next to the bundle.
   const readme = readFileSync(new URL("README.md", pkgDir), "utf8");
   assert.ok(
-    readme.includes("esbuild src/index.js --bundle --format=esm --outdir=dist && cp node_modules/tflock/tflock_bg.wasm dist/"),
+    readme.includes("esbuild src/index.js --bundle --format=esm --outdir=dist && cp node_modules/tflock/*.wasm dist/"),
     "the README gives the line this test runs",
   );
-  cpSync(join(dir, "node_modules/tflock/tflock_bg.wasm"), join(dist, "tflock_bg.wasm"));
+  copyWasm(dir, dist);
   writeFileSync(join(dist, "index.html"), html(`<script type="module" src="./index.js"></script>`));
   assertSame(await runPage(dist), "esbuild");
 });
 
-test("webpack 5 with its defaults emits the .wasm and keeps the entry's init", { timeout: 120_000 }, async () => {
+test("webpack 5 with its defaults emits both .wasm files and keeps the entry's init", { timeout: 120_000 }, async () => {
   const dir = project("webpack");
   const webpack = tools("webpack");
   // Only where the project is (what running `webpack` in it gives): entry ./src/index.js,
@@ -160,22 +169,22 @@ test("webpack 5 with its defaults emits the .wasm and keeps the entry's init", {
   const info = stats.toJson({ all: false, errors: true, warnings: true, orphanModules: true });
   assert.deepEqual(info.errors.map((e) => e.message), []);
   const dist = join(dir, "dist");
-  assert.equal(wasmFiles(dist).length, 1, `webpack emitted ${wasmFiles(dist)}`);
+  assert.equal(wasmFiles(dist).length, 2, `webpack emitted ${wasmFiles(dist)}`);
   writeFileSync(join(dist, "index.html"), html(`<script src="main.js"></script>`));
   assertSame(await runPage(dist), "webpack");
 });
 
-test("Vite with its defaults (vite build) emits the .wasm and keeps the entry's init", { timeout: 120_000 }, async () => {
+test("Vite with its defaults (vite build) emits both .wasm files and keeps the entry's init", { timeout: 120_000 }, async () => {
   const dir = project("vite");
   writeFileSync(join(dir, "index.html"), html(`<script type="module" src="/src/index.js"></script>`));
   const vite = await import(tools.resolve("vite"));
   await vite.build({ root: dir, configFile: false, logLevel: "silent" });
   const dist = join(dir, "dist");
-  assert.equal(wasmFiles(dist).length, 1, `vite emitted ${wasmFiles(dist)}`);
+  assert.equal(wasmFiles(dist).length, 2, `vite emitted ${wasmFiles(dist)}`);
   assertSame(await runPage(dist), "vite");
 });
 
-test("Rollup with node-resolve (browser), format es, plus the .wasm copied next to the bundle", { timeout: 120_000 }, async () => {
+test("Rollup with node-resolve (browser), format es, plus the .wasm files copied next to the bundle", { timeout: 120_000 }, async () => {
   const dir = project("rollup");
   const dist = join(dir, "dist");
   const { rollup } = tools("rollup");
@@ -190,7 +199,7 @@ test("Rollup with node-resolve (browser), format es, plus the .wasm copied next 
   await bundle.write({ dir: dist, format: "es" });
   await bundle.close();
   assert.deepEqual(warnings, []);
-  cpSync(join(dir, "node_modules/tflock/tflock_bg.wasm"), join(dist, "tflock_bg.wasm"));
+  copyWasm(dir, dist);
   writeFileSync(join(dist, "index.html"), html(`<script type="module" src="./index.js"></script>`));
   assertSame(await runPage(dist), "rollup");
 });

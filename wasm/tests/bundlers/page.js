@@ -1,6 +1,7 @@
 // What the bundled page computes with the package (and the test computes with the Node
-// entry, for comparison): hashes, a lock file formatted and refused, constraints, a version.
-export function compute(tf, zipBase64) {
+// entry, for comparison): hashes, a lock file formatted and refused, constraints, a version,
+// and a planner's refusal, which loads the package's second module.
+export async function compute(tf, zipBase64) {
   const zip = Uint8Array.from(atob(zipBase64), (c) => c.charCodeAt(0));
   const lock = `provider "registry.terraform.io/hashicorp/null" {
   version = "3.2.1"
@@ -14,7 +15,14 @@ export function compute(tf, zipBase64) {
   } catch (e) {
     refused = e.summary;
   }
+  let platform = null;
+  try {
+    await tf.Planner.create({ requirements: {}, platforms: ["nope"] });
+  } catch (e) {
+    platform = { summary: e.summary, detail: e.detail };
+  }
   return {
+    platform,
     zip: tf.hashZip(zip),
     files: tf.hashFiles([{ path: "terraform-provider-demo_v1.0.0", bytes: "#!/bin/sh\n" }]).h1,
     formatted: tf.formatLock(lock),
