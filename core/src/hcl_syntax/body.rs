@@ -228,22 +228,25 @@ impl<'a> Parser<'a> {
                         self.read();
                     }
                     Kind::Comma => {
+                        let first_error = !self.recovery;
                         diags.push(self.diag(
                             "Invalid single-argument block definition",
                             "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
                             next.span,
                         ));
-                        self.recover(Kind::CBrace);
+                        self.cut_single_attr_body(next, first_error, true);
                     }
                     Kind::Newline => {
+                        let first_error = !self.recovery;
                         diags.push(self.diag(
                             "Invalid single-argument block definition",
                             "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
                             next.span,
                         ));
-                        self.recover(Kind::CBrace);
+                        self.cut_single_attr_body(next, first_error, true);
                     }
                     _ => {
+                        let reported = !self.recovery && next.kind != Kind::Eof;
                         if !self.recovery {
                             if next.kind == Kind::Eof {
                                 diags.push(self.diag(
@@ -259,7 +262,7 @@ impl<'a> Parser<'a> {
                                 ));
                             }
                         }
-                        self.recover(Kind::CBrace);
+                        self.cut_single_attr_body(next, reported, reported);
                     }
                 }
                 body_diags
@@ -282,6 +285,19 @@ impl<'a> Parser<'a> {
             self.cut_rest_of_item(eol, reported);
         }
         diags
+    }
+
+    /// A single-line block's body went on after its argument, from `next`: hclsyntax skips
+    /// to the closing brace and keeps the argument, so hcl-edit is shown the rest blanked.
+    /// `first_error` says whether this was the first error, `reported` whether one was.
+    fn cut_single_attr_body(&mut self, next: Token, first_error: bool, reported: bool) {
+        let close = self.recover(Kind::CBrace);
+        if close.kind == Kind::CBrace {
+            self.blanks.push((next.from, close.from));
+            self.represented += 1;
+            self.represented_errors += usize::from(reported);
+            self.first_error_cut |= first_error;
+        }
     }
 
     /// After `recover_after_body_item` skipped what follows a complete argument or block on

@@ -276,6 +276,21 @@ mod tests {
         assert_eq!(edit.apply(src), "a = 1           # c\nx {}  \nz = 3\n");
     }
 
+    #[test]
+    fn a_single_line_block_keeps_its_first_argument() {
+        let src = "x { a = 1, b = 2 }\ny { c = 3\n  d = 4\n}\nz = 5\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        // hclsyntax reports both: these errors do not wait for recovery mode to end.
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(
+            edit.apply(src),
+            "x { a = 1        }\ny { c = 3         }\nz = 5\n"
+        );
+        // A block never closed is not recovered.
+        assert!(!check(b"x { a = 1, b = 2\n", "main.tf").1.recovered());
+    }
+
     fn first(src: &str) -> Option<(String, String)> {
         first_error(src.as_bytes(), "main.tf").map(|d| {
             let r = d.range.expect("a range");
