@@ -17,12 +17,15 @@ use crate::diag::Diagnostic;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::Span;
 
-/// The call's `version` checked as `init` checks it: `Ok(true)` when it sets a constraint,
-/// `Ok(false)` when it sets none (or tflock cannot tell), `Err` with the errors that stop
-/// the call from being installed.
-pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec<Diagnostic>> {
+/// The call's `version` checked as `init` checks it: `Ok(Some(constraint))` when it sets
+/// one, `Ok(None)` when it sets none (or tflock cannot tell), `Err` with the errors that
+/// stop the call from being installed.
+pub(crate) fn check_version(
+    call: &Block,
+    scope: &Scope<'_>,
+) -> Result<Option<String>, Vec<Diagnostic>> {
     let Some(attr) = call.body.attribute("version") else {
-        return Ok(false);
+        return Ok(None);
     };
     let range = attr.expr_range.clone();
     let error = |summary: &str, detail: &str, at| {
@@ -32,7 +35,7 @@ pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec
         Value::Json(node) => node.as_str().map(str::to_string),
         Value::Native { expr, .. } => {
             let Some(x) = Expr::of(attr) else {
-                return Ok(false);
+                return Ok(None);
             };
             if let Some(span) = first_other_reference(expr) {
                 return error(
@@ -42,7 +45,7 @@ pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec
                 );
             }
             match expr.as_ref() {
-                Expression::Null(_) => return Ok(false),
+                Expression::Null(_) => return Ok(None),
                 Expression::Bool(b) => Some(b.value().to_string()),
                 Expression::Number(n) => Some(n.value().to_string()),
                 Expression::Array(_) | Expression::Object(_) => {
@@ -71,7 +74,7 @@ pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec
         }
     };
     let Some(text) = value else {
-        return Ok(false);
+        return Ok(None);
     };
     if !crate::version::check_config_syntax(&text) {
         return error(
@@ -80,7 +83,34 @@ pub(crate) fn check_version(call: &Block, scope: &Scope<'_>) -> Result<bool, Vec
             range,
         );
     }
-    Ok(true)
+    Ok(Some(text))
+}
+
+/// Terraform's loader's errors for an installed module whose version (`installed`, from the
+/// module manifest) the call's `constraint` no longer accepts, at the call's `source`.
+pub(crate) fn installed_version_refused(
+    constraint: &str,
+    installed: Option<&str>,
+    flavor: crate::flavor::Flavor,
+    at: crate::diag::Range,
+) -> Option<Diagnostic> {
+    let tool = match flavor {
+        crate::flavor::Flavor::Terraform => "terraform",
+        crate::flavor::Flavor::OpenTofu => "tofu",
+    };
+    let detail = match installed {
+        None => format!("The version requirements have changed since this module was installed and the installed version is no longer acceptable. Run \"{tool} init\" to install all modules required by this configuration."),
+        Some(v) => {
+            // Only a release version is checked (go-version's prerelease rules are not
+            // modelled).
+            let core = crate::version::CoreVersion::parse(v)?;
+            if crate::version::check_core_version(constraint, core) != crate::version::CoreCheck::Unmet {
+                return None;
+            }
+            format!("The version requirements have changed since this module was installed and the installed version ({v}) is no longer acceptable. Run \"{tool} init\" to install all modules required by this configuration.")
+        }
+    };
+    Some(Diagnostic::error("Module version requirements have changed", detail).with_range(at))
 }
 
 /// Terraform's error for a local `source` beside a version constraint.

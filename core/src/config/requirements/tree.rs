@@ -3,7 +3,7 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
-use super::module_version::{check_version, local_source_with_version};
+use super::module_version::{check_version, installed_version_refused, local_source_with_version};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
@@ -375,7 +375,7 @@ fn module_calls<'m>(
         // Terraform evaluates the version first; a call it cannot install is not followed.
         let versioned = match scope.flavor {
             Flavor::Terraform => match check_version(b, scope) {
-                Ok(v) => v,
+                Ok(v) => v.is_some(),
                 Err(d) => {
                     diags.extend(d);
                     continue;
@@ -463,21 +463,26 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         String,
         crate::diag::Range,
         CallArgs,
-        Option<crate::diag::Range>,
+        Option<(crate::diag::Range, Option<String>)>,
     );
     let followed: Vec<Followed> = found
         .into_iter()
         .map(|(name, source, range, block)| {
             let source_range = block.body.attribute("source").map(|a| a.expr_range.clone());
-            (name, source, range, call_args(block, &scope), source_range)
+            let constraint = match scope.flavor {
+                Flavor::Terraform => check_version(block, &scope).ok().flatten(),
+                Flavor::OpenTofu => None,
+            };
+            let checked = source_range.map(|r| (r, constraint));
+            (name, source, range, call_args(block, &scope), checked)
         })
         .collect();
-    for (name, source, range, args, source_range) in followed {
+    for (name, source, range, args, checked) in followed {
         let call = Call {
             name: &name,
             source: &source,
             range,
-            source_range,
+            checked,
             from: dir,
             at: Place {
                 path: child_path(&at.path, &name),
@@ -549,9 +554,10 @@ struct Call<'c> {
     name: &'c str,
     source: &'c str,
     range: crate::diag::Range,
-    /// The `source` argument's value, where a changed source is reported (`None` for a
-    /// test run's module, which is not compared).
-    source_range: Option<crate::diag::Range>,
+    /// The `source` argument's value, where a changed source or version is reported, and
+    /// the call's version constraint (`None` for a test run's module, which is not
+    /// compared with what was installed).
+    checked: Option<(crate::diag::Range, Option<String>)>,
     /// The directory local sources are relative to.
     from: &'c str,
     at: Place,
@@ -582,9 +588,17 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
             }
             Some(rec) if dirs.contains_key(&rec.dir) => {
                 // Terraform's loader says so and still loads what was installed.
-                if let Some(at) = call.source_range.clone() {
+                if let Some((at, constraint)) = &call.checked {
                     if source_changed(call.source, &rec.source) {
-                        diags.push(source_has_changed(opts.flavor, at));
+                        diags.push(source_has_changed(opts.flavor, at.clone()));
+                    }
+                    if let Some(c) = constraint {
+                        diags.extend(installed_version_refused(
+                            c,
+                            rec.version.as_deref(),
+                            opts.flavor,
+                            at.clone(),
+                        ));
                     }
                 }
                 Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
@@ -655,7 +669,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                         name: &run.name,
                         source: &m.source,
                         range: m.range.clone(),
-                        source_range: None,
+                        checked: None,
                         from: root,
                         at: Place {
                             path: file.module_address(&run.name),
