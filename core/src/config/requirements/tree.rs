@@ -137,9 +137,11 @@ pub struct TestTree {
     pub runs: Vec<(String, ModuleTree)>,
 }
 
-// Module calls that loop back (a → b → a) would recurse forever; Terraform stops them
-// elsewhere. Real trees are shallow.
-const MAX_DEPTH: usize = 32;
+// The longest file name Linux and macOS accept (`NAME_MAX`). Terraform's module installer
+// removes `.terraform/modules/<key>` before installing a module it has no record of, local
+// ones too, and a longer key fails there: so a loop of module calls (a → b → a) ends with
+// that error once the key outgrows it, and the tree can be no deeper than 128 calls.
+const MAX_KEY_BYTES: usize = 255;
 
 /// Why a host could not read a module directory it was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,7 +176,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), None), opts)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -192,7 +194,7 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, Some(loaded)), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), Some(loaded)), opts)
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -214,7 +216,7 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: Some(manifest),
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), opts)
+    whole_tree(load_at(&inputs, root, Place::root(), None), opts)
 }
 
 /// The checks Terraform makes once the whole tree is loaded.
@@ -352,7 +354,6 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     dir: &str,
     at: Place,
-    depth: usize,
     preloaded: Option<LoadedModule>,
 ) -> ModuleTree {
     let loaded = preloaded.unwrap_or_else(|| {
@@ -419,12 +420,12 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                 args: Some(args),
             },
         };
-        if let Some(child) = follow(inputs, call, depth, &mut calls) {
+        if let Some(child) = follow(inputs, call, &mut calls) {
             children.push(child);
         }
     }
     let tests = if is_root {
-        load_tests(inputs, dir, depth, &mut calls)
+        load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
     };
@@ -490,7 +491,6 @@ struct Call<'c> {
 fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     call: Call<'_>,
-    depth: usize,
     diags: &mut crate::diag::Diagnostics,
 ) -> Option<ModuleTree> {
     let Inputs {
@@ -499,7 +499,8 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest,
         opts,
     } = *inputs;
-    if depth >= MAX_DEPTH {
+    if call.at.key.len() > MAX_KEY_BYTES {
+        diags.push(key_too_long(opts.flavor, &call.at.key));
         return None;
     }
     if !is_local_source(call.source) {
@@ -510,7 +511,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
                 None
             }
             Some(rec) if dirs.contains_key(&rec.dir) => {
-                Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
+                Some(load_at(inputs, &rec.dir, call.at, None))
             }
             Some(rec) => {
                 diags.push(directory_unreadable(&rec.dir, call.range));
@@ -520,7 +521,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     let child_dir = join(call.from, call.source);
     if dirs.contains_key(&child_dir) {
-        return Some(load_at(inputs, &child_dir, call.at, depth + 1, None));
+        return Some(load_at(inputs, &child_dir, call.at, None));
     }
     if let Some(why) = unreadable.and_then(|u| u.get(&child_dir)) {
         let place = format!(
@@ -551,7 +552,6 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
 fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     root: &str,
-    depth: usize,
     diags: &mut crate::diag::Diagnostics,
 ) -> Vec<TestTree> {
     let flavor = inputs.opts.flavor;
@@ -589,7 +589,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                             args: None,
                         },
                     };
-                    let tree = follow(inputs, call, depth, diags)?;
+                    let tree = follow(inputs, call, diags)?;
                     Some((run.name.clone(), tree))
                 })
                 .collect();
@@ -640,6 +640,19 @@ fn local_directory_unreadable(
         ],
         UnreadableDir::NotReadable => vec![unreadable(dir)],
     }
+}
+
+/// The installer's error for a module whose manifest key is too long to be a file name: it
+/// cannot remove `<data dir>/modules/<key>` (named with the default data directory).
+fn key_too_long(flavor: Flavor, key: &str) -> Diagnostic {
+    let path = format!(".terraform/modules/{key}");
+    Diagnostic::error(
+        "Failed to remove local module cache",
+        format!(
+            "{} tried to remove {path} in order to reinstall this module, but encountered an error: unlinkat {path}: file name too long",
+            flavor.product()
+        ),
+    )
 }
 
 /// A file name of module directory `dir` as Terraform names it (joined onto the directory).
