@@ -225,6 +225,9 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
     // files, but not when a called module failed to load; it validates provider
     // configurations only when every module loaded without an error and none refused the
     // core version.
+    if lacks_const_value(&tree.loaded.module, opts) {
+        return tree;
+    }
     let clean = !tree.diagnostics().has_errors();
     let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
     if !children_clean {
@@ -244,6 +247,19 @@ fn whole_tree(mut tree: ModuleTree, opts: &LoadOptions) -> ModuleTree {
     }
     tree.provider_checks = checks;
     tree
+}
+
+/// Whether the root module `root` declares a required `const` variable that `opts` gives
+/// no value (Terraform's `ParseConstVariableValues`, before any module is installed).
+fn lacks_const_value(root: &crate::config::Module, opts: &LoadOptions) -> bool {
+    opts.flavor == Flavor::Terraform
+        && root.blocks_of("variable").any(|var| {
+            var.labels
+                .first()
+                .is_some_and(|name| !opts.values.contains_key(name))
+                && var.body.attribute("default").is_none()
+                && crate::config::input_values::is_const(var)
+        })
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
@@ -397,7 +413,15 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         },
         flavor: inputs.opts.flavor,
     };
-    let found = module_calls(&scope, &mut calls);
+    // Terraform's module installer first reads the root's values of its `const`
+    // variables; when a required one has none, it stops there: no module is installed and
+    // no module source evaluated (`check_tree` reports the missing value).
+    let stopped = is_root && lacks_const_value(&loaded.module, inputs.opts);
+    let found = if stopped {
+        Vec::new()
+    } else {
+        module_calls(&scope, &mut calls)
+    };
     let call_sources = found
         .iter()
         .map(|(name, source, _, _)| (name.clone(), source.clone()))
@@ -424,7 +448,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             children.push(child);
         }
     }
-    let tests = if is_root {
+    let tests = if is_root && !stopped {
         load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
