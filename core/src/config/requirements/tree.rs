@@ -412,6 +412,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             None => ScopeInputs::Defaults,
         },
         flavor: inputs.opts.flavor,
+        dir,
     };
     // Terraform's module installer first reads the root's values of its `const`
     // variables; when a required one has none, it stops there: no module is installed and
