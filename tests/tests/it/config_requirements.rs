@@ -294,7 +294,7 @@ fn requirement_tree_renders_like_terraform_providers() {
 #[test]
 fn a_loop_of_module_calls_ends_where_terraforms_module_key_outgrows_a_file_name() {
     // a → b → a → …: Terraform's installer fails to remove `.terraform/modules/<key>` once
-    // the key passes 255 bytes (129 calls of one-letter names, `a.b.…​.a`).
+    // the key passes 255 bytes (129 calls of one-letter names, `a.b.….a`).
     let call = |to: &str| format!("module \"{to}\" {{\n  source = \"../{to}\"\n}}\n");
     let tree = load_tree(
         &dirs(&[
@@ -305,7 +305,7 @@ fn a_loop_of_module_calls_ends_where_terraforms_module_key_outgrows_a_file_name(
         "",
         &LoadOptions::default(),
     );
-    let key = vec!["a", "b"].repeat(65)[..129].join(".");
+    let key = ["a", "b"].repeat(65)[..129].join(".");
     assert_eq!(key.len(), 257);
     let errors: Vec<_> = tree.diagnostics().0.into_iter().collect();
     assert_eq!(errors.len(), 1, "{errors:#?}");
