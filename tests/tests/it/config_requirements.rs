@@ -290,3 +290,35 @@ fn requirement_tree_renders_like_terraform_providers() {
     );
     insta::assert_snapshot!(render_tree(&tree, Flavor::Terraform));
 }
+
+#[test]
+fn a_loop_of_module_calls_ends_where_terraforms_module_key_outgrows_a_file_name() {
+    // a → b → a → …: Terraform's installer fails to remove `.terraform/modules/<key>` once
+    // the key passes 255 bytes (129 calls of one-letter names, `a.b.….a`).
+    let call = |to: &str| format!("module \"{to}\" {{\n  source = \"../{to}\"\n}}\n");
+    let tree = load_tree(
+        &dirs(&[
+            ("main.tf", "module \"a\" {\n  source = \"./a\"\n}\n"),
+            ("a/main.tf", &call("b")),
+            ("b/main.tf", &call("a")),
+        ]),
+        "",
+        &LoadOptions::default(),
+    );
+    let key = ["a", "b"].repeat(65)[..129].join(".");
+    assert_eq!(key.len(), 257);
+    let errors: Vec<_> = tree.diagnostics().0.into_iter().collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].summary, "Failed to remove local module cache");
+    assert_eq!(
+        errors[0].detail,
+        format!("Terraform tried to remove .terraform/modules/{key} in order to reinstall this module, but encountered an error: unlinkat .terraform/modules/{key}: file name too long")
+    );
+    let mut depth = 0;
+    let mut node = &tree;
+    while let Some(child) = node.children.first() {
+        depth += 1;
+        node = child;
+    }
+    assert_eq!(depth, 128, "every module up to the 255-byte key is loaded");
+}

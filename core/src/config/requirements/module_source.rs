@@ -10,8 +10,9 @@
 //! - OpenTofu 1.8+ (`configs.ModuleCall.decodeStaticSource` with `configs.StaticEvaluator`;
 //!   `staticScopeData.GetInputVariable` in `internal/configs/static_scope.go`) reads every
 //!   variable except one declared `const = false`, which is its error.
+//! - Terraform's `path.module` and `path.root` (the module's directory, `.`).
 //!
-//! Anything else (function calls, `path.*`, `terraform.workspace`, operators) is not
+//! Anything else (function calls, `path.cwd`, `terraform.workspace`, operators) is not
 //! modelled: the call gets "Unknown module source" (an error for both flavours, where
 //! OpenTofu might have evaluated it), so no call is ever dropped in silence.
 
@@ -50,6 +51,9 @@ pub(crate) struct Scope<'a> {
     pub inputs: Inputs<'a>,
     /// Whose rules to follow.
     pub flavor: Flavor,
+    /// The module's directory relative to the working directory (`""` for the root), which
+    /// `path.module` names.
+    pub dir: &'a str,
 }
 
 /// How deeply locals may refer to locals before the value counts as unknown (a cycle is
@@ -177,6 +181,7 @@ fn traversal(
             _ => return Err(Vec::new()),
         },
         ("local", false) => local(scope, name.as_str(), depth)?,
+        ("path", true) => Val::String(path_attr(scope, name.as_str())?),
         _ => return Err(Vec::new()),
     };
     rest.iter()
@@ -347,6 +352,22 @@ fn readable_variable<'m>(scope: &Scope<'m>, name: &str) -> Result<&'m Block, Vec
     Ok(var)
 }
 
+/// `path.module` and `path.root` as Terraform's init graph knows them: the module's
+/// directory as its installer joined it onto the root's `.` (`m`, `../mod`), and `.`.
+/// `path.cwd` (an absolute path) stays unknown, as does every `path.*` for OpenTofu, whose
+/// static evaluation is not modelled here.
+fn path_attr(scope: &Scope<'_>, name: &str) -> Eval {
+    if scope.flavor != Flavor::Terraform {
+        return Err(Vec::new());
+    }
+    match name {
+        "module" if scope.dir.is_empty() => Ok(".".to_string()),
+        "module" => Ok(scope.dir.to_string()),
+        "root" => Ok(".".to_string()),
+        _ => Err(Vec::new()),
+    }
+}
+
 /// `local.<name>`: its expression's value, evaluated in the same scope.
 fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Result<Val, Vec<Diagnostic>> {
     if depth >= MAX_LOCAL_DEPTH {
@@ -382,10 +403,50 @@ mod tests {
                     module: &loaded.module,
                     inputs: Inputs::Defaults,
                     flavor: Flavor::Terraform,
+                    dir: "",
                 };
                 module_source(b, &scope).map_err(|d| d[0].summary.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn path_module_is_the_modules_directory_and_path_root_the_roots() {
+        let text = r#"
+module "a" {
+  source = "${path.module}/sub"
+}
+module "b" {
+  source = "${path.root}/sub"
+}
+module "c" {
+  source = "${path.cwd}/sub"
+}
+"#;
+        let loaded = load_module(&[("main.tf", text)], &LoadOptions::default());
+        let at = |dir: &str, flavor: Flavor| -> Vec<Option<String>> {
+            let scope = Scope {
+                module: &loaded.module,
+                inputs: Inputs::Defaults,
+                flavor,
+                dir,
+            };
+            loaded
+                .module
+                .blocks_of("module")
+                .map(|b| module_source(b, &scope).ok().flatten())
+                .collect()
+        };
+        let some = |s: &str| Some(s.to_string());
+        assert_eq!(
+            at("", Flavor::Terraform),
+            vec![some("./sub"), some("./sub"), None]
+        );
+        assert_eq!(
+            at("../mod", Flavor::Terraform),
+            vec![some("../mod/sub"), some("./sub"), None]
+        );
+        assert_eq!(at("", Flavor::OpenTofu), vec![None, None, None]);
     }
 
     #[test]
@@ -487,6 +548,7 @@ module "n" {
                         module: &loaded.module,
                         inputs: Inputs::Root(values),
                         flavor: Flavor::Terraform,
+                        dir: "",
                     };
                     module_source(b, &scope).ok().flatten()
                 })

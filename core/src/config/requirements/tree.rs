@@ -140,9 +140,11 @@ pub struct TestTree {
     pub runs: Vec<(String, ModuleTree)>,
 }
 
-// Module calls that loop back (a → b → a) would recurse forever; Terraform stops them
-// elsewhere. Real trees are shallow.
-const MAX_DEPTH: usize = 32;
+// The longest file name Linux and macOS accept (`NAME_MAX`). Terraform's module installer
+// removes `.terraform/modules/<key>` before installing a module it has no record of, local
+// ones too, and a longer key fails there: so a loop of module calls (a → b → a) ends with
+// that error once the key outgrows it, and the tree can be no deeper than 128 calls.
+const MAX_KEY_BYTES: usize = 255;
 
 /// Why a host could not read a module directory it was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,7 +179,7 @@ pub fn load_tree<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
+    whole_tree(load_at(&inputs, root, Place::root(), None), &inputs)
 }
 
 /// [`load_tree`] with the root directory already loaded (e.g. by
@@ -195,10 +197,7 @@ pub fn load_tree_with_root<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: None,
         opts,
     };
-    whole_tree(
-        load_at(&inputs, root, Place::root(), 0, Some(loaded)),
-        &inputs,
-    )
+    whole_tree(load_at(&inputs, root, Place::root(), Some(loaded)), &inputs)
 }
 
 /// [`load_tree`], also following module calls with non-local sources to the directories a
@@ -220,7 +219,7 @@ pub fn load_tree_with_manifest<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest: Some(manifest),
         opts,
     };
-    whole_tree(load_at(&inputs, root, Place::root(), 0, None), &inputs)
+    whole_tree(load_at(&inputs, root, Place::root(), None), &inputs)
 }
 
 /// The checks Terraform makes once the whole tree is loaded.
@@ -233,6 +232,9 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     // files, but not when a called module failed to load; it validates provider
     // configurations only when every module loaded without an error and none refused the
     // core version.
+    if lacks_const_value(&tree.loaded.module, opts) {
+        return tree;
+    }
     let clean = !tree.diagnostics().has_errors();
     // Mock data directories are read last. The module installer reads them whatever it
     // found; without modules to install, `init` reads them only for a root that loaded
@@ -280,6 +282,19 @@ fn mock_data<N: AsRef<str>, B: AsRef<[u8]>>(
         }
     }
     diags
+}
+
+/// Whether the root module `root` declares a required `const` variable that `opts` gives
+/// no value (Terraform's `ParseConstVariableValues`, before any module is installed).
+fn lacks_const_value(root: &crate::config::Module, opts: &LoadOptions) -> bool {
+    opts.flavor == Flavor::Terraform
+        && root.blocks_of("variable").any(|var| {
+            var.labels
+                .first()
+                .is_some_and(|name| !opts.values.contains_key(name))
+                && var.body.attribute("default").is_none()
+                && crate::config::input_values::is_const(var)
+        })
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
@@ -409,7 +424,6 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     dir: &str,
     at: Place,
-    depth: usize,
     preloaded: Option<LoadedModule>,
 ) -> ModuleTree {
     let loaded = preloaded.unwrap_or_else(|| {
@@ -452,8 +466,17 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             None => ScopeInputs::Defaults,
         },
         flavor: inputs.opts.flavor,
+        dir,
     };
-    let found = module_calls(&scope, &mut calls);
+    // Terraform's module installer first reads the root's values of its `const`
+    // variables; when a required one has none, it stops there: no module is installed and
+    // no module source evaluated (`check_tree` reports the missing value).
+    let stopped = is_root && lacks_const_value(&loaded.module, inputs.opts);
+    let found = if stopped {
+        Vec::new()
+    } else {
+        module_calls(&scope, &mut calls)
+    };
     let call_sources = found
         .iter()
         .map(|(name, source, _, _)| (name.clone(), source.clone()))
@@ -492,12 +515,12 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
                 args: Some(args),
             },
         };
-        if let Some(child) = follow(inputs, call, depth, &mut calls) {
+        if let Some(child) = follow(inputs, call, &mut calls) {
             children.push(child);
         }
     }
-    let tests = if is_root {
-        load_tests(inputs, dir, depth, &mut calls)
+    let tests = if is_root && !stopped {
+        load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
     };
@@ -567,7 +590,6 @@ struct Call<'c> {
 fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     call: Call<'_>,
-    depth: usize,
     diags: &mut crate::diag::Diagnostics,
 ) -> Option<ModuleTree> {
     let Inputs {
@@ -576,7 +598,8 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         manifest,
         opts,
     } = *inputs;
-    if depth >= MAX_DEPTH {
+    if call.at.key.len() > MAX_KEY_BYTES {
+        diags.push(key_too_long(opts.flavor, &call.at.key));
         return None;
     }
     if !is_local_source(call.source) {
@@ -601,7 +624,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
                         ));
                     }
                 }
-                Some(load_at(inputs, &rec.dir, call.at, depth + 1, None))
+                Some(load_at(inputs, &rec.dir, call.at, None))
             }
             Some(rec) => {
                 diags.push(directory_unreadable(&rec.dir, call.range));
@@ -611,7 +634,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     let child_dir = join(call.from, call.source);
     if dirs.contains_key(&child_dir) {
-        return Some(load_at(inputs, &child_dir, call.at, depth + 1, None));
+        return Some(load_at(inputs, &child_dir, call.at, None));
     }
     if let Some(why) = unreadable.and_then(|u| u.get(&child_dir)) {
         // The call's range already names its file from the working directory
@@ -640,7 +663,6 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
 fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     root: &str,
-    depth: usize,
     diags: &mut crate::diag::Diagnostics,
 ) -> Vec<TestTree> {
     let flavor = inputs.opts.flavor;
@@ -679,7 +701,7 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
                             args: None,
                         },
                     };
-                    let tree = follow(inputs, call, depth, diags)?;
+                    let tree = follow(inputs, call, diags)?;
                     Some((run.name.clone(), tree))
                 })
                 .collect();
@@ -730,6 +752,19 @@ fn local_directory_unreadable(
         ],
         UnreadableDir::NotReadable => vec![unreadable(dir)],
     }
+}
+
+/// The installer's error for a module whose manifest key is too long to be a file name: it
+/// cannot remove `<data dir>/modules/<key>` (named with the default data directory).
+fn key_too_long(flavor: Flavor, key: &str) -> Diagnostic {
+    let path = format!(".terraform/modules/{key}");
+    Diagnostic::error(
+        "Failed to remove local module cache",
+        format!(
+            "{} tried to remove {path} in order to reinstall this module, but encountered an error: unlinkat {path}: file name too long",
+            flavor.product()
+        ),
+    )
 }
 
 /// A file name of module directory `dir` as Terraform names it (joined onto the directory).
