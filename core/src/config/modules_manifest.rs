@@ -244,7 +244,7 @@ pub fn maybe_relative_path(source: &str) -> bool {
         && !is_local_source(source)
         && !matches!(parts, 3 | 4)
         && !source.starts_with('/')
-        && !source.contains(|c| matches!(c, ':' | '@' | '?'))
+        && !source.contains([':', '@', '?'])
         && !source.contains("//")
         && !near_a_detector
 }
