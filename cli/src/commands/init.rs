@@ -107,7 +107,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     diags.extend(cfg_diags);
     let tree = workdir::load_configuration_for_init(dir, flavor, &values)?;
     let mut config_diags = workdir::tree_diagnostics(&tree);
-    config_diags.extend(input_values::check_tree(&values, &tree));
+    config_diags.extend(input_values::check_tree_for_init(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     config_diags.extend(reqs.diagnostics.clone());
     let config_diags = init_config_diagnostics(config_diags, tree.installs_modules(), flavor);

@@ -23,3 +23,14 @@ pub fn check_tree(values: &InputValues, tree: &ModuleTree) -> Diagnostics {
     }
     check_values(values, &tree.loaded.module)
 }
+
+/// [`check_tree`] for `init`: when the root calls modules (or a test run has one),
+/// Terraform's module installer reads the values before it walks the calls, even beside
+/// errors in the root module (`installModules` runs on the partly loaded root), so they
+/// are checked then too; without calls `init` stops at the root's errors first.
+pub fn check_tree_for_init(values: &InputValues, tree: &ModuleTree) -> Diagnostics {
+    if tree.loaded.diagnostics.has_errors() && tree.installs_modules() {
+        return check_values(values, &tree.loaded.module);
+    }
+    check_tree(values, tree)
+}

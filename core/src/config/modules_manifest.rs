@@ -224,6 +224,43 @@ pub fn is_local_source(source: &str) -> bool {
         || source.starts_with("..\\")
 }
 
+/// Whether Terraform refuses `source` (of a call without `version`) as a relative path
+/// written without `./` (`MaybeRelativePathErr`): go-getter's shorthand detectors claim
+/// no address that is not a registry address (three or four parts), has no scheme,
+/// forced getter, `//` sub-path, `user@host:` or `?`, names none of their hosts and is not
+/// absolute, and the last detector takes any such path for a missing `./`. Sources that
+/// come near the detectors are left alone (not refused here).
+pub fn maybe_relative_path(source: &str) -> bool {
+    let parts = source.split('/').count();
+    let near_a_detector = [
+        "github.com/",
+        "bitbucket.org/",
+        "googleapis.com/",
+        ".amazonaws.com/",
+    ]
+    .iter()
+    .any(|host| source.contains(host));
+    !source.is_empty()
+        && !is_local_source(source)
+        && !matches!(parts, 3 | 4)
+        && !source.starts_with('/')
+        && !source.contains([':', '@', '?'])
+        && !source.contains("//")
+        && !near_a_detector
+}
+
+/// Terraform's error for a source [`maybe_relative_path`] refuses, at the source's value.
+pub fn maybe_relative_path_error(source: &str, at: Range) -> Diagnostic {
+    Diagnostic::error(
+        "Invalid module source address",
+        format!(
+            "Terraform failed to determine your intended installation method for remote module package {}.\n\nIf you intended this as a path relative to the current module, use \"./{source}\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
+            crate::gotext::quote(source)
+        ),
+    )
+    .with_range(at)
+}
+
 /// How Terraform reads a non-local module source, as far as tflock tells: a module registry
 /// address (normalised as `tfaddr` prints it: the host lower-cased, `registry.terraform.io`
 /// when absent, the package's `//subdir` cleaned), another remote address, or one tflock
@@ -467,6 +504,28 @@ mod tests {
         ];
         for (call, recorded) in changed {
             assert!(source_changed(call, recorded), "{call} vs {recorded}");
+        }
+    }
+
+    #[test]
+    fn only_plain_relative_paths_lack_their_dot_slash() {
+        for refused in ["m/sub", "modules", "a/b/c/d/e", "m\\sub"] {
+            assert!(maybe_relative_path(refused), "{refused}");
+        }
+        for kept in [
+            "./m",
+            "../m",
+            "hashicorp/consul/aws",
+            "app.terraform.io/org/name/aws",
+            "github.com/org/repo",
+            "git::https://example.com/r.git",
+            "git@github.com:org/repo.git",
+            "/abs/path",
+            "s3::https://b.s3.amazonaws.com/m.zip",
+            "m//sub",
+            "",
+        ] {
+            assert!(!maybe_relative_path(kept), "{kept}");
         }
     }
 

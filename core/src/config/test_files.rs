@@ -276,10 +276,15 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_reported() {
+        // hclsyntax closes a block the file ends in, and Terraform decodes the run.
         let mut d = Diagnostics::new();
-        assert!(
-            parse_test_file("a.tftest.hcl", b"run \"x\" {\n", Flavor::Terraform, &mut d).is_none()
-        );
+        let f = parse_test_file("a.tftest.hcl", b"run \"x\" {\n", Flavor::Terraform, &mut d);
+        assert_eq!(f.map(|f| f.runs.len()), Some(1));
+        assert!(d.has_errors());
+        // A file whose recovery hcl-edit cannot be shown ends at its error.
+        let mut d = Diagnostics::new();
+        let bytes = b"run \"x\" {\n  a =\n}\n";
+        assert!(parse_test_file("b.tftest.hcl", bytes, Flavor::Terraform, &mut d).is_none());
         assert!(d.has_errors());
     }
 

@@ -50,7 +50,8 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     let bad = self.read();
-                    if !self.recovery {
+                    let reported = !self.recovery;
+                    if reported {
                         diags.push(match bad.kind {
                             Kind::OQuote => self.diag(
                                 "Invalid argument name",
@@ -74,12 +75,27 @@ impl<'a> Parser<'a> {
                             ),
                         });
                     }
-                    self.recover(end);
+                    let close = self.recover(end);
+                    self.cut_body(bad, close, end, reported);
                     break;
                 }
             }
         }
         diags
+    }
+
+    /// A body met `bad` where an item or its end belongs (a stray `}`, a quoted name, the
+    /// end of the file) and skipped to `close`: hclsyntax keeps the items before it, so
+    /// hcl-edit is shown the skipped tokens blanked, and a block the file ends in closed
+    /// (see [`Parser::closers`]). `reported` says whether this reported an error.
+    fn cut_body(&mut self, bad: Token, close: Token, end: Kind, reported: bool) {
+        self.blanks.push((bad.from, close.from));
+        if end == Kind::CBrace && close.kind != Kind::CBrace {
+            self.closers += 1;
+        }
+        self.represented += 1;
+        self.represented_errors += usize::from(reported);
+        self.first_error_cut |= reported;
     }
 
     fn parse_body_item(&mut self) -> (Option<Item<'a>>, Diags) {

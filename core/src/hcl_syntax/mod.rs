@@ -39,6 +39,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     let scanned_clean = diags.is_empty();
     let parsed = parser::parse(&tokens, data, filename);
     let mut blanks = parsed.blanks;
+    let parsed_blanks = blanks.len();
     // Every recovery is shown, and each reported error (a redefined attribute aside) is
     // one of them: hcl-edit then reads the body hclsyntax recovered.
     let errors = parsed
@@ -53,7 +54,16 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     // brackets; an empty heredoc is the empty string, so it reads `""` there instead.
     let mut empty_strings = Vec::new();
     for pair in tokens.windows(2) {
-        if pair[0].kind == token::Kind::OHeredoc && pair[1].kind == token::Kind::CHeredoc {
+        // One the parser blanked already (a skipped item) stays blank.
+        let skipped = |at: usize| {
+            blanks[..parsed_blanks]
+                .iter()
+                .any(|&(from, to)| from <= at && at < to)
+        };
+        if pair[0].kind == token::Kind::OHeredoc
+            && pair[1].kind == token::Kind::CHeredoc
+            && !skipped(pair[0].from)
+        {
             blanks.push((pair[0].from, pair[1].to));
             empty_strings.push(pair[0].from);
         }
@@ -65,6 +75,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             empty_strings,
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
+            closers: if recovered { parsed.closers } else { 0 },
         },
     )
 }
@@ -85,6 +96,9 @@ pub struct ForHclEdit {
     /// Block labels of the recovered body whose text hcl-edit cannot be shown: the byte
     /// offset of the label's opening quote, and the text hclsyntax kept.
     labels: Vec<(usize, String)>,
+    /// How many blocks the recovered body closes at the end of the file (`\n}` each is
+    /// appended to the text; nothing before it moves).
+    closers: usize,
 }
 
 impl ForHclEdit {
@@ -107,7 +121,7 @@ impl ForHclEdit {
 impl ForHclEdit {
     /// The text to give hcl-edit for `text` (which this was computed from, without its BOM).
     pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if self.blanks.is_empty() {
+        if self.blanks.is_empty() && self.closers == 0 {
             return std::borrow::Cow::Borrowed(text);
         }
         let mut bytes = text.as_bytes().to_vec();
@@ -120,6 +134,9 @@ impl ForHclEdit {
             if let Some(quotes) = bytes.get_mut(at..at + 2) {
                 quotes.fill(b'"');
             }
+        }
+        for _ in 0..self.closers {
+            bytes.extend_from_slice(b"\n}");
         }
         // Whole tokens are blanked, so the result stays UTF-8; if not, hcl-edit gets the
         // original and its own verdict.
@@ -149,6 +166,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         empty_strings: Vec::new(),
         recovered: false,
         labels: Vec::new(),
+        closers: 0,
     }
     .apply(src)
 }
@@ -289,6 +307,26 @@ mod tests {
         );
         // A block never closed is not recovered.
         assert!(!check(b"x { a = 1, b = 2\n", "main.tf").1.recovered());
+    }
+
+    #[test]
+    fn a_body_keeps_the_items_before_a_stray_token_and_closes_at_the_end() {
+        let src = "a = 1\n}\nb = 2\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "a = 1\n        ");
+        // A block the file ends in is closed after the text, once per open block.
+        let src = "x {\n  y {\n    c = 1";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "x {\n  y {\n    c = 1\n}\n}");
+        // A quoted name skips to the block's end; what follows the block is kept.
+        let src = "x {\n  \"q\" = 1\n  d = 2\n}\nz = 3\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "x {\n                  }\nz = 3\n");
     }
 
     fn first(src: &str) -> Option<(String, String)> {

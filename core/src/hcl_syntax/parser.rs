@@ -22,6 +22,7 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
         blanks: p.blanks,
         represented,
         labels: p.labels,
+        closers: p.closers,
     }
 }
 
@@ -35,6 +36,8 @@ pub(crate) struct Parsed {
     pub represented: Option<usize>,
     /// See [`Parser::labels`].
     pub labels: Vec<(usize, String)>,
+    /// See [`Parser::closers`].
+    pub closers: usize,
 }
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
@@ -77,6 +80,7 @@ impl<'a> Parser<'a> {
             represented_errors: 0,
             first_error_cut: false,
             labels: Vec::new(),
+            closers: 0,
         }
     }
 }
@@ -109,6 +113,9 @@ pub(crate) struct Parser<'a> {
     /// Block labels hclsyntax keeps with a template sequence replaced (see
     /// `parse_quoted_string_literal`): the offset of the opening quote, and the text.
     pub labels: Vec<(usize, String)>,
+    /// How many blocks the file ends inside: hclsyntax closes them at the end of the
+    /// file, so hcl-edit is shown a closing brace for each after the text.
+    pub closers: usize,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours

@@ -79,7 +79,12 @@ fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
             .prefix()
             .map(|s| s.to_string())
             .unwrap_or_default(),
-        src: src.get(span).unwrap_or_default().to_string(),
+        // A block the file ends inside was closed after the text (`ForHclEdit::apply`):
+        // its text is what the file has.
+        src: src
+            .get(span.start.min(src.len())..span.end.min(src.len()))
+            .unwrap_or_default()
+            .to_string(),
         suffix: node
             .decor()
             .suffix()

@@ -8,8 +8,8 @@ use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
-    directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
-    ModuleManifest,
+    directory_unreadable, is_local_source, maybe_relative_path, maybe_relative_path_error,
+    not_installed, source_changed, source_has_changed, ModuleManifest,
 };
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
@@ -603,6 +603,14 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         return None;
     }
     if !is_local_source(call.source) {
+        // Terraform's module installer and its configuration builder refuse the source
+        // before anything is looked up (without a manifest too).
+        if let (Flavor::Terraform, Some((at, None))) = (opts.flavor, &call.checked) {
+            if maybe_relative_path(call.source) {
+                diags.push(maybe_relative_path_error(call.source, at.clone()));
+                return None;
+            }
+        }
         let manifest = manifest?;
         return match manifest.get(&call.at.key) {
             None => {
