@@ -353,7 +353,7 @@ pub fn test() -> Result<()> {
 const GZIP_BUDGET: u64 = 500_000;
 
 /// The gzipped ceiling of `tflock_lock_bg.wasm`, loaded on a lock caller's first call. It was
-/// 436,722 bytes when it was split off and 437,318 on session 19's merge (the core fixes
+/// 436,722 bytes when it was split off and 437,486 on session 19's merge (the core fixes
 /// beside it); the ceiling rounds that up so a core fix does not fail CI by a few bytes, as
 /// an exact ceiling once did. Lower it with every change that shrinks the module.
 const LOCK_GZIP_BUDGET: u64 = 440_000;
