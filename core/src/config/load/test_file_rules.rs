@@ -132,20 +132,7 @@ pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> 
     let mut kept = Vec::with_capacity(runs);
     let mut mock_sources = Vec::new();
     let mut file = FileState::default();
-    for a in body.attributes() {
-        let hint = if FILE.blocks.iter().any(|(t, _)| *t == a.name) {
-            format!(" Did you mean to define a block of type {:?}?", a.name)
-        } else {
-            String::new()
-        };
-        diags.push(
-            Diagnostic::error(
-                "Unsupported argument",
-                format!("An argument named {:?} is not expected here.{hint}", a.name),
-            )
-            .with_range(a.name_range()),
-        );
-    }
+    file_arguments(body, &FILE, diags);
     for b in body.blocks() {
         if b.kind == "test" {
             continue;
@@ -805,11 +792,11 @@ pub(crate) fn mock_data_blocks(known: &[&Block], diags: &mut Diagnostics) -> Moc
     found
 }
 
-/// A `*.tfmock.hcl` file's body (`LoadMockDataFile`): only mock and override blocks, then
-/// each as a `mock_provider` block's.
-pub(crate) fn mock_data_file(body: &Body, diags: &mut Diagnostics) -> MockDataBlocks {
+/// A file body's arguments, none of which a test or mock data file's schema has: HCL's
+/// `Unsupported argument`, hinting at a block when the schema has one of that name.
+fn file_arguments(body: &Body, schema: &BodySchema, diags: &mut Diagnostics) {
     for a in body.attributes() {
-        let hint = if MOCK_DATA.blocks.iter().any(|(t, _)| *t == a.name) {
+        let hint = if schema.blocks.iter().any(|(t, _)| *t == a.name) {
             format!(" Did you mean to define a block of type {:?}?", a.name)
         } else {
             String::new()
@@ -822,6 +809,12 @@ pub(crate) fn mock_data_file(body: &Body, diags: &mut Diagnostics) -> MockDataBl
             .with_range(a.name_range()),
         );
     }
+}
+
+/// A `*.tfmock.hcl` file's body (`LoadMockDataFile`): only mock and override blocks, then
+/// each as a `mock_provider` block's.
+pub(crate) fn mock_data_file(body: &Body, diags: &mut Diagnostics) -> MockDataBlocks {
+    file_arguments(body, &MOCK_DATA, diags);
     let mut known = Vec::new();
     for b in body.blocks() {
         match MOCK_DATA.blocks.iter().find(|(t, _)| *t == b.kind) {

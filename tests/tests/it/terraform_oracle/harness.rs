@@ -222,3 +222,27 @@ pub fn init_diagnostics_failures(
     let with_diagnostics = outcomes.len() - real.len();
     (real, with_diagnostics)
 }
+
+/// What differs between a fixture's expected lines and what Terraform and tflock printed
+/// for it: one message per tool that strays, naming the case.
+pub fn strays_from_expected(
+    case: &Path,
+    want: &[String],
+    theirs: &[String],
+    ours: &[String],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if theirs != want {
+        problems.push(format!(
+            "{}: terraform {theirs:#?}, expected {want:#?}",
+            case.display()
+        ));
+    }
+    if ours != want {
+        problems.push(format!(
+            "{}: tflock {ours:#?}, expected {want:#?}",
+            case.display()
+        ));
+    }
+    problems
+}

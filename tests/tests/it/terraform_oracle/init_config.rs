@@ -77,18 +77,9 @@ fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
         if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
             problems.push(format!("{}: expects no error", case.display()));
         }
-        if theirs != want {
-            problems.push(format!(
-                "{}: terraform {theirs:#?}, expected {want:#?}",
-                case.display()
-            ));
-        }
-        if ours != want {
-            problems.push(format!(
-                "{}: tflock {ours:#?}, expected {want:#?}",
-                case.display()
-            ));
-        }
+        problems.extend(crate::terraform_oracle::harness::strays_from_expected(
+            case, &want, &theirs, &ours,
+        ));
         problems
     });
     assert!(cases.len() >= 7, "only {} cases", cases.len());

@@ -126,18 +126,9 @@ fn init_reports_what_terraform_init_reports_for_every_fixture() {
             .collect();
         let ours = tflock_lines(work.path());
         let mut problems = Vec::new();
-        if theirs != want {
-            problems.push(format!(
-                "{}: terraform {theirs:#?}, expected {want:#?}",
-                case.display()
-            ));
-        }
-        if ours != want {
-            problems.push(format!(
-                "{}: tflock {ours:#?}, expected {want:#?}",
-                case.display()
-            ));
-        }
+        problems.extend(crate::terraform_oracle::harness::strays_from_expected(
+            case, &want, &theirs, &ours,
+        ));
         problems
     });
     assert!(cases.len() >= 3, "only {} cases", cases.len());
