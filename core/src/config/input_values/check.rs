@@ -65,15 +65,8 @@ pub fn check_values(values: &InputValues, root: &Module) -> Diagnostics {
             ),
         ));
     }
-    for var in root.blocks_of("variable") {
-        let Some(name) = var.labels.first() else {
-            continue;
-        };
-        if values.contains_key(name) || var.body.attribute("default").is_some() {
-            continue;
-        }
-        if is_const(var) {
-            diags.push(
+    for (name, var) in consts_without_value(root, values) {
+        diags.push(
                 Diagnostic::error(
                     "No value for required variable",
                     format!(
@@ -82,7 +75,6 @@ pub fn check_values(values: &InputValues, root: &Module) -> Diagnostics {
                 )
                 .with_range(var.origin.decl.clone()),
             );
-        }
     }
     diags
 }
@@ -91,6 +83,19 @@ pub fn check_values(values: &InputValues, root: &Module) -> Diagnostics {
 fn variable<'a>(root: &'a Module, name: &str) -> Option<&'a Block> {
     root.blocks_of("variable")
         .find(|v| v.labels.first().map(String::as_str) == Some(name))
+}
+
+/// The root's required `const` variables (no default) that `values` gives no value, with
+/// their names: what `init` cannot install modules without.
+pub(crate) fn consts_without_value<'a>(
+    root: &'a Module,
+    values: &'a InputValues,
+) -> impl Iterator<Item = (&'a String, &'a Block)> + 'a {
+    root.blocks_of("variable").filter_map(move |var| {
+        let name = var.labels.first()?;
+        let lacks = !values.contains_key(name) && var.body.attribute("default").is_none();
+        (lacks && is_const(var)).then_some((name, var))
+    })
 }
 
 /// `const = true`, written as a literal (anything else the loader refuses).

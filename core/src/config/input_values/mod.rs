@@ -10,7 +10,7 @@ mod files;
 mod resolve;
 
 pub use check::check_values;
-pub(crate) use check::{is_const, is_const_false};
+pub(crate) use check::{consts_without_value, is_const, is_const_false};
 pub use files::{collect, files_to_read, is_auto_var_file, DirEntry, VarArg, VarFile, VarFileRead};
 pub(crate) use resolve::{as_source, default_val, default_value, root_val, root_value};
 

@@ -87,21 +87,7 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
                 .map(|i| eval(x, i, diags))
                 .collect::<Option<_>>()?,
         ),
-        Expression::Object(obj) => {
-            let mut attrs: Vec<(String, Val)> = Vec::new();
-            for (k, v) in obj.iter() {
-                let key = match k {
-                    ObjectKey::Ident(i) => i.as_str().to_string(),
-                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                    ObjectKey::Expression(_) => return None,
-                };
-                let val = eval(x, v.expr(), diags)?;
-                attrs.retain(|(n, _)| *n != key);
-                attrs.push((key, val));
-            }
-            crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
-            Val::Object(attrs)
-        }
+        Expression::Object(obj) => object_val(obj, |e| eval(x, e, diags).ok_or(())).ok()?,
         Expression::Parenthesis(p) => eval(x, p.inner(), diags)?,
         Expression::UnaryOp(op) => match (op.operator.value(), eval(x, &op.expr, diags)?) {
             (UnaryOperator::Neg, Val::Number(n)) if !n.starts_with('-') => {
@@ -250,4 +236,26 @@ pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)
         _ => v,
     };
     Some((diags, Some(decoded)))
+}
+
+/// An object constructor's value from its items' values (`field`): keys written as names or
+/// quoted strings, a repeated key's last value kept (as Terraform does), attributes sorted.
+/// Any other key, or a field `field` refuses, is `Err`.
+pub(crate) fn object_val<E: Default>(
+    obj: &hcl_edit::expr::Object,
+    mut field: impl FnMut(&Expression) -> Result<Val, E>,
+) -> Result<Val, E> {
+    let mut attrs: Vec<(String, Val)> = Vec::new();
+    for (k, v) in obj.iter() {
+        let key = match k {
+            ObjectKey::Ident(i) => i.as_str().to_string(),
+            ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+            ObjectKey::Expression(_) => return Err(E::default()),
+        };
+        let val = field(v.expr())?;
+        attrs.retain(|(n, _)| *n != key);
+        attrs.push((key, val));
+    }
+    crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
+    Ok(Val::Object(attrs))
 }

@@ -24,7 +24,7 @@ use crate::config::model::{Block, Value};
 use crate::config::Module;
 use crate::diag::Diagnostic;
 use crate::flavor::Flavor;
-use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
+use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::template::{Element, Template};
 
 /// A module call's arguments as the called module's variables see them: each argument's
@@ -238,19 +238,7 @@ fn value_of(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Result<Val, V
             .collect::<Result<_, _>>()
             .map(Val::Tuple),
         Expression::Object(obj) => {
-            let mut attrs: Vec<(String, Val)> = Vec::new();
-            for (k, v) in obj.iter() {
-                let key = match k {
-                    ObjectKey::Ident(i) => i.as_str().to_string(),
-                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
-                    ObjectKey::Expression(_) => return Err(Vec::new()),
-                };
-                let val = value_of(v.expr(), scope, depth)?;
-                attrs.retain(|(n, _)| *n != key);
-                attrs.push((key, val));
-            }
-            crate::collections::sort_by(&mut attrs, |a, b| a.0.cmp(&b.0));
-            Ok(Val::Object(attrs))
+            crate::config::load::static_eval::object_val(obj, |e| value_of(e, scope, depth))
         }
         Expression::Parenthesis(p) => value_of(p.inner(), scope, depth),
         Expression::Traversal(t) => traversal(t, scope, depth),

@@ -288,13 +288,9 @@ fn mock_data<N: AsRef<str>, B: AsRef<[u8]>>(
 /// no value (Terraform's `ParseConstVariableValues`, before any module is installed).
 fn lacks_const_value(root: &crate::config::Module, opts: &LoadOptions) -> bool {
     opts.flavor == Flavor::Terraform
-        && root.blocks_of("variable").any(|var| {
-            var.labels
-                .first()
-                .is_some_and(|name| !opts.values.contains_key(name))
-                && var.body.attribute("default").is_none()
-                && crate::config::input_values::is_const(var)
-        })
+        && crate::config::input_values::consts_without_value(root, &opts.values)
+            .next()
+            .is_some()
 }
 
 /// The directories of the module calls in `tree` (local ones joined onto their caller's
