@@ -1,7 +1,7 @@
 //! Bodies (`ParseBody`, `parseBodyItem`, attributes, blocks and their labels): where a
 //! configuration file's own structure goes wrong.
 
-use super::parser::{Diags, Parser};
+use super::parser::{Diags, HeaderOnlyBlock, Parser};
 use super::token::{Kind, Span, Token};
 use crate::collections::SortedMap;
 
@@ -117,7 +117,8 @@ impl<'a> Parser<'a> {
                 (None, diags)
             }
             _ => {
-                self.recover_after_body_item();
+                let first_error = !self.recovery;
+                self.skip_item(ident, first_error, true);
                 let d = self.diag(
                     "Argument or block definition required",
                     "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
@@ -126,6 +127,20 @@ impl<'a> Parser<'a> {
                 (None, vec![d])
             }
         }
+    }
+
+    /// `recoverAfterBodyItem` after an item that went wrong from `ident` on: hclsyntax
+    /// drops the item (or keeps a header-only block, see [`Parser::header_only_blocks`]),
+    /// so hcl-edit is shown it blanked through the end of its line. `first_error` says
+    /// whether this was the first error, `reported` whether one was.
+    fn skip_item(&mut self, ident: Token, first_error: bool, reported: bool) {
+        let counted = self.represented;
+        self.recover_after_body_item();
+        let last = self.token(self.read_index().saturating_sub(1));
+        self.blanks.push((ident.from, last.from.max(ident.from)));
+        self.represented = counted + 1;
+        self.represented_errors += usize::from(reported);
+        self.first_error_cut |= first_error && reported;
     }
 
     fn parse_single_attr_body(&mut self) -> Diags {
@@ -196,9 +211,11 @@ impl<'a> Parser<'a> {
         (Some(item), diags)
     }
 
-    fn finish_block(&mut self, _ident: Token) -> Diags {
+    fn finish_block(&mut self, ident: Token) -> Diags {
         let mut diags = Diags::new();
         let o_brace;
+        // The labels as hclsyntax keeps them; `None` once one cannot be derived here.
+        let mut labels: Option<Vec<(String, Span)>> = Some(Vec::new());
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -206,11 +223,25 @@ impl<'a> Parser<'a> {
                     o_brace = self.read();
                     break;
                 }
-                Kind::OQuote => diags.extend(self.parse_quoted_string_literal()),
+                Kind::OQuote => {
+                    let (label_diags, label) = self.parse_quoted_string_literal();
+                    diags.extend(label_diags);
+                    let span = tok.span.to(self.prev_range());
+                    labels = labels.zip(label).map(|(mut all, l)| {
+                        all.push((l, span));
+                        all
+                    });
+                }
                 Kind::Ident => {
-                    self.read();
+                    let label = self.read();
+                    let text = String::from_utf8_lossy(self.bytes(&label)).into_owned();
+                    if let Some(all) = labels.as_mut() {
+                        all.push((text, label.span));
+                    }
                 }
                 _ => {
+                    let errors_before = diags.len();
+                    let first_error = !self.recovery;
                     match tok.kind {
                         Kind::Equal => diags.push(self.diag(
                             "Invalid block definition",
@@ -229,7 +260,21 @@ impl<'a> Parser<'a> {
                         )),
                         _ => {}
                     }
-                    self.recover_after_body_item();
+                    // hclsyntax keeps the block with an empty body, which Terraform
+                    // decodes: hcl-edit is shown the header blanked, and the block is
+                    // added to the model after it (when its labels are known).
+                    let reported = diags.len() > errors_before;
+                    match labels {
+                        Some(labels) => {
+                            self.skip_item(ident, first_error, reported);
+                            self.header_only_blocks.push(HeaderOnlyBlock {
+                                kind: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
+                                kind_span: ident.span,
+                                labels,
+                            });
+                        }
+                        _ => self.recover_after_body_item(),
+                    }
                     return diags;
                 }
             }
@@ -334,7 +379,7 @@ impl<'a> Parser<'a> {
     /// hclsyntax keeps the label with `${ ... }` (or `%{ ... }`) in the sequence's place,
     /// which Terraform goes on to decode (`Invalid resource name`, ...): hcl-edit is shown
     /// the label with the sequence blanked, and [`Parser::labels`] has the kept text.
-    fn parse_quoted_string_literal(&mut self) -> Diags {
+    fn parse_quoted_string_literal(&mut self) -> (Diags, Option<String>) {
         let o_quote = self.read();
         let mut diags = Diags::new();
         let mut kept: Vec<u8> = Vec::new();
@@ -395,16 +440,19 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if plain && !cuts.is_empty() {
-            if let Ok(label) = String::from_utf8(kept) {
-                self.represented += cuts.len();
-                self.represented_errors += cuts.len();
-                self.first_error_cut |= first_error;
-                self.blanks.extend(cuts);
-                self.labels.push((o_quote.from, label));
-            }
+        let label = if plain {
+            String::from_utf8(kept).ok()
+        } else {
+            None
+        };
+        if let Some(label) = label.as_ref().filter(|_| !cuts.is_empty()) {
+            self.represented += cuts.len();
+            self.represented_errors += cuts.len();
+            self.first_error_cut |= first_error;
+            self.blanks.extend(cuts);
+            self.labels.push((o_quote.from, label.clone()));
         }
-        diags
+        (diags, label)
     }
 }
 

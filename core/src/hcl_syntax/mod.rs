@@ -18,7 +18,8 @@ mod template;
 mod token;
 
 use crate::diag::{Diagnostic, Range};
-use token::Span;
+pub(crate) use parser::HeaderOnlyBlock;
+pub(crate) use token::Span;
 
 /// Every diagnostic `hclsyntax.ParseConfig` reports for `src` read as `filename`, in order.
 /// Without the `hclsyntax-diagnostics` feature (every build in this workspace has it; a
@@ -76,6 +77,11 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
             closers: if recovered { parsed.closers } else { 0 },
+            header_only_blocks: if recovered {
+                parsed.header_only_blocks
+            } else {
+                Vec::new()
+            },
         },
     )
 }
@@ -99,6 +105,9 @@ pub struct ForHclEdit {
     /// How many blocks the recovered body closes at the end of the file (`\n}` each is
     /// appended to the text; nothing before it moves).
     closers: usize,
+    /// Blocks of the recovered body that hcl-edit is shown no text for (their header is
+    /// blanked): they go into the model where their type was written.
+    header_only_blocks: Vec<HeaderOnlyBlock>,
 }
 
 impl ForHclEdit {
@@ -115,6 +124,12 @@ impl ForHclEdit {
             .iter()
             .find(|(from, _)| *from == at)
             .map(|(_, text)| text.as_str())
+    }
+
+    /// The blocks hclsyntax keeps with an empty body after an invalid header, which the
+    /// text hcl-edit is shown does not have.
+    pub(crate) fn header_only_blocks(&self) -> &[HeaderOnlyBlock] {
+        &self.header_only_blocks
     }
 }
 
@@ -167,6 +182,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         recovered: false,
         labels: Vec::new(),
         closers: 0,
+        header_only_blocks: Vec::new(),
     }
     .apply(src)
 }
@@ -327,6 +343,27 @@ mod tests {
         let edit = check(src.as_bytes(), "main.tf").1;
         assert!(edit.recovered());
         assert_eq!(edit.apply(src), "x {\n                  }\nz = 3\n");
+    }
+
+    #[test]
+    fn an_invalid_block_header_keeps_the_block_with_an_empty_body() {
+        let src = "bad file:\n\nafdas";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        // Both items are hidden from hcl-edit; the block goes into the model instead.
+        assert_eq!(edit.apply(src), "         \n\n     ");
+        let blocks = edit.header_only_blocks();
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0].kind, "bad");
+        let labels: Vec<&str> = blocks[0].labels.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(labels, ["file"]);
+        // A quoted label keeps its text and quotes' range.
+        let (_, edit) = check(b"output \"o\" = 1\n", "main.tf");
+        let (label, at) = &edit.header_only_blocks()[0].labels[0];
+        assert_eq!((label.as_str(), at.start.byte, at.end.byte), ("o", 7, 10));
+        // A label with an escape is not derived here: the file is not recovered.
+        assert!(!check(b"x \"a\\n\" :\n", "main.tf").1.recovered());
     }
 
     fn first(src: &str) -> Option<(String, String)> {

@@ -23,6 +23,7 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
         represented,
         labels: p.labels,
         closers: p.closers,
+        header_only_blocks: p.header_only_blocks,
     }
 }
 
@@ -38,6 +39,20 @@ pub(crate) struct Parsed {
     pub labels: Vec<(usize, String)>,
     /// See [`Parser::closers`].
     pub closers: usize,
+    /// See [`Parser::header_only_blocks`].
+    pub header_only_blocks: Vec<HeaderOnlyBlock>,
+}
+
+/// A block hclsyntax keeps with an empty body after an invalid header (`bad file:`, a
+/// header ending at its line, an `=` after labels), which Terraform goes on to decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HeaderOnlyBlock {
+    /// The block type.
+    pub kind: String,
+    /// Where the block type was written.
+    pub kind_span: Span,
+    /// The labels (as hclsyntax reads them) and where each was written, quotes included.
+    pub labels: Vec<(String, Span)>,
 }
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
@@ -81,6 +96,7 @@ impl<'a> Parser<'a> {
             first_error_cut: false,
             labels: Vec::new(),
             closers: 0,
+            header_only_blocks: Vec::new(),
         }
     }
 }
@@ -116,6 +132,9 @@ pub(crate) struct Parser<'a> {
     /// How many blocks the file ends inside: hclsyntax closes them at the end of the
     /// file, so hcl-edit is shown a closing brace for each after the text.
     pub closers: usize,
+    /// Blocks hclsyntax keeps with an empty body after an invalid header, whose header
+    /// `blanks` hides from hcl-edit.
+    pub header_only_blocks: Vec<HeaderOnlyBlock>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours

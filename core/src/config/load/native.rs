@@ -21,6 +21,7 @@ pub fn parse(name: &str, src: &str, for_hcl_edit: &ForHclEdit) -> Result<Body, B
                 edit: for_hcl_edit,
             },
             body,
+            0..usize::MAX,
         )),
         Err(err) => {
             let loc = err.location();
@@ -55,20 +56,64 @@ impl File<'_> {
 // The tree is consumed: expressions move into the model instead of being cloned, and each
 // converted node's parse tree is freed as the conversion goes, so a file's peak memory is
 // one tree, not two.
-fn convert_body(f: &File<'_>, body: hs::Body) -> Body {
+/// `within` is the byte range of the block the body belongs to (the whole file for the
+/// top level): the header-only blocks written there go into it.
+fn convert_body(f: &File<'_>, body: hs::Body, within: std::ops::Range<usize>) -> Body {
     let trailing = body
         .decor()
         .suffix()
         .map(|s| s.to_string())
         .unwrap_or_default();
-    let items = body
+    let mut items: Vec<(std::ops::Range<usize>, Item)> = body
         .into_iter()
-        .map(|s| match s {
-            hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(f, a)),
-            hs::Structure::Block(b) => Item::Block(convert_block(f, b)),
+        .map(|s| {
+            let span = s.span().unwrap_or(0..0);
+            let item = match s {
+                hs::Structure::Attribute(a) => Item::Attribute(convert_attribute(f, a)),
+                hs::Structure::Block(b) => Item::Block(convert_block(f, b)),
+            };
+            (span, item)
         })
         .collect();
-    Body { items, trailing }
+    // hcl-edit was shown these headers blanked; they belong to the innermost block whose
+    // text holds them, in the order they were written.
+    for h in f.edit.header_only_blocks() {
+        let at = h.kind_span.start.byte;
+        if !within.contains(&at) || items.iter().any(|(span, _)| span.contains(&at)) {
+            continue;
+        }
+        let before = items
+            .iter()
+            .position(|(span, _)| span.start > at)
+            .unwrap_or(items.len());
+        items.insert(before, (at..at, Item::Block(header_only_block(f, h))));
+    }
+    Body {
+        items: items.into_iter().map(|(_, item)| item).collect(),
+        trailing,
+    }
+}
+
+/// A block hclsyntax kept with an empty body after an invalid header: its body's range is
+/// the type's (`SrcRange`), so a missing argument is reported at the type's start.
+fn header_only_block(f: &File<'_>, h: &crate::hcl_syntax::HeaderOnlyBlock) -> Block {
+    let bytes = |span: crate::hcl_syntax::Span| span.start.byte..span.end.byte;
+    let kind = bytes(h.kind_span);
+    let last = h.labels.last().map_or(kind.clone(), |(_, at)| bytes(*at));
+    Block {
+        kind: h.kind.clone(),
+        labels: h.labels.iter().map(|(text, _)| text.clone()).collect(),
+        body: Body::default(),
+        origin: Origin {
+            file: f.name.to_string(),
+            decl: f.range(kind.start..last.end),
+        },
+        label_ranges: h.labels.iter().map(|(_, at)| f.range(bytes(*at))).collect(),
+        open_brace: f.range(kind.start..(kind.start + 1).min(f.src.len())),
+        json_places: None,
+        text: None,
+        touched: false,
+    }
 }
 
 fn text_of<T: Decorate + Span>(src: &str, node: &T) -> NativeText {
@@ -116,6 +161,7 @@ fn convert_attribute(f: &File<'_>, a: hs::Attribute) -> Attribute {
 fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
     let (name, src) = (f.name, f.src);
     let ident = b.ident.span().unwrap_or(0..0);
+    let block_span = b.span().unwrap_or(0..0);
     let last = b
         .labels
         .last()
@@ -142,7 +188,7 @@ fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
                 recovered.unwrap_or(l.as_str()).to_string()
             })
             .collect(),
-        body: convert_body(f, b.body),
+        body: convert_body(f, b.body, block_span.clone()),
         origin: Origin {
             file: name.to_string(),
             decl: f.range(ident.start..last.end.max(ident.start)),
