@@ -39,6 +39,9 @@ pub enum Value {
     },
     /// JSON syntax: the JSON value (strings are templates, as in Terraform).
     Json(Node),
+    /// A value hclsyntax could not parse, which it keeps as a placeholder of unknown value
+    /// (`cty.DynamicVal`) after the syntax error: the argument is present, its value is not.
+    Unknown,
 }
 
 /// `name = value` inside a body.
@@ -224,6 +227,7 @@ impl Attribute {
     /// The value as a literal string, when it is one (no interpolation).
     pub fn literal_str(&self) -> Option<String> {
         match &self.value {
+            Value::Unknown => None,
             Value::Native { expr, .. } => literal_native_str(expr),
             Value::Json(node) => node
                 .as_str()
@@ -235,6 +239,7 @@ impl Attribute {
     /// True when the value is an empty tuple/list literal (`[]`).
     pub fn is_empty_list(&self) -> bool {
         match &self.value {
+            Value::Unknown => false,
             Value::Native { expr, .. } => expr.as_array().is_some_and(|a| a.is_empty()),
             Value::Json(node) => node.as_array().is_some_and(|a| a.is_empty()),
         }
@@ -243,6 +248,7 @@ impl Attribute {
     /// True when the value is a tuple or object literal (`[...]`, `{...}`).
     pub fn is_collection(&self) -> bool {
         match &self.value {
+            Value::Unknown => false,
             Value::Native { expr, .. } => expr.is_array() || expr.is_object(),
             Value::Json(node) => node.as_array().is_some() || node.as_object().is_some(),
         }
@@ -251,6 +257,7 @@ impl Attribute {
     /// True when the value is an empty object/map literal (`{}`).
     pub fn is_empty_object(&self) -> bool {
         match &self.value {
+            Value::Unknown => false,
             Value::Native { expr, .. } => expr.as_object().is_some_and(|o| o.is_empty()),
             Value::Json(node) => node.as_object().is_some_and(|o| o.is_empty()),
         }

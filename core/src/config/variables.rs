@@ -35,6 +35,7 @@ pub fn expression_reference_paths(e: &Expression) -> Vec<Vec<String>> {
 pub fn reference_paths(value: &Value) -> Vec<Vec<String>> {
     let mut refs = Refs::default();
     match value {
+        Value::Unknown => {}
         Value::Native { expr, .. } => refs.visit_expr(expr),
         Value::Json(node) => json(node, &mut refs),
     }

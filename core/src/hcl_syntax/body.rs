@@ -1,7 +1,7 @@
 //! Bodies (`ParseBody`, `parseBodyItem`, attributes, blocks and their labels): where a
 //! configuration file's own structure goes wrong.
 
-use super::parser::{Diags, HeaderOnlyBlock, Parser};
+use super::parser::{Diags, KeptItem, Parser};
 use super::token::{Kind, Span, Token};
 use crate::collections::SortedMap;
 
@@ -32,6 +32,9 @@ impl<'a> Parser<'a> {
                     {
                         match attrs.get(name) {
                             Some(existing) => {
+                                // The first definition counts: a placeholder kept for this
+                                // one is dropped.
+                                self.kept_items.retain(|k| k.at() != name_range.start.byte);
                                 // HCL keeps the first definition and the body stays whole, so
                                 // Terraform decodes it on: hcl-edit must not see the second.
                                 self.blanks.push((name_range.start.byte, end));
@@ -130,7 +133,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `recoverAfterBodyItem` after an item that went wrong from `ident` on: hclsyntax
-    /// drops the item (or keeps a header-only block, see [`Parser::header_only_blocks`]),
+    /// drops the item (or keeps a header-only block, see [`Parser::kept_items`]),
     /// so hcl-edit is shown it blanked through the end of its line. `first_error` says
     /// whether this was the first error, `reported` whether one was.
     fn skip_item(&mut self, ident: Token, first_error: bool, reported: bool) {
@@ -178,9 +181,28 @@ impl<'a> Parser<'a> {
 
     fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
+        let value = self.peek();
+        let first_error = !self.recovery;
+        let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
         let (_, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
-        if self.recovery && !diags.is_empty() {
+        // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
+        // argument is kept with it.
+        let placeholder = self.read_index() == read_before && self.recovery;
+        if placeholder && !single_line {
+            let represented = self.represented;
+            self.recover_after_body_item();
+            let last = self.token(self.read_index().saturating_sub(1));
+            self.blanks.push((ident.from, last.from.max(ident.from)));
+            self.represented = represented + (self.recoveries - recoveries_before);
+            self.represented_errors += diags.len();
+            self.first_error_cut |= first_error && !diags.is_empty();
+            self.kept_items.push(KeptItem::Unknown {
+                name: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
+                name_span: ident.span,
+                value_span: value.span,
+            });
+        } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();
         } else if !single_line {
             let end = self.peek();
@@ -267,7 +289,7 @@ impl<'a> Parser<'a> {
                     match labels {
                         Some(labels) => {
                             self.skip_item(ident, first_error, reported);
-                            self.header_only_blocks.push(HeaderOnlyBlock {
+                            self.kept_items.push(KeptItem::Block {
                                 kind: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
                                 kind_span: ident.span,
                                 labels,

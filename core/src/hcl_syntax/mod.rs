@@ -18,7 +18,7 @@ mod template;
 mod token;
 
 use crate::diag::{Diagnostic, Range};
-pub(crate) use parser::HeaderOnlyBlock;
+pub(crate) use parser::KeptItem;
 pub(crate) use token::Span;
 
 /// Every diagnostic `hclsyntax.ParseConfig` reports for `src` read as `filename`, in order.
@@ -77,8 +77,8 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
             closers: if recovered { parsed.closers } else { 0 },
-            header_only_blocks: if recovered {
-                parsed.header_only_blocks
+            kept_items: if recovered {
+                parsed.kept_items
             } else {
                 Vec::new()
             },
@@ -105,9 +105,9 @@ pub struct ForHclEdit {
     /// How many blocks the recovered body closes at the end of the file (`\n}` each is
     /// appended to the text; nothing before it moves).
     closers: usize,
-    /// Blocks of the recovered body that hcl-edit is shown no text for (their header is
-    /// blanked): they go into the model where their type was written.
-    header_only_blocks: Vec<HeaderOnlyBlock>,
+    /// Items of the recovered body that hcl-edit is shown no text for (they are blanked):
+    /// they go into the model where they were written.
+    kept_items: Vec<KeptItem>,
 }
 
 impl ForHclEdit {
@@ -126,10 +126,10 @@ impl ForHclEdit {
             .map(|(_, text)| text.as_str())
     }
 
-    /// The blocks hclsyntax keeps with an empty body after an invalid header, which the
-    /// text hcl-edit is shown does not have.
-    pub(crate) fn header_only_blocks(&self) -> &[HeaderOnlyBlock] {
-        &self.header_only_blocks
+    /// The items hclsyntax keeps that the text hcl-edit is shown does not have: blocks with
+    /// an empty body after an invalid header, arguments with a placeholder value.
+    pub(crate) fn kept_items(&self) -> &[KeptItem] {
+        &self.kept_items
     }
 }
 
@@ -182,7 +182,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         recovered: false,
         labels: Vec::new(),
         closers: 0,
-        header_only_blocks: Vec::new(),
+        kept_items: Vec::new(),
     }
     .apply(src)
 }
@@ -271,8 +271,11 @@ mod tests {
             "a = {\n  b = 1\n          }\nd = 2\n"
         );
         assert!(recovered("a = [1 2, 3]\n"));
-        // hclsyntax leaves a placeholder for the missing value, which cannot be shown.
-        assert!(!recovered("a =\nd = 2\n"));
+        // hclsyntax leaves a placeholder for the missing value: the argument is blanked
+        // and kept in the model (`kept_items`).
+        assert!(recovered("a =\nd = 2\n"));
+        // One that is not the whole value (`1 +`) cannot be shown.
+        assert!(!recovered("a = 1 +\nd = 2\n"));
         // An object never closed, and a valid file, have nothing recovered.
         assert!(!recovered("a = {\n  b c\n"));
         assert!(!recovered("a = {\n  b = 1\n}\n"));
@@ -353,15 +356,27 @@ mod tests {
         assert!(edit.recovered());
         // Both items are hidden from hcl-edit; the block goes into the model instead.
         assert_eq!(edit.apply(src), "         \n\n     ");
-        let blocks = edit.header_only_blocks();
-        assert_eq!(blocks.len(), 1);
-        assert_eq!(blocks[0].kind, "bad");
-        let labels: Vec<&str> = blocks[0].labels.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(labels, ["file"]);
+        let labels = |kept: &[KeptItem]| match kept {
+            [KeptItem::Block { kind, labels, .. }] => {
+                let at: Vec<_> = labels
+                    .iter()
+                    .map(|(_, s)| (s.start.byte, s.end.byte))
+                    .collect();
+                let texts: Vec<_> = labels.iter().map(|(l, _)| l.clone()).collect();
+                (kind.clone(), texts, at)
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            labels(edit.kept_items()),
+            ("bad".into(), vec!["file".into()], vec![(4, 8)])
+        );
         // A quoted label keeps its text and quotes' range.
         let (_, edit) = check(b"output \"o\" = 1\n", "main.tf");
-        let (label, at) = &edit.header_only_blocks()[0].labels[0];
-        assert_eq!((label.as_str(), at.start.byte, at.end.byte), ("o", 7, 10));
+        assert_eq!(
+            labels(edit.kept_items()),
+            ("output".into(), vec!["o".into()], vec![(7, 10)])
+        );
         // A label with an escape is not derived here: the file is not recovered.
         assert!(!check(b"x \"a\\n\" :\n", "main.tf").1.recovered());
     }

@@ -23,7 +23,7 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
         represented,
         labels: p.labels,
         closers: p.closers,
-        header_only_blocks: p.header_only_blocks,
+        kept_items: p.kept_items,
     }
 }
 
@@ -39,20 +39,44 @@ pub(crate) struct Parsed {
     pub labels: Vec<(usize, String)>,
     /// See [`Parser::closers`].
     pub closers: usize,
-    /// See [`Parser::header_only_blocks`].
-    pub header_only_blocks: Vec<HeaderOnlyBlock>,
+    /// See [`Parser::kept_items`].
+    pub kept_items: Vec<KeptItem>,
 }
 
-/// A block hclsyntax keeps with an empty body after an invalid header (`bad file:`, a
-/// header ending at its line, an `=` after labels), which Terraform goes on to decode.
+/// An item of the recovered body that hcl-edit is shown no text for (it is blanked), which
+/// Terraform goes on to decode.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct HeaderOnlyBlock {
-    /// The block type.
-    pub kind: String,
-    /// Where the block type was written.
-    pub kind_span: Span,
-    /// The labels (as hclsyntax reads them) and where each was written, quotes included.
-    pub labels: Vec<(String, Span)>,
+pub(crate) enum KeptItem {
+    /// A block hclsyntax keeps with an empty body after an invalid header (`bad file:`, a
+    /// header ending at its line, an `=` after labels).
+    Block {
+        /// The block type.
+        kind: String,
+        /// Where the block type was written.
+        kind_span: Span,
+        /// The labels (as hclsyntax reads them) and where each was written, quotes included.
+        labels: Vec<(String, Span)>,
+    },
+    /// An argument whose value is missing or does not start an expression: hclsyntax keeps
+    /// it with a placeholder of unknown value (`cty.DynamicVal`).
+    Unknown {
+        /// The argument name.
+        name: String,
+        /// Where the name was written.
+        name_span: Span,
+        /// The placeholder's range: the token where the value should have started.
+        value_span: Span,
+    },
+}
+
+impl KeptItem {
+    /// The byte offset where the item starts.
+    pub(crate) fn at(&self) -> usize {
+        match self {
+            KeptItem::Block { kind_span, .. } => kind_span.start.byte,
+            KeptItem::Unknown { name_span, .. } => name_span.start.byte,
+        }
+    }
 }
 
 /// What `hclsyntax.ParseExpression` reports for a lone expression (parsed, like a bare
@@ -96,7 +120,7 @@ impl<'a> Parser<'a> {
             first_error_cut: false,
             labels: Vec::new(),
             closers: 0,
-            header_only_blocks: Vec::new(),
+            kept_items: Vec::new(),
         }
     }
 }
@@ -132,9 +156,9 @@ pub(crate) struct Parser<'a> {
     /// How many blocks the file ends inside: hclsyntax closes them at the end of the
     /// file, so hcl-edit is shown a closing brace for each after the text.
     pub closers: usize,
-    /// Blocks hclsyntax keeps with an empty body after an invalid header, whose header
-    /// `blanks` hides from hcl-edit.
-    pub header_only_blocks: Vec<HeaderOnlyBlock>,
+    /// Items of the recovered body that `blanks` hides from hcl-edit: blocks kept with an
+    /// empty body after an invalid header, arguments kept with a placeholder value.
+    pub kept_items: Vec<KeptItem>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours

@@ -3,7 +3,7 @@
 
 use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Value};
 use crate::diag::{Diagnostic, LineIndex, Range};
-use crate::hcl_syntax::ForHclEdit;
+use crate::hcl_syntax::{ForHclEdit, KeptItem};
 use hcl_edit::structure as hs;
 use hcl_edit::{Decorate, Span};
 
@@ -75,10 +75,10 @@ fn convert_body(f: &File<'_>, body: hs::Body, within: std::ops::Range<usize>) ->
             (span, item)
         })
         .collect();
-    // hcl-edit was shown these headers blanked; they belong to the innermost block whose
+    // hcl-edit was shown these items blanked; they belong to the innermost block whose
     // text holds them, in the order they were written.
-    for h in f.edit.header_only_blocks() {
-        let at = h.kind_span.start.byte;
+    for kept in f.edit.kept_items() {
+        let at = kept.at();
         if !within.contains(&at) || items.iter().any(|(span, _)| span.contains(&at)) {
             continue;
         }
@@ -86,7 +86,7 @@ fn convert_body(f: &File<'_>, body: hs::Body, within: std::ops::Range<usize>) ->
             .iter()
             .position(|(span, _)| span.start > at)
             .unwrap_or(items.len());
-        items.insert(before, (at..at, Item::Block(header_only_block(f, h))));
+        items.insert(before, (at..at, kept_item(f, kept)));
     }
     Body {
         items: items.into_iter().map(|(_, item)| item).collect(),
@@ -94,25 +94,48 @@ fn convert_body(f: &File<'_>, body: hs::Body, within: std::ops::Range<usize>) ->
     }
 }
 
-/// A block hclsyntax kept with an empty body after an invalid header: its body's range is
-/// the type's (`SrcRange`), so a missing argument is reported at the type's start.
-fn header_only_block(f: &File<'_>, h: &crate::hcl_syntax::HeaderOnlyBlock) -> Block {
+/// An item hclsyntax kept that hcl-edit was not shown: a block with an empty body after an
+/// invalid header (its body's range is the type's, `SrcRange`, so a missing argument is
+/// reported at the type's start), or an argument with a placeholder value.
+fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
     let bytes = |span: crate::hcl_syntax::Span| span.start.byte..span.end.byte;
-    let kind = bytes(h.kind_span);
-    let last = h.labels.last().map_or(kind.clone(), |(_, at)| bytes(*at));
-    Block {
-        kind: h.kind.clone(),
-        labels: h.labels.iter().map(|(text, _)| text.clone()).collect(),
-        body: Body::default(),
-        origin: Origin {
-            file: f.name.to_string(),
-            decl: f.range(kind.start..last.end),
-        },
-        label_ranges: h.labels.iter().map(|(_, at)| f.range(bytes(*at))).collect(),
-        open_brace: f.range(kind.start..(kind.start + 1).min(f.src.len())),
-        json_places: None,
-        text: None,
-        touched: false,
+    match kept {
+        KeptItem::Block {
+            kind,
+            kind_span,
+            labels,
+        } => {
+            let at = bytes(*kind_span);
+            let last = labels.last().map_or(at.clone(), |(_, l)| bytes(*l));
+            Item::Block(Block {
+                kind: kind.clone(),
+                labels: labels.iter().map(|(text, _)| text.clone()).collect(),
+                body: Body::default(),
+                origin: Origin {
+                    file: f.name.to_string(),
+                    decl: f.range(at.start..last.end),
+                },
+                label_ranges: labels.iter().map(|(_, l)| f.range(bytes(*l))).collect(),
+                open_brace: f.range(at.start..(at.start + 1).min(f.src.len())),
+                json_places: None,
+                text: None,
+                touched: false,
+            })
+        }
+        KeptItem::Unknown {
+            name,
+            name_span,
+            value_span,
+        } => Item::Attribute(Attribute {
+            name: name.clone(),
+            value: Value::Unknown,
+            origin: Origin {
+                file: f.name.to_string(),
+                decl: f.range(name_span.start.byte..value_span.end.byte),
+            },
+            expr_range: f.range(bytes(*value_span)),
+            text: None,
+        }),
     }
 }
 

@@ -35,6 +35,9 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
                 decode_into(b, name, &ty, diags);
             }
             // An output's type goes straight to typeexpr: no quoted or legacy forms.
+            if let Some(a) = b.body.attribute("type") {
+                unknown_type(a, diags);
+            }
             if let Some(x) = b.body.attribute("type").and_then(Expr::of) {
                 let mut found = Vec::new();
                 if get_type(&x, x.expr, &mut found).is_some() {
@@ -97,6 +100,7 @@ fn variable(b: &Block, override_file: bool, diags: &mut Diagnostics) {
         Some(Ty::Dynamic)
     };
     if let Some(a) = b.body.attribute("type") {
+        unknown_type(a, diags);
         ty = Expr::of(a).and_then(|x| variable_type(&x, diags));
     }
     let flag = |name: &str, diags: &mut Diagnostics| {
@@ -214,6 +218,17 @@ fn keyword(e: &Expression) -> Option<&str> {
     match e {
         Expression::Variable(v) => Some(v.as_str()),
         _ => None,
+    }
+}
+
+/// typeexpr on hclsyntax's placeholder for a value that did not parse: neither a keyword
+/// nor a call.
+fn unknown_type(a: &crate::config::model::Attribute, diags: &mut Diagnostics) {
+    if matches!(a.value, crate::config::model::Value::Unknown) {
+        diags.push(err(
+            "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
+            a.expr_range.clone(),
+        ));
     }
 }
 

@@ -199,6 +199,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
 /// anything that is not a primitive (the object form).
 pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
     match &a.value {
+        Value::Unknown => None,
         Value::Native { expr, .. } => {
             if expr.is_object() || expr.is_array() {
                 return None;
@@ -230,6 +231,7 @@ pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
 fn object_props(a: &Attribute) -> Option<Props> {
     let file = a.origin.file.clone();
     match &a.value {
+        Value::Unknown => None,
         Value::Native { expr, .. } => {
             let obj = expr.as_object()?;
             let mut out = Vec::new();

@@ -289,13 +289,17 @@ pub fn add_module(
                     }
                 },
                 None => {
-                    reqs.diagnostics.push(
-                        Diagnostic::error(
-                            "Invalid version constraint",
-                            "A string value is required for version.",
-                        )
-                        .with_range(a.expr_range.clone()),
-                    );
+                    // hclsyntax's placeholder after a syntax error is an unknown value,
+                    // which `decodeVersionConstraint` passes over in silence.
+                    if !matches!(a.value, Value::Unknown) {
+                        reqs.diagnostics.push(
+                            Diagnostic::error(
+                                "Invalid version constraint",
+                                "A string value is required for version.",
+                            )
+                            .with_range(a.expr_range.clone()),
+                        );
+                    }
                     reqs.mention(
                         &fqn,
                         flavor,
@@ -351,6 +355,7 @@ pub(crate) fn unnormalized_provider_name(name: &str, range: &Range) -> Option<Di
 /// Terraform skips them to find the configuration resource.
 fn import_target(a: &Attribute) -> Option<(bool, bool, String, String)> {
     let text = match &a.value {
+        Value::Unknown => return None,
         Value::Native { src, .. } => src.trim().to_string(),
         Value::Json(n) => n.as_str()?.trim().to_string(),
     };

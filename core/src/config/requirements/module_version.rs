@@ -32,6 +32,7 @@ pub(crate) fn check_version(
         Err(vec![Diagnostic::error(summary, detail).with_range(at)])
     };
     let value = match &attr.value {
+        Value::Unknown => return Ok(None),
         Value::Json(node) => node.as_str().map(str::to_string),
         Value::Native { expr, .. } => {
             let Some(x) = Expr::of(attr) else {
