@@ -34,7 +34,8 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
 
 /// Prints diagnostics to stderr the way Terraform does (`Error: ...`, location, detail).
 pub fn print_diagnostics(diags: &Diagnostics) {
-    for d in diags.iter() {
+    // In the order Terraform's text views show them.
+    for d in diags.in_display_order() {
         print_diagnostic(d);
     }
 }

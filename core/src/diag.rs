@@ -281,6 +281,51 @@ impl Diagnostics {
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
     }
+
+    /// The diagnostics in the order Terraform's text views show them
+    /// (`tfdiags.Diagnostics.Sort`): warnings before errors, those without a range before
+    /// those with one, then by file (fewer `/`-separated parts first, then by name), start
+    /// byte and end byte; diagnostics alike in all of these keep their order. (Its `-json`
+    /// views keep the order they were found in.)
+    pub fn in_display_order(&self) -> Vec<&Diagnostic> {
+        let mut out: Vec<&Diagnostic> = Vec::with_capacity(self.0.len());
+        // An insertion sort: stable, and lists of diagnostics are short.
+        for d in &self.0 {
+            let at = out
+                .iter()
+                .rposition(|o| display_order(o, d) != std::cmp::Ordering::Greater)
+                .map_or(0, |i| i + 1);
+            out.insert(at, d);
+        }
+        out
+    }
+}
+
+/// `sortDiagnostics.Less` as an ordering (`Equal` where it leaves the order as found): see
+/// [`Diagnostics::in_display_order`].
+pub fn display_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let warning_first = |d: &Diagnostic| d.severity != Severity::Warning;
+    let order = warning_first(a).cmp(&warning_first(b));
+    if order != Ordering::Equal {
+        return order;
+    }
+    match (&a.range, &b.range) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(x), Some(y)) if x.filename != y.filename => {
+            let parts = |r: &Range| r.filename.matches('/').count();
+            parts(x)
+                .cmp(&parts(y))
+                .then_with(|| x.filename.cmp(&y.filename))
+        }
+        (Some(x), Some(y)) => x
+            .start
+            .byte
+            .cmp(&y.start.byte)
+            .then(x.end.byte.cmp(&y.end.byte)),
+    }
 }
 
 impl IntoIterator for Diagnostics {
@@ -294,6 +339,65 @@ impl IntoIterator for Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_views_show_warnings_first_then_by_file_and_position() {
+        // Terraform's own test data `invalid-import-files`: `terraform providers` shows
+        // these in file order, not in the order its loader found them.
+        let at = |file: &str, line: usize, byte: usize| Range {
+            filename: file.to_string(),
+            start: Pos {
+                line,
+                column: 1,
+                byte,
+            },
+            end: Pos {
+                line,
+                column: 9,
+                byte: byte + 8,
+            },
+        };
+        let mut found = Diagnostics::new();
+        let mut add = |summary: &str, r: Option<Range>, warning: bool| {
+            let d = if warning {
+                Diagnostic::warning(summary, "")
+            } else {
+                Diagnostic::error(summary, "")
+            };
+            found.push(match r {
+                Some(r) => d.with_range(r),
+                None => d,
+            });
+        };
+        add("Duplicate resource", Some(at("b.tf", 14, 200)), false);
+        add("Duplicate import", Some(at("b.tf", 11, 150)), false);
+        add(
+            "Invalid import provider argument",
+            Some(at("a.tf", 9, 90)),
+            false,
+        );
+        add("In a module", Some(at("m/a.tf", 1, 0)), false);
+        add("Deprecated", Some(at("z.tf", 1, 0)), true);
+        add("No range", None, false);
+        add("Same place, found first", Some(at("b.tf", 11, 150)), false);
+        let shown: Vec<&str> = found
+            .in_display_order()
+            .iter()
+            .map(|d| d.summary.as_str())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "Deprecated",
+                "No range",
+                "Invalid import provider argument",
+                "Duplicate import",
+                "Same place, found first",
+                "Duplicate resource",
+                "In a module",
+            ]
+        );
+    }
 
     #[test]
     fn the_line_index_gives_the_positions_a_scan_gives() {

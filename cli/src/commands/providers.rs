@@ -131,6 +131,7 @@ fn tree(flavor: Option<&str>, vars: &VarFlags) -> anyhow::Result<ExitCode> {
     diags.extend(input_values::check_tree(&values, &tree));
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
     diags.extend(workdir::requirements(&tree, flavor).0.diagnostics);
+    let diags = tflock_core::api::providers_config_report(diags);
     if diags.has_errors() {
         print_diagnostics(&diags);
         return Ok(ExitCode::FAILURE);

@@ -49,9 +49,9 @@ pub use metadata::{package_metadata, MetadataQuery, MetadataStep};
 
 // The vocabulary the operations take and return.
 pub use crate::install::{
-    init_config_error, init_config_report, init_header, AuthView, FetchedPackage, HashProvenance,
-    HashSource, Mode, Outcome, OutcomeView, PackageDownload, PlanOptions, Planner, ProviderView,
-    Requirements, SourceError, SourceErrorKind, SourcePackage,
+    init_config_error, init_config_report, init_header, providers_config_report, AuthView,
+    FetchedPackage, HashProvenance, HashSource, Mode, Outcome, OutcomeView, PackageDownload,
+    PlanOptions, Planner, ProviderView, Requirements, SourceError, SourceErrorKind, SourcePackage,
 };
 pub use crate::source::{DirEntry, HttpResponse, Method, SourceEntry, SourceSet};
 

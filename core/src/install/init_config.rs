@@ -63,7 +63,7 @@ pub fn init_config_report(
     }
     // Errors end `init` here, and Terraform's view prints what it has in its own order.
     if out.has_errors() {
-        out.0.sort_by(view_order);
+        out.0.sort_by(crate::diag::display_order);
     }
     InitConfigReport {
         diagnostics: out,
@@ -71,30 +71,18 @@ pub fn init_config_report(
     }
 }
 
-/// Terraform's view order (`tfdiags.Diagnostics.Sort`, a stable sort): warnings before
-/// errors, then those without a source range, then by file (fewer path segments first, then
-/// name) and position; anything else keeps its order.
-fn view_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    if a.is_error() != b.is_error() {
-        return a.is_error().cmp(&b.is_error());
+/// What `terraform providers` reports of a configuration (`config`, as the module tree and
+/// its requirements report them): a problem found only when gathering provider requirements
+/// ([`found_installing_providers`]) only when loading found no error, since its loader's
+/// errors end the command first.
+pub fn providers_config_report(config: Diagnostics) -> Diagnostics {
+    let (installing, loading): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        config.0.into_iter().partition(found_installing_providers);
+    let mut out = Diagnostics(loading);
+    if !out.has_errors() {
+        out.0.extend(installing);
     }
-    match (&a.range, &b.range) {
-        (None, None) => Ordering::Equal,
-        (None, Some(_)) => Ordering::Less,
-        (Some(_), None) => Ordering::Greater,
-        (Some(x), Some(y)) if x.filename != y.filename => {
-            let segments = |f: &str| f.matches('/').count();
-            segments(&x.filename)
-                .cmp(&segments(&y.filename))
-                .then_with(|| x.filename.cmp(&y.filename))
-        }
-        (Some(x), Some(y)) => x
-            .start
-            .byte
-            .cmp(&y.start.byte)
-            .then(x.end.byte.cmp(&y.end.byte)),
-    }
+    out
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub use coverage::{
 };
 pub use download::{DownloadFailure, PackageDownload};
 pub use hash_cache::{cache_key, verified, CachedHashes};
-pub use init_config::{init_config_report, InitConfigReport};
+pub use init_config::{init_config_report, providers_config_report, InitConfigReport};
 pub use lock_check::{check_lock, LockCheck, LockStatus, ProviderCheck};
 pub use mirror_reuse::{mirror_reuse_summary, mirrored_archive_matches};
 pub use needs::{

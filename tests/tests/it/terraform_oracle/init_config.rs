@@ -36,7 +36,12 @@ fn terraform_lines(dir: &Path, home: &Path) -> Vec<String> {
 
 /// `tflock init`'s diagnostics in the same form, from its `Error:`/`Warning:` lines.
 fn tflock_lines(env: &Env) -> Vec<String> {
-    let out = env.run(&["init"]);
+    tflock_lines_of(env, &["init"])
+}
+
+/// `tflock <args>`'s diagnostics in the form of [`terraform_lines`].
+fn tflock_lines_of(env: &Env, args: &[&str]) -> Vec<String> {
+    let out = env.run(args);
     String::from_utf8_lossy(&out.stderr)
         .lines()
         .filter_map(|l| {
@@ -84,4 +89,30 @@ fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
     });
     assert!(cases.len() >= 7, "only {} cases", cases.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// `terraform providers` (after `get`) shows a module's configuration errors sorted by file
+/// and position, and without the problems only gathering provider requirements finds (an
+/// import's `provider` beside its target resource): Terraform's own test data
+/// `invalid-import-files`, whose loader finds them in another order.
+#[test]
+fn providers_shows_configuration_errors_in_terraforms_order() {
+    let case = fixtures("init-config").join("diagnostics-shown-sorted-by-file-and-position");
+    let env = Env::new();
+    env.cli_config("");
+    copy_tree(&case.join("files"), &env.work);
+    let theirs_dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&case.join("files"), theirs_dir.path());
+    let cfg = env.home.path().join("cli.tfrc");
+    let home = env.home.path();
+    run_terraform(theirs_dir.path(), home, &cfg, &["get", "-no-color"]);
+    let out = run_terraform(theirs_dir.path(), home, &cfg, &["providers", "-no-color"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    let theirs: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Error: ").map(|s| format!("error: {s}")))
+        .collect();
+    let ours = tflock_lines_of(&env, &["providers"]);
+    assert!(theirs.len() > 2, "{text}");
+    assert_eq!(ours, theirs);
 }
