@@ -305,13 +305,16 @@ fn check(b: &Block, diags: &mut Diagnostics) {
             );
         }
     }
-    // Only asserts that decode cleanly count (an unknown name in one makes it not count).
+    // Only asserts that decode cleanly count (an unknown name in one makes it not count, and
+    // so does a condition that refers to nothing: `Invalid assert expression`).
     let decodes = |a: &&Block| {
         a.body.blocks().next().is_none()
             && a.body
                 .attributes()
                 .all(|x| matches!(x.name.as_str(), "condition" | "error_message"))
-            && a.body.attribute("condition").is_some()
+            && a.body
+                .attribute("condition")
+                .is_some_and(|c| !references(&c.value).is_empty())
             && a.body.attribute("error_message").is_some()
     };
     if !unlabelled(b, "assert").any(|a| decodes(&a)) {
