@@ -124,7 +124,8 @@ impl Block {
         r
     }
 
-    /// Where Terraform reports an argument the body lacks: a native body's opening brace, a
+    /// Where Terraform reports an argument the body lacks: a native body's opening brace (the
+    /// first character of the type for a block kept without one after an invalid header), a
     /// JSON object's closing brace.
     pub fn missing_item_range(&self) -> Range {
         match &self.json_places {
@@ -136,7 +137,15 @@ impl Block {
                 r.end.byte += 1;
                 r
             }
-            None => self.open_brace.clone(),
+            None => {
+                let mut r = self.open_brace.clone();
+                if r.end.byte > r.start.byte + 1 {
+                    r.end = r.start;
+                    r.end.column += 1;
+                    r.end.byte += 1;
+                }
+                r
+            }
         }
     }
 }

@@ -95,8 +95,9 @@ fn convert_body(f: &File<'_>, body: hs::Body, within: std::ops::Range<usize>) ->
 }
 
 /// An item hclsyntax kept that hcl-edit was not shown: a block with an empty body after an
-/// invalid header (its body's range is the type's, `SrcRange`, so a missing argument is
-/// reported at the type's start), or an argument with a placeholder value.
+/// invalid header (its body's and opening brace's ranges are the type's, so a missing label
+/// is reported at the type and a missing argument at its start), or an argument with a
+/// placeholder value.
 fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
     let bytes = |span: crate::hcl_syntax::Span| span.start.byte..span.end.byte;
     match kept {
@@ -116,7 +117,8 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
                     decl: f.range(at.start..last.end),
                 },
                 label_ranges: labels.iter().map(|(_, l)| f.range(bytes(*l))).collect(),
-                open_brace: f.range(at.start..(at.start + 1).min(f.src.len())),
+                // hclsyntax's placeholder for the missing brace is the type's range.
+                open_brace: f.range(at.clone()),
                 json_places: None,
                 text: None,
                 touched: false,
