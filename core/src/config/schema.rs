@@ -15,6 +15,31 @@ pub fn top_level_labels(kind: &str, flavor: Flavor) -> Option<&'static [&'static
     })
 }
 
+/// The block types a configuration file's top level takes, in the order of Terraform's
+/// file schema (`configFileSchema`), which decides which one "Did you mean" names.
+pub fn top_level_block_types(flavor: Flavor) -> Vec<&'static str> {
+    [
+        "terraform",
+        "required_providers",
+        "provider",
+        "variable",
+        "locals",
+        "output",
+        "module",
+        "resource",
+        "data",
+        "ephemeral",
+        "action",
+        "moved",
+        "removed",
+        "import",
+        "check",
+    ]
+    .into_iter()
+    .filter(|kind| top_level_labels(kind, flavor).is_some())
+    .collect()
+}
+
 /// The label count of nested block type `child` inside the block at `path` (block types from
 /// the top level down), if Terraform reads `child` as a block there: from the decoder schema
 /// of `path`, else from the blocks a provider or provisioner body may hold. Anything else in

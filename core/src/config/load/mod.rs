@@ -191,10 +191,14 @@ fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
         }
         Item::Block(b) => {
             let Some(labels) = schema::top_level_labels(&b.kind, flavor) else {
+                let types = schema::top_level_block_types(flavor);
+                let hint = crate::gotext::suggest::name_suggestion(&b.kind, &types)
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default();
                 diags.push(
                     Diagnostic::error(
                         "Unsupported block type",
-                        format!("Blocks of type {:?} are not expected here.", b.kind),
+                        format!("Blocks of type {:?} are not expected here.{hint}", b.kind),
                     )
                     .with_range(b.kind_range()),
                 );
