@@ -233,6 +233,34 @@ impl Body {
 }
 
 impl Attribute {
+    /// The range of the part of a native value at byte `span` of its file (a sub-expression's
+    /// span), counted through the value's own text; `None` for JSON or a span outside it.
+    pub fn sub_range(&self, span: std::ops::Range<usize>) -> Option<Range> {
+        let Value::Native { src, .. } = &self.value else {
+            return None;
+        };
+        let base = self.expr_range.start;
+        let pos = |at: usize| -> Option<Pos> {
+            let before = src.get(..at.checked_sub(base.byte)?)?;
+            let line_start = before.rfind('\n').map(|i| i + 1);
+            let lines = before.matches('\n').count();
+            let column = match line_start {
+                Some(i) => before[i..].chars().count() + 1,
+                None => base.column + before.chars().count(),
+            };
+            Some(Pos {
+                line: base.line + lines,
+                column,
+                byte: at,
+            })
+        };
+        Some(Range {
+            filename: self.expr_range.filename.clone(),
+            start: pos(span.start)?,
+            end: pos(span.end)?,
+        })
+    }
+
     /// The value as a literal string, when it is one (no interpolation).
     pub fn literal_str(&self) -> Option<String> {
         match &self.value {

@@ -249,9 +249,12 @@ fn object_props(a: &Attribute) -> Option<Props> {
                         .map(|e| e.to_string().trim().to_string())
                         .collect()
                 });
-                // Property ranges are approximated by the entry's value range.
+                // Terraform reports a property's problems at its value.
                 let _ = &file;
-                out.push((key, val, list, a.expr_range.clone()));
+                let range = hcl_edit::Span::span(ve)
+                    .and_then(|span| a.sub_range(span))
+                    .unwrap_or_else(|| a.expr_range.clone());
+                out.push((key, val, list, range));
             }
             Some(out)
         }
