@@ -290,7 +290,13 @@ fn escaping_and_reserved(
 }
 
 fn check(b: &Block, diags: &mut Diagnostics) {
-    let mut data = b.body.blocks_of("data").filter(|d| d.labels.len() == 2);
+    // Only a data source that decoded counts as the check's; those after it are too many.
+    let kept = crate::config::load::names::kept_check_data(b);
+    let mut data = b
+        .body
+        .blocks_of("data")
+        .filter(|d| d.labels.len() == 2)
+        .skip(kept.unwrap_or(usize::MAX));
     if let Some(first) = data.next() {
         for again in data {
             diags.push(

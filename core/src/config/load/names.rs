@@ -43,6 +43,28 @@ pub fn check_names(name: &str, src: &str, b: &Block, flavor: Flavor, diags: &mut
             }
         }
     }
+    // A check block's data sources are decoded as top-level ones are, up to the first that
+    // decodes; those after it are refused as `Multiple data resource blocks`.
+    if b.kind == "check" {
+        let kept = kept_check_data(b);
+        let data = b.body.blocks_of("data").filter(|d| d.labels.len() == 2);
+        for (i, d) in data.enumerate() {
+            if kept.is_some_and(|k| i > k) {
+                break;
+            }
+            check_names(name, src, d, flavor, diags);
+        }
+    }
+}
+
+/// Which of check block `b`'s data sources (counting those with two labels) Terraform keeps:
+/// the first whose names are valid. A data source after it is one too many; one before it
+/// had errors and was not kept.
+pub(crate) fn kept_check_data(b: &Block) -> Option<usize> {
+    b.body
+        .blocks_of("data")
+        .filter(|d| d.labels.len() == 2)
+        .position(|d| d.labels.iter().all(|l| valid_identifier(l)))
 }
 
 fn check_variable(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
