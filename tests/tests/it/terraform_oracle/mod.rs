@@ -5,6 +5,7 @@
 //! (`TFLOCK_ORACLE_SEED=<n> cargo test -p tflock-tests --test it -- terraform_oracle::`).
 
 mod block_schemas;
+mod broken_syntax;
 mod config_errors;
 mod fixtures;
 mod gen_config;

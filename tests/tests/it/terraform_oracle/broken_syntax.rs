@@ -1,0 +1,220 @@
+//! Broken syntax against Terraform itself: valid generated modules (as in the merging
+//! suite, their primary native files and a called leaf module) broken at one random place —
+//! a brace, bracket, quote, `=`, newline or comma deleted or inserted, a label's quote
+//! deleted, a `${`, `%{` or heredoc marker inserted. `terraform init -backend=false -json`
+//! and tflock must report the same diagnostics (severity, summary, range, detail): hclsyntax's
+//! syntax errors, and what Terraform decodes of the body hclsyntax recovered.
+
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use crate::terraform_oracle::gen_config;
+use crate::terraform_oracle::harness::{
+    compare_init_diagnostics, failures_of, rng, terraform_init_diagnostics, tflock_init_diagnostics,
+};
+
+const CASES: usize = 40;
+
+/// What a break deletes (an occurrence of it) or inserts (at a random place).
+const TOKENS: &[&str] = &["{", "}", "[", "]", "\"", "=", "\n", ","];
+/// What only makes sense inserted.
+const INSERTED: &[&str] = &["${", "%{", "<<EOT\n", "\"\n"];
+
+/// Breaks `text` at one random place; what was done.
+fn break_text(rng: &mut StdRng, text: &mut String) -> String {
+    let delete = rng.gen_bool(0.5);
+    if delete {
+        let token = *TOKENS.choose(rng).expect("tokens");
+        let places: Vec<usize> = text.match_indices(token).map(|(i, _)| i).collect();
+        if let Some(&at) = places.choose(rng) {
+            text.replace_range(at..at + token.len(), "");
+            return format!("{token:?} deleted at byte {at}");
+        }
+    }
+    let token = if rng.gen_bool(0.7) {
+        *TOKENS.choose(rng).expect("tokens")
+    } else {
+        *INSERTED.choose(rng).expect("inserted")
+    };
+    let mut at = rng.gen_range(0..=text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.insert_str(at, token);
+    format!("{token:?} inserted at byte {at}")
+}
+
+/// One generated module without override or JSON files (their merging is another suite's)
+/// and without module calls, one of its files broken; the files, the broken file's name and
+/// what was done. A module call makes `init` report its module installer's diagnostics
+/// instead, and that installer reads the root's files a second time from hclparse's cache,
+/// which has the decoding problems but not the syntax errors: not modelled (the ignored
+/// [`init_installing_modules_does_not_repeat_the_roots_syntax_errors`]).
+fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String, String) {
+    let mut files: Vec<(String, String)> = Vec::new();
+    while files.is_empty() {
+        files = gen_config::module(rng)
+            .files
+            .into_iter()
+            .filter(|(name, _)| !name.contains("override") && !name.ends_with(".json"))
+            .collect();
+        if files.iter().any(|(_, text)| text.contains("module \"")) {
+            files.clear();
+        }
+    }
+    let i = rng.gen_range(0..files.len());
+    let what = format!("{} in {}", break_text(rng, &mut files[i].1), files[i].0);
+    let name = files[i].0.clone();
+    (files, name, what)
+}
+
+/// Whether tflock follows hclsyntax's recovery in `text` (read as `name`): no syntax error,
+/// or one whose recovered body hcl-edit is shown. Where it does not, the file ends at the
+/// error, and tflock's diagnostics need only be among Terraform's, which decodes the rest
+/// (`Extraneous label` after a label's quote went missing, a single-line block whose body
+/// is not an argument, a string broken by a newline: hclsyntax recoveries not modelled,
+/// listed in tests/REAL_WORLD.md; the ignored [`labels_after_a_missing_quote_are_decoded`]).
+fn recovery_followed(name: &str, text: &str) -> bool {
+    let (diags, edit) = tflock_core::hcl_syntax::check(text.as_bytes(), name);
+    edit.recovered()
+        || !diags
+            .iter()
+            .any(|d| d.is_error() && d.summary != "Attribute redefined")
+}
+
+/// Terraform's JSON view widens an empty range by one column (the end of the file, say):
+/// a line of [`tflock_init_diagnostics`] as that view shows it.
+fn widen_empty(line: &str) -> String {
+    let widened = || -> Option<String> {
+        let mut parts = line.splitn(3, " | ");
+        let (head, at, detail) = (parts.next()?, parts.next()?, parts.next()?);
+        let (start, end) = at.rsplit_once('-')?;
+        let (file_line, start_col) = start.rsplit_once(':')?;
+        let start_line = file_line.rsplit_once(':')?.1;
+        let (end_line, end_col) = end.split_once(':')?;
+        (start_line == end_line && start_col == end_col).then_some(())?;
+        let col: u64 = end_col.parse().ok()?;
+        Some(format!(
+            "{head} | {start}-{end_line}:{} | {detail}",
+            col + 1
+        ))
+    };
+    widened().unwrap_or_else(|| line.to_string())
+}
+
+/// Both tools on one case: the failure, if any, and whether there were diagnostics.
+fn compare(home: &Path, files: &[(String, String)], broken: &str) -> (Option<String>, bool) {
+    let work = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        std::fs::write(work.path().join(path), text).expect("write");
+    }
+    let all = |_: &str| true;
+    let theirs = terraform_init_diagnostics(work.path(), home, &all);
+    let mut ours: Vec<String> = tflock_init_diagnostics(files, &all)
+        .iter()
+        .map(|l| widen_empty(l))
+        .collect();
+    ours.sort();
+    let text = files
+        .iter()
+        .find(|(n, _)| n == broken)
+        .map_or("", |(_, t)| t.as_str());
+    let agree = if recovery_followed(broken, text) {
+        theirs == ours
+    } else {
+        ours.iter().all(|o| theirs.contains(o))
+    };
+    if agree {
+        return (None, !theirs.is_empty());
+    }
+    let shown: String = files
+        .iter()
+        .map(|(p, t)| format!("--- {p}\n{t}\n"))
+        .collect();
+    let only_tf: Vec<_> = theirs.iter().filter(|w| !ours.contains(w)).collect();
+    let only_ours: Vec<_> = ours.iter().filter(|g| !theirs.contains(g)).collect();
+    (
+        Some(format!(
+            "{shown}--- only terraform {only_tf:#?}\n--- only tflock {only_ours:#?}"
+        )),
+        true,
+    )
+}
+
+#[test]
+fn broken_syntax_is_reported_and_recovered_as_terraform_does() {
+    let (mut rng, seed) = rng("broken syntax", 28_004);
+    let cases: Vec<_> = (0..CASES).map(|_| case(&mut rng)).collect();
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let outcomes = failures_of(&cases, |n, (files, broken, what)| {
+        match compare(home.path(), files, broken) {
+            (Some(f), _) => vec![format!("seed {seed}, case {n} ({what})\n{f}")],
+            (None, true) => vec![String::new()],
+            (None, false) => Vec::new(),
+        }
+    });
+    let with_diagnostics = outcomes.len();
+    let failures: Vec<&String> = outcomes.iter().filter(|f| !f.is_empty()).collect();
+    assert!(
+        with_diagnostics > CASES / 2,
+        "only {with_diagnostics} of {CASES} broken modules had diagnostics"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {CASES} broken modules are judged differently from Terraform:\n\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// One fixed module through both tools (see [`compare_init_diagnostics`]); panics with the
+/// difference.
+fn assert_same_init_diagnostics(files: &[(&str, &str)]) {
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let files: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    match compare_init_diagnostics(home.path(), &files, &|_| true, 0, 0) {
+        Ok(some) => assert!(some, "no diagnostics from either tool"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `init` with a module call reports its module installer's diagnostics, and the installer
+/// reads the root's files again from hclparse's cache, which returns a file without its
+/// syntax errors: Terraform shows the decoding problems (`Invalid assert expression`) but
+/// not `Unclosed configuration block`; tflock shows both.
+#[test]
+#[ignore = "not modelled: init's module installer does not repeat the root module's syntax errors"]
+fn init_installing_modules_does_not_repeat_the_roots_syntax_errors() {
+    assert_same_init_diagnostics(&[
+        ("main.tf", "module \"m\" {\n  source = \"./x\"\n}\n"),
+        (
+            "checks.tf",
+            "check \"c\" {\n  assert {\n    condition = true\n    error_message = \"x\"\n  }\n",
+        ),
+        ("x/main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+    ]);
+}
+
+/// A label's closing quote deleted: hclsyntax reads the rest of the line into the label and
+/// goes on, and Terraform decodes the block (`Extraneous label for output`); tflock's file
+/// ends at the syntax error.
+#[test]
+#[ignore = "not modelled: hclsyntax's recovery after an unterminated label"]
+fn labels_after_a_missing_quote_are_decoded() {
+    assert_same_init_diagnostics(&[(
+        "main.tf",
+        "output \"o {\n  value = 1\n}\n\nvariable \"v\" {\n  default = 1\n}\n",
+    )]);
+}
