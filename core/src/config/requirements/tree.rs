@@ -116,6 +116,12 @@ impl ModuleTree {
             || self.required_version.invalid.has_errors()
     }
 
+    /// Whether Terraform's installer attached this module to its caller's configuration:
+    /// loading its own files (`required_version` syntax included) found no error.
+    pub(crate) fn installed(&self) -> bool {
+        !self.loaded.diagnostics.has_errors() && !self.required_version.invalid.has_errors()
+    }
+
     /// Calls `f` on this module and every module below it (test runs' included), in
     /// loading order.
     fn visit<'a>(&'a self, f: &mut impl FnMut(&'a ModuleTree)) {
@@ -229,33 +235,44 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
 ) -> ModuleTree {
     let opts = inputs.opts;
     // `terraform init` checks module call arguments beside errors in the root module's own
-    // files, but not when a called module failed to load; it validates provider
-    // configurations only when every module loaded without an error and none refused the
-    // core version.
+    // files, but not when a called module failed to load.
     if lacks_const_value(&tree.loaded.module, opts) {
         return tree;
     }
     let clean = !tree.diagnostics().has_errors();
-    // Mock data directories are read last. The module installer reads them whatever it
-    // found; without modules to install, `init` reads them only for a root that loaded
+    // The module installer (a module call or a test run's module) finishes the tree it
+    // built whatever it found; without one, `init` goes on only from a root that loaded
     // without an error.
-    let mock = if clean || tree.installs_modules() {
+    let finished = clean || tree.installs_modules();
+    // Mock data directories are read last.
+    let mock = if finished {
         mock_data(&tree, inputs)
     } else {
         crate::diag::Diagnostics::new()
     };
     let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
-    if !children_clean {
-        tree.provider_checks = mock;
-        return tree;
-    }
-    let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
-    if clean {
+    let (mut checks, stopped) = if children_clean {
+        super::call_arguments::check_call_arguments(&tree, opts.flavor)
+    } else {
+        (crate::diag::Diagnostics::new(), Vec::new())
+    };
+    // Provider configurations are validated on the tree the installer built
+    // (`FinalizeConfig`, after the init graph), errors or not: a module that failed to
+    // load is not in it, nor is anything below it (`ModuleTree::installed`). A module
+    // refusing the core version stops `init` first.
+    let refused = {
+        let mut any = false;
+        tree.visit(&mut |m| any |= !m.required_version.refused.is_empty());
+        any
+    };
+    if finished && !refused {
         checks.extend(super::validate_provider_configs(
             &tree,
             &stopped,
             opts.flavor,
         ));
+    }
+    if clean {
         checks.extend(super::test_providers::validate_test_providers(
             &tree,
             opts.flavor,
