@@ -3,14 +3,15 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
-use super::module_version::{check_version, installed_version_refused, local_source_with_version};
+use super::module_version::{check_version, installed_version_refused};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
-    directory_unreadable, is_local_source, maybe_relative_path, maybe_relative_path_error,
-    not_installed, source_changed, source_has_changed, ModuleManifest,
+    directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
+    ModuleManifest,
 };
+use crate::config::source_addr::parse_source_addr;
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
@@ -412,12 +413,20 @@ fn module_calls<'m>(
             Flavor::OpenTofu => false,
         };
         match module_source(b, scope) {
-            Ok(Some(source)) if versioned && is_local_source(&source) => {
-                if let Some(a) = b.body.attribute("source") {
-                    diags.push(local_source_with_version(&source, a.expr_range.clone()));
+            Ok(Some(source)) => {
+                // Terraform's installer parses the address before anything is looked up
+                // (without a manifest too); a refused one is not installed.
+                let refused = match (scope.flavor, b.body.attribute("source")) {
+                    (Flavor::Terraform, Some(a)) => parse_source_addr(&source, versioned)
+                        .err()
+                        .map(|e| e.diagnostic(versioned, a.expr_range.clone())),
+                    _ => None,
+                };
+                match refused {
+                    Some(d) => diags.push(d),
+                    None => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
                 }
             }
-            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
             Err(d) => diags.extend(d),
         }
@@ -616,14 +625,6 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         return None;
     }
     if !is_local_source(call.source) {
-        // Terraform's module installer and its configuration builder refuse the source
-        // before anything is looked up (without a manifest too).
-        if let (Flavor::Terraform, Some((at, None))) = (opts.flavor, &call.checked) {
-            if maybe_relative_path(call.source) {
-                diags.push(maybe_relative_path_error(call.source, at.clone()));
-                return None;
-            }
-        }
         let manifest = manifest?;
         return match manifest.get(&call.at.key) {
             None => {
