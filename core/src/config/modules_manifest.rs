@@ -219,20 +219,17 @@ pub use crate::config::source_addr::is_local as is_local_source;
 use crate::config::source_addr::{parse_source_addr, SourceAddr};
 
 /// Whether a non-local module call's `source` differs from the one its module was installed
-/// from (the manifest's), as Terraform compares them once both are normalised. Only what
-/// tflock can normalise is compared: two registry addresses, or a registry address and a
-/// go-getter one; two go-getter addresses (which go-getter's detectors rewrite) are taken
-/// as unchanged.
+/// from (the manifest's), as Terraform's loader compares them: the call's address as it
+/// prints it against the recorded one, normalised the same way when it parses (older
+/// manifests hold addresses as written).
 pub fn source_changed(call_source: &str, recorded: &str) -> bool {
-    match (
-        parse_source_addr(call_source, false),
-        parse_source_addr(recorded, false),
-    ) {
-        (Ok(SourceAddr::Registry(a)), Ok(SourceAddr::Registry(b))) => a != b,
-        (Ok(SourceAddr::Registry(_)), Ok(SourceAddr::Remote { .. }))
-        | (Ok(SourceAddr::Remote { .. }), Ok(SourceAddr::Registry(_))) => true,
-        _ => false,
-    }
+    let Ok(call) = parse_source_addr(call_source, false) else {
+        // A refused source is reported where it is parsed.
+        return false;
+    };
+    let recorded =
+        parse_source_addr(recorded, false).map_or_else(|_| recorded.to_string(), |r| r.to_string());
+    call.to_string() != recorded
 }
 
 /// Terraform's error for a module call whose `source` changed since `init` installed it
@@ -360,10 +357,13 @@ mod tests {
                 "hashicorp/consul/aws//modules/x",
                 "registry.terraform.io/hashicorp/consul/aws//modules/x/",
             ),
-            // go-getter addresses are not compared.
             (
                 "github.com/hashicorp/example",
                 "git::https://github.com/hashicorp/example.git",
+            ),
+            (
+                "git@github.com:org/repo.git?b=2&a=1",
+                "git::ssh://git@github.com/org/repo.git?a=1&b=2",
             ),
         ];
         for (call, recorded) in same {
@@ -386,6 +386,11 @@ mod tests {
                 "git::https://example.com/x.git",
                 "registry.terraform.io/hashicorp/consul/aws",
             ),
+            (
+                "git::https://example.com/x.git//a",
+                "git::https://example.com/x.git//b",
+            ),
+            ("github.com/org/a", "git::https://github.com/org/b.git"),
         ];
         for (call, recorded) in changed {
             assert!(source_changed(call, recorded), "{call} vs {recorded}");
