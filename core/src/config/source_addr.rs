@@ -290,8 +290,8 @@ fn detect(src: &str) -> Result<String, SourceAddrError> {
         if !subdir.is_empty() {
             let mut u = Url::parse(&result)
                 .map_err(|e| SourceAddrError::Invalid(format!("Error parsing URL: {e}")))?;
-            u.path.push_str("//");
-            u.path.push_str(&subdir);
+            u.path.extend_from_slice(b"//");
+            u.path.extend_from_slice(subdir.as_bytes());
             u.raw_path = u.path.clone();
             result = u.to_string();
         }
@@ -329,12 +329,12 @@ fn detect_github(src: &str) -> Detected {
     let mut u = Url::parse(&format!("https://{}", parts[..3].join("/")))
         .map_err(|e| invalid(format!("error parsing GitHub URL: {e}")))?;
     u.raw_query = query.to_string();
-    if !u.path.ends_with(".git") {
-        u.path.push_str(".git");
+    if !u.path.ends_with(b".git") {
+        u.path.extend_from_slice(b".git");
     }
     if parts.len() > 3 {
-        u.path.push_str("//");
-        u.path.push_str(&parts[3..].join("/"));
+        u.path.extend_from_slice(b"//");
+        u.path.extend_from_slice(parts[3..].join("/").as_bytes());
     }
     Ok(Some(format!("git::{u}")))
 }
@@ -387,9 +387,9 @@ fn detect_git_ssh(src: &str) -> Detected {
     }
     let u = Url {
         scheme: "ssh".to_string(),
-        user: Some((user.to_string(), None)),
-        host: host.to_string(),
-        path: path.to_string(),
+        user: Some((user.as_bytes().to_vec(), None)),
+        host: host.as_bytes().to_vec(),
+        path: path.as_bytes().to_vec(),
         raw_query,
         ..Url::default()
     };
@@ -402,8 +402,8 @@ fn detect_bitbucket(src: &str) -> Detected {
     }
     let mut u = Url::parse(&format!("https://{src}"))
         .map_err(|e| invalid(format!("error parsing BitBucket URL: {e}")))?;
-    if !u.path.ends_with(".git") {
-        u.path.push_str(".git");
+    if !u.path.ends_with(b".git") {
+        u.path.extend_from_slice(b".git");
     }
     Ok(Some(format!("git::{u}")))
 }
@@ -500,6 +500,8 @@ mod tests {
                 "git::https://e.com/x.git//sub?ref=v1",
             ),
             ("github.com/a/b/c/d", "git::https://github.com/a/b.git//c/d"),
+            // An escape that decodes to a lone byte is printed escaped again.
+            ("github.com/a/%C3", "git::https://github.com/a/%C3.git"),
         ] {
             assert_eq!(remote(raw), want, "{raw}");
         }

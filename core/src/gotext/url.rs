@@ -3,7 +3,7 @@
 //! / `path.Join`. Terraform's module source addresses are decided by these (a source is a
 //! URL when `Parse` finds a scheme and no error), and their normalised form is printed.
 
-use super::quote;
+use super::{quote, quote_bytes};
 
 /// A parsed URL (Go's `url.URL`, the fields `String` reads).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -12,14 +12,15 @@ pub(crate) struct Url {
     pub scheme: String,
     /// The encoded opaque part of `scheme:opaque`.
     pub opaque: String,
-    /// `(username, password)` when the authority has a userinfo.
-    pub user: Option<(String, Option<String>)>,
+    /// `(username, password)` when the authority has a userinfo (unescaped bytes, as Go's
+    /// strings hold any bytes).
+    pub user: Option<(Vec<u8>, Option<Vec<u8>>)>,
     /// `host` or `host:port`, unescaped.
-    pub host: String,
+    pub host: Vec<u8>,
     /// The unescaped path.
-    pub path: String,
+    pub path: Vec<u8>,
     /// The path as written when that differs from its default encoding.
-    pub raw_path: String,
+    pub raw_path: Vec<u8>,
     /// The authority was empty (`scheme:/path`).
     pub omit_host: bool,
     /// A `?` with nothing after it.
@@ -27,7 +28,7 @@ pub(crate) struct Url {
     /// The query, still encoded.
     pub raw_query: String,
     /// The unescaped fragment.
-    pub fragment: String,
+    pub fragment: Vec<u8>,
     /// The fragment as written when that differs from its default encoding.
     pub raw_fragment: String,
 }
@@ -98,13 +99,10 @@ fn unhex(c: u8) -> u8 {
 /// The text of the `s[i..]` prefix Go's `EscapeError` quotes (at most 3 bytes).
 fn escape_error(s: &[u8]) -> String {
     let end = s.len().min(3);
-    format!(
-        "invalid URL escape {}",
-        quote(&String::from_utf8_lossy(&s[..end]))
-    )
+    format!("invalid URL escape {}", quote_bytes(&s[..end]))
 }
 
-fn unescape(s: &str, mode: Mode) -> Result<String, String> {
+fn unescape(s: &str, mode: Mode) -> Result<Vec<u8>, String> {
     let b = s.as_bytes();
     let mut i = 0;
     let mut n = 0;
@@ -146,7 +144,7 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
         }
     }
     if n == 0 && !has_plus {
-        return Ok(s.to_string());
+        return Ok(b.to_vec());
     }
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -161,14 +159,12 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
         }
         i += 1;
     }
-    // Go strings hold any bytes; an escape that makes invalid UTF-8 is kept as U+FFFD here,
-    // which only matters for what is printed, never for whether a source is accepted.
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    Ok(out)
 }
 
-fn escape(s: &str, mode: Mode) -> String {
+fn escape(s: &[u8], mode: Mode) -> String {
     let mut out = String::with_capacity(s.len());
-    for &c in s.as_bytes() {
+    for &c in s {
         if c == b' ' && mode == Mode::QueryComponent {
             out.push('+');
         } else if should_escape(c, mode) {
@@ -180,8 +176,8 @@ fn escape(s: &str, mode: Mode) -> String {
     out
 }
 
-fn valid_encoded(s: &str, mode: Mode) -> bool {
-    s.bytes().all(|c| {
+fn valid_encoded(s: &[u8], mode: Mode) -> bool {
+    s.iter().all(|&c| {
         matches!(
             c,
             b'!' | b'$'
@@ -228,7 +224,7 @@ fn valid_optional_port(port: &str) -> bool {
     port.is_empty() || (port.starts_with(':') && port[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
-fn parse_host(host: &str) -> Result<String, String> {
+fn parse_host(host: &str) -> Result<Vec<u8>, String> {
     if host.starts_with('[') {
         let Some(i) = host.rfind(']') else {
             return Err("missing ']' in host".to_string());
@@ -238,10 +234,10 @@ fn parse_host(host: &str) -> Result<String, String> {
             return Err(format!("invalid port {} after host", quote(colon_port)));
         }
         if let Some(zone) = host[..i].find("%25") {
-            let h1 = unescape(&host[..zone], Mode::Host)?;
-            let h2 = unescape(&host[zone..i], Mode::Zone)?;
-            let h3 = unescape(&host[i..], Mode::Host)?;
-            return Ok(h1 + &h2 + &h3);
+            let mut h = unescape(&host[..zone], Mode::Host)?;
+            h.extend(unescape(&host[zone..i], Mode::Zone)?);
+            h.extend(unescape(&host[i..], Mode::Host)?);
+            return Ok(h);
         }
     } else if let Some(i) = host.rfind(':') {
         let colon_port = &host[i..];
@@ -278,7 +274,7 @@ fn valid_userinfo(s: &str) -> bool {
     })
 }
 
-type Authority = (Option<(String, Option<String>)>, String);
+type Authority = (Option<(Vec<u8>, Option<Vec<u8>>)>, Vec<u8>);
 
 fn parse_authority(authority: &str) -> Result<Authority, String> {
     let at = authority.rfind('@');
@@ -328,9 +324,9 @@ impl Url {
     fn set_path(&mut self, p: &str) -> Result<(), String> {
         let path = unescape(p, Mode::Path)?;
         self.raw_path = if escape(&path, Mode::Path) == p {
-            String::new()
+            Vec::new()
         } else {
-            p.to_string()
+            p.as_bytes().to_vec()
         };
         self.path = path;
         Ok(())
@@ -338,13 +334,16 @@ impl Url {
 
     /// `EscapedPath`.
     fn escaped_path(&self) -> String {
-        if !self.raw_path.is_empty()
-            && valid_encoded(&self.raw_path, Mode::Path)
-            && unescape(&self.raw_path, Mode::Path).is_ok_and(|p| p == self.path)
+        // A raw path of bytes that are not ASCII is never valid encoding.
+        if let Some(raw) = std::str::from_utf8(&self.raw_path)
+            .ok()
+            .filter(|r| !r.is_empty() && valid_encoded(r.as_bytes(), Mode::Path))
         {
-            return self.raw_path.clone();
+            if unescape(raw, Mode::Path).is_ok_and(|p| p == self.path) {
+                return raw.to_string();
+            }
         }
-        if self.path == "*" {
+        if self.path == b"*" {
             return "*".to_string();
         }
         escape(&self.path, Mode::Path)
@@ -352,7 +351,7 @@ impl Url {
 
     fn escaped_fragment(&self) -> String {
         if !self.raw_fragment.is_empty()
-            && valid_encoded(&self.raw_fragment, Mode::Fragment)
+            && valid_encoded(self.raw_fragment.as_bytes(), Mode::Fragment)
             && unescape(&self.raw_fragment, Mode::Fragment).is_ok_and(|f| f == self.fragment)
         {
             return self.raw_fragment.clone();
@@ -367,7 +366,7 @@ fn parse_without_fragment(raw: &str) -> Result<Url, String> {
     }
     let mut url = Url::default();
     if raw == "*" {
-        url.path = "*".to_string();
+        url.path = b"*".to_vec();
         return Ok(url);
     }
     let (scheme, rest) = get_scheme(raw)?;
@@ -461,7 +460,7 @@ impl std::fmt::Display for Url {
 /// `url.ParseQuery(q)` then `Values.Encode()`: the query re-encoded with its keys sorted,
 /// or Go's error (a `;` anywhere wins over a bad escape).
 pub(crate) fn reencode_query(query: &str) -> Result<String, String> {
-    let mut values: Vec<(String, Vec<String>)> = Vec::new();
+    let mut values: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
     let mut err: Option<String> = None;
     for key in query.split('&') {
         if key.contains(';') {
@@ -488,7 +487,7 @@ pub(crate) fn reencode_query(query: &str) -> Result<String, String> {
         return Err(e);
     }
     // Go sorts the keys as byte strings.
-    values.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    values.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
     for (k, vs) in &values {
         for v in vs {
