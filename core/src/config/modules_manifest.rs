@@ -216,7 +216,7 @@ pub fn key_of(module_path: &str) -> String {
 }
 
 pub use crate::config::source_addr::is_local as is_local_source;
-use crate::config::source_addr::{parse_source_addr, SourceAddr};
+use crate::config::source_addr::parse_source_addr;
 
 /// Whether a non-local module call's `source` differs from the one its module was installed
 /// from (the manifest's), as Terraform's loader compares them: the call's address as it
