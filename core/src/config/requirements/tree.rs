@@ -235,8 +235,8 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
 ) -> ModuleTree {
     let opts = inputs.opts;
-    // `terraform init` checks module call arguments beside errors in the root module's own
-    // files, but not when a called module failed to load.
+    // `terraform init` checks the arguments of every call into a module its installer
+    // attached (`ModuleTree::installed`), beside errors anywhere else in the tree.
     if lacks_const_value(&tree.loaded.module, opts) {
         return tree;
     }
@@ -251,8 +251,7 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     } else {
         crate::diag::Diagnostics::new()
     };
-    let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
-    let (mut checks, stopped) = if children_clean {
+    let (mut checks, stopped) = if finished {
         super::call_arguments::check_call_arguments(&tree, opts.flavor)
     } else {
         (crate::diag::Diagnostics::new(), Vec::new())
@@ -493,7 +492,22 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // Terraform's module installer first reads the root's values of its `const`
     // variables; when a required one has none, it stops there: no module is installed and
     // no module source evaluated (`check_tree` reports the missing value).
-    let stopped = is_root && lacks_const_value(&loaded.module, inputs.opts);
+    // Terraform checks the modules of the configuration, not those test runs call.
+    let required_version = match inputs.opts.core_version {
+        Some(core) if !at.under_test => {
+            check_required_version(&loaded.module, &at.path, &at.source, core)
+        }
+        _ => CoreVersionCheck::default(),
+    };
+    // Terraform's installer attaches a called module only when its files loaded without
+    // an error, and installs nothing below one it did not attach (`nodeInstallModule`);
+    // the root's calls are installed whatever it found, and test runs' modules are built
+    // without the init graph.
+    let detached = !is_root
+        && !at.under_test
+        && inputs.opts.flavor == Flavor::Terraform
+        && (loaded.diagnostics.has_errors() || required_version.invalid.has_errors());
+    let stopped = (is_root && lacks_const_value(&loaded.module, inputs.opts)) || detached;
     let found = if stopped {
         Vec::new()
     } else {
@@ -545,13 +559,6 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
-    };
-    // Terraform checks the modules of the configuration, not those test runs call.
-    let required_version = match inputs.opts.core_version {
-        Some(core) if !at.under_test => {
-            check_required_version(&loaded.module, &at.path, &at.source, core)
-        }
-        _ => CoreVersionCheck::default(),
     };
     ModuleTree {
         path: at.path,
