@@ -256,6 +256,11 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     } else {
         (crate::diag::Diagnostics::new(), Vec::new())
     };
+    // A call whose arguments fail stops the installer below it: the modules that module
+    // calls are never loaded (Terraform flavour; OpenTofu's installer is not a graph).
+    if opts.flavor == Flavor::Terraform {
+        drop_below(&mut tree, &stopped);
+    }
     // Provider configurations are validated on the tree the installer built
     // (`FinalizeConfig`, after the init graph), errors or not: a module that failed to
     // load is not in it, nor is anything below it (`ModuleTree::installed`). A module
@@ -281,6 +286,17 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     checks.extend(mock);
     tree.provider_checks = checks;
     tree
+}
+
+/// Forgets the modules below those at `paths`.
+fn drop_below(tree: &mut ModuleTree, paths: &[String]) {
+    if paths.contains(&tree.path) {
+        tree.children.clear();
+        return;
+    }
+    for child in &mut tree.children {
+        drop_below(child, paths);
+    }
 }
 
 /// What reading the root's test files' mock data directories reports: those the host read
