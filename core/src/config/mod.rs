@@ -20,6 +20,7 @@ pub mod provenance;
 pub mod render;
 pub mod requirements;
 pub mod schema;
+pub mod source_addr;
 pub mod test_files;
 pub mod types;
 pub mod variables;

@@ -215,139 +215,21 @@ pub fn key_of(module_path: &str) -> String {
         .join(".")
 }
 
-/// Whether a module source is a local path (loaded relative to the calling module rather
-/// than installed by `init`).
-pub fn is_local_source(source: &str) -> bool {
-    source.starts_with("./")
-        || source.starts_with("../")
-        || source.starts_with(".\\")
-        || source.starts_with("..\\")
-}
-
-/// Whether Terraform refuses `source` (of a call without `version`) as a relative path
-/// written without `./` (`MaybeRelativePathErr`): go-getter's shorthand detectors claim
-/// no address that is not a registry address (three or four parts), has no scheme,
-/// forced getter, `//` sub-path, `user@host:` or `?`, names none of their hosts and is not
-/// absolute, and the last detector takes any such path for a missing `./`. Sources that
-/// come near the detectors are left alone (not refused here).
-pub fn maybe_relative_path(source: &str) -> bool {
-    let parts = source.split('/').count();
-    let near_a_detector = [
-        "github.com/",
-        "bitbucket.org/",
-        "googleapis.com/",
-        ".amazonaws.com/",
-    ]
-    .iter()
-    .any(|host| source.contains(host));
-    !source.is_empty()
-        && !is_local_source(source)
-        && !matches!(parts, 3 | 4)
-        && !source.starts_with('/')
-        && !source.contains([':', '@', '?'])
-        && !source.contains("//")
-        && !near_a_detector
-}
-
-/// Terraform's error for a source [`maybe_relative_path`] refuses, at the source's value.
-pub fn maybe_relative_path_error(source: &str, at: Range) -> Diagnostic {
-    Diagnostic::error(
-        "Invalid module source address",
-        format!(
-            "Terraform failed to determine your intended installation method for remote module package {}.\n\nIf you intended this as a path relative to the current module, use \"./{source}\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
-            crate::gotext::quote(source)
-        ),
-    )
-    .with_range(at)
-}
-
-/// How Terraform reads a non-local module source, as far as tflock tells: a module registry
-/// address (normalised as `tfaddr` prints it: the host lower-cased, `registry.terraform.io`
-/// when absent, the package's `//subdir` cleaned), another remote address, or one tflock
-/// cannot classify.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum RemoteSource {
-    Registry(String),
-    Other,
-    Unknown,
-}
-
-fn remote_source(raw: &str) -> RemoteSource {
-    let (package, subdir) = match raw.find("//") {
-        // `://` belongs to a URL, which is never a registry address.
-        Some(i) if !raw[..i].ends_with(':') => (&raw[..i], Some(&raw[i + 2..])),
-        _ => (raw, None),
-    };
-    let parts: Vec<&str> = package.split('/').collect();
-    let (host, rest) = match parts.as_slice() {
-        [ns, name, system] => (None, [*ns, *name, *system]),
-        [host, ns, name, system] => (Some(*host), [*ns, *name, *system]),
-        _ => return RemoteSource::Other,
-    };
-    let name_ok = |s: &str| {
-        let b = s.as_bytes();
-        let edge = |c: &u8| c.is_ascii_alphanumeric();
-        (1..=64).contains(&b.len())
-            && b.first().is_some_and(edge)
-            && b.last().is_some_and(edge)
-            && b.iter()
-                .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
-    };
-    let system_ok = |s: &str| {
-        (1..=64).contains(&s.len())
-            && s.bytes()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    };
-    if !name_ok(rest[0]) || !name_ok(rest[1]) || !system_ok(rest[2]) {
-        return RemoteSource::Other;
-    }
-    let host = match host {
-        None => "registry.terraform.io".to_string(),
-        Some(h) if !h.is_ascii() => return RemoteSource::Unknown,
-        Some(h) => {
-            let h = h.to_ascii_lowercase();
-            // go-getter's shorthands, never registry hosts.
-            if h == "github.com" || h == "bitbucket.org" {
-                return RemoteSource::Other;
-            }
-            let ok = h.split(':').next().is_some_and(|name| {
-                name.contains('.')
-                    && name.split('.').all(|l| {
-                        !l.is_empty() && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
-                    })
-            });
-            if !ok {
-                return RemoteSource::Unknown;
-            }
-            h
-        }
-    };
-    let mut out = format!("{host}/{}/{}/{}", rest[0], rest[1], rest[2]);
-    if let Some(sub) = subdir {
-        if sub.contains('?') || sub.contains("..") {
-            return RemoteSource::Unknown;
-        }
-        let clean = crate::config::requirements::tree_join("", sub);
-        if !clean.is_empty() {
-            out.push_str("//");
-            out.push_str(&clean);
-        }
-    }
-    RemoteSource::Registry(out)
-}
+pub use crate::config::source_addr::is_local as is_local_source;
+use crate::config::source_addr::parse_source_addr;
 
 /// Whether a non-local module call's `source` differs from the one its module was installed
-/// from (the manifest's), as Terraform compares them once both are normalised. Only what
-/// tflock can normalise is compared: two registry addresses, or a registry address and a
-/// go-getter one; two go-getter addresses (which go-getter's detectors rewrite) are taken
-/// as unchanged.
+/// from (the manifest's), as Terraform's loader compares them: the call's address as it
+/// prints it against the recorded one, normalised the same way when it parses (older
+/// manifests hold addresses as written).
 pub fn source_changed(call_source: &str, recorded: &str) -> bool {
-    match (remote_source(call_source), remote_source(recorded)) {
-        (RemoteSource::Registry(a), RemoteSource::Registry(b)) => a != b,
-        (RemoteSource::Registry(_), RemoteSource::Other)
-        | (RemoteSource::Other, RemoteSource::Registry(_)) => true,
-        _ => false,
-    }
+    let Ok(call) = parse_source_addr(call_source, false) else {
+        // A refused source is reported where it is parsed.
+        return false;
+    };
+    let recorded =
+        parse_source_addr(recorded, false).map_or_else(|_| recorded.to_string(), |r| r.to_string());
+    call.to_string() != recorded
 }
 
 /// Terraform's error for a module call whose `source` changed since `init` installed it
@@ -475,10 +357,13 @@ mod tests {
                 "hashicorp/consul/aws//modules/x",
                 "registry.terraform.io/hashicorp/consul/aws//modules/x/",
             ),
-            // go-getter addresses are not compared.
             (
                 "github.com/hashicorp/example",
                 "git::https://github.com/hashicorp/example.git",
+            ),
+            (
+                "git@github.com:org/repo.git?b=2&a=1",
+                "git::ssh://git@github.com/org/repo.git?a=1&b=2",
             ),
         ];
         for (call, recorded) in same {
@@ -501,31 +386,14 @@ mod tests {
                 "git::https://example.com/x.git",
                 "registry.terraform.io/hashicorp/consul/aws",
             ),
+            (
+                "git::https://example.com/x.git//a",
+                "git::https://example.com/x.git//b",
+            ),
+            ("github.com/org/a", "git::https://github.com/org/b.git"),
         ];
         for (call, recorded) in changed {
             assert!(source_changed(call, recorded), "{call} vs {recorded}");
-        }
-    }
-
-    #[test]
-    fn only_plain_relative_paths_lack_their_dot_slash() {
-        for refused in ["m/sub", "modules", "a/b/c/d/e", "m\\sub"] {
-            assert!(maybe_relative_path(refused), "{refused}");
-        }
-        for kept in [
-            "./m",
-            "../m",
-            "hashicorp/consul/aws",
-            "app.terraform.io/org/name/aws",
-            "github.com/org/repo",
-            "git::https://example.com/r.git",
-            "git@github.com:org/repo.git",
-            "/abs/path",
-            "s3::https://b.s3.amazonaws.com/m.zip",
-            "m//sub",
-            "",
-        ] {
-            assert!(!maybe_relative_path(kept), "{kept}");
         }
     }
 

@@ -8,6 +8,7 @@ mod is_print;
 mod quote;
 pub(crate) mod suggest;
 mod to_lower;
+pub(crate) mod url;
 
 pub(crate) use is_print::is_print;
 pub(crate) use quote::{quote, quote_bytes};

@@ -17,6 +17,7 @@ use super::{content, decode_rules};
 use crate::config::model::{Attribute, Block, Body, Value};
 use crate::config::requirements::unnormalized_provider_name;
 use crate::config::schema::{schema, BodySchema, CHECK_RULE, NO_LABELS};
+use crate::config::source_addr::{parse_source_addr, SourceAddr};
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
 use crate::hcl_syntax::valid_identifier;
@@ -539,8 +540,9 @@ fn plan_options_block(b: &Block, diags: &mut Diagnostics) {
     }
 }
 
-/// `decodeTestRunModuleBlock`: a source is required, and only local and registry sources
-/// may be tested.
+/// `decodeTestRunModuleBlock`: a source is required, parsed as a `module` block's is (a
+/// registry address when a `version` is set), and only local and registry sources may be
+/// tested. The refusals are at the whole `source` attribute.
 fn run_module(b: &Block, diags: &mut Diagnostics) {
     strict_content(b, &RUN_MODULE, diags);
     let Some(source) = b.body.attribute("source") else {
@@ -556,33 +558,18 @@ fn run_module(b: &Block, diags: &mut Diagnostics) {
     let Some(raw) = source.literal_str() else {
         return;
     };
-    let local = raw.starts_with("./") || raw.starts_with("../");
-    let registry = b.body.attribute("version").is_some() || looks_like_registry(&raw);
-    if !local && !registry {
-        diags.push(
+    let registry_only = b.body.attribute("version").is_some();
+    match parse_source_addr(&raw, registry_only) {
+        Err(e) => diags.push(e.diagnostic(registry_only, source.origin.decl.clone())),
+        Ok(SourceAddr::Remote { .. }) => diags.push(
             Diagnostic::error(
                 "Invalid module source address",
                 "Only local or registry module sources are currently supported from within test run blocks.",
             )
             .with_range(source.origin.decl.clone()),
-        );
+        ),
+        Ok(SourceAddr::Local(_) | SourceAddr::Registry(_)) => {}
     }
-}
-
-/// `namespace/name/system` or `host/namespace/name/system` with no scheme, getter or
-/// sub-path markers: what Terraform's module source parser reads as a registry address.
-fn looks_like_registry(raw: &str) -> bool {
-    let parts: Vec<&str> = raw.split('/').collect();
-    let plain = |p: &&str| {
-        !p.is_empty()
-            && p.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    };
-    !raw.contains("::")
-        && !raw.contains("//")
-        && !raw.contains(':')
-        && matches!(parts.len(), 3 | 4)
-        && parts.iter().all(plain)
 }
 
 /// HCL's `JustAttributes`: blocks are refused.

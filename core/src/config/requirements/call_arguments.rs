@@ -12,8 +12,9 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 use crate::gotext::suggest::name_suggestion;
 
-/// The argument errors of every module call in `tree` whose module was loaded, and the
-/// paths of the modules whose calls had errors: Terraform goes no deeper below those.
+/// The argument errors of every module call in `tree` whose module loaded without an
+/// error (Terraform's installer attaches no other), and the paths of the modules whose
+/// calls had errors: Terraform goes no deeper below those.
 pub fn check_call_arguments(tree: &ModuleTree, flavor: Flavor) -> (Diagnostics, Vec<String>) {
     let mut diags = Diagnostics::new();
     let mut stopped = Vec::new();
@@ -36,7 +37,7 @@ fn walk(
     diags: &mut Diagnostics,
     stopped: &mut Vec<String>,
 ) {
-    for child in &tree.children {
+    for child in tree.children.iter().filter(|c| c.installed()) {
         let name = child.path.rsplit("module.").next().unwrap_or_default();
         let call = tree
             .loaded

@@ -4,7 +4,7 @@
 //! reference), must be known ("Unknown module version"), a string ("Incorrect value type"
 //! for a tuple or object), and go-version's constraint syntax ("Invalid version
 //! constraint"); `null` is no constraint. A call with a constraint names a registry module,
-//! so a local `source` beside it is "Invalid registry module source address". A call with
+//! so its `source` must be a registry address (`config::source_addr`). A call with
 //! any of these errors is not installed, so nothing below it is loaded.
 //!
 //! Only what tflock can evaluate is judged (literals, templates, known variables and
@@ -112,18 +112,6 @@ pub(crate) fn installed_version_refused(
         }
     };
     Some(Diagnostic::error("Module version requirements have changed", detail).with_range(at))
-}
-
-/// Terraform's error for a local `source` beside a version constraint.
-pub(crate) fn local_source_with_version(source: &str, at: crate::diag::Range) -> Diagnostic {
-    Diagnostic::error(
-        "Invalid registry module source address",
-        format!(
-            "Failed to parse module registry address: can't use local directory {} as a module registry address.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
-            crate::gotext::quote(source)
-        ),
-    )
-    .with_range(at)
 }
 
 /// The span of the first reference in `e` (in source order) to something other than a

@@ -55,8 +55,9 @@ impl<K: AsRef<str>, V> Names<K, V> {
 }
 
 /// Every diagnostic of Terraform's provider configuration checks over `root`'s tree;
-/// the modules below those in `stopped` (whose calls' arguments failed) are not part of
-/// the configuration Terraform builds.
+/// the modules below those in `stopped` (whose calls' arguments failed), and those that
+/// failed to load with everything below them, are not part of the configuration
+/// Terraform builds.
 pub fn validate_provider_configs(
     root: &ModuleTree,
     stopped: &[String],
@@ -294,7 +295,7 @@ impl Walk<'_> {
         } else {
             &tree.children[..]
         };
-        for child in children {
+        for child in children.iter().filter(|c| c.installed()) {
             let name = child.path.rsplit("module.").next().unwrap_or_default();
             if let Some(call) = facts.calls.iter().find(|c| c.name == name) {
                 kids.push((child, call, Facts::of(&child.loaded.module, flavor)));

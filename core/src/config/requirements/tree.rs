@@ -3,14 +3,15 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
-use super::module_version::{check_version, installed_version_refused, local_source_with_version};
+use super::module_version::{check_version, installed_version_refused};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
 use crate::config::modules_manifest::{
-    directory_unreadable, is_local_source, maybe_relative_path, maybe_relative_path_error,
-    not_installed, source_changed, source_has_changed, ModuleManifest,
+    directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
+    ModuleManifest,
 };
+use crate::config::source_addr::parse_source_addr;
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
@@ -114,6 +115,12 @@ impl ModuleTree {
             || self.under_test
             || self.loaded.diagnostics.has_errors()
             || self.required_version.invalid.has_errors()
+    }
+
+    /// Whether Terraform's installer attached this module to its caller's configuration:
+    /// loading its own files (`required_version` syntax included) found no error.
+    pub(crate) fn installed(&self) -> bool {
+        !self.loaded.diagnostics.has_errors() && !self.required_version.invalid.has_errors()
     }
 
     /// Calls `f` on this module and every module below it (test runs' included), in
@@ -228,34 +235,49 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
 ) -> ModuleTree {
     let opts = inputs.opts;
-    // `terraform init` checks module call arguments beside errors in the root module's own
-    // files, but not when a called module failed to load; it validates provider
-    // configurations only when every module loaded without an error and none refused the
-    // core version.
+    // `terraform init` checks the arguments of every call into a module its installer
+    // attached (`ModuleTree::installed`), beside errors anywhere else in the tree.
     if lacks_const_value(&tree.loaded.module, opts) {
         return tree;
     }
     let clean = !tree.diagnostics().has_errors();
-    // Mock data directories are read last. The module installer reads them whatever it
-    // found; without modules to install, `init` reads them only for a root that loaded
+    // The module installer (a module call or a test run's module) finishes the tree it
+    // built whatever it found; without one, `init` goes on only from a root that loaded
     // without an error.
-    let mock = if clean || tree.installs_modules() {
+    let finished = clean || tree.installs_modules();
+    // Mock data directories are read last.
+    let mock = if finished {
         mock_data(&tree, inputs)
     } else {
         crate::diag::Diagnostics::new()
     };
-    let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
-    if !children_clean {
-        tree.provider_checks = mock;
-        return tree;
+    let (mut checks, stopped) = if finished {
+        super::call_arguments::check_call_arguments(&tree, opts.flavor)
+    } else {
+        (crate::diag::Diagnostics::new(), Vec::new())
+    };
+    // A call whose arguments fail stops the installer below it: the modules that module
+    // calls are never loaded (Terraform flavour; OpenTofu's installer is not a graph).
+    if opts.flavor == Flavor::Terraform {
+        drop_below(&mut tree, &stopped);
     }
-    let (mut checks, stopped) = super::call_arguments::check_call_arguments(&tree, opts.flavor);
-    if clean {
+    // Provider configurations are validated on the tree the installer built
+    // (`FinalizeConfig`, after the init graph), errors or not: a module that failed to
+    // load is not in it, nor is anything below it (`ModuleTree::installed`). A module
+    // refusing the core version stops `init` first.
+    let refused = {
+        let mut any = false;
+        tree.visit(&mut |m| any |= !m.required_version.refused.is_empty());
+        any
+    };
+    if finished && !refused {
         checks.extend(super::validate_provider_configs(
             &tree,
             &stopped,
             opts.flavor,
         ));
+    }
+    if clean {
         checks.extend(super::test_providers::validate_test_providers(
             &tree,
             opts.flavor,
@@ -264,6 +286,17 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     checks.extend(mock);
     tree.provider_checks = checks;
     tree
+}
+
+/// Forgets the modules below those at `paths`.
+fn drop_below(tree: &mut ModuleTree, paths: &[String]) {
+    if paths.contains(&tree.path) {
+        tree.children.clear();
+        return;
+    }
+    for child in &mut tree.children {
+        drop_below(child, paths);
+    }
 }
 
 /// What reading the root's test files' mock data directories reports: those the host read
@@ -395,12 +428,20 @@ fn module_calls<'m>(
             Flavor::OpenTofu => false,
         };
         match module_source(b, scope) {
-            Ok(Some(source)) if versioned && is_local_source(&source) => {
-                if let Some(a) = b.body.attribute("source") {
-                    diags.push(local_source_with_version(&source, a.expr_range.clone()));
+            Ok(Some(source)) => {
+                // Terraform's installer parses the address before anything is looked up
+                // (without a manifest too); a refused one is not installed.
+                let refused = match (scope.flavor, b.body.attribute("source")) {
+                    (Flavor::Terraform, Some(a)) => parse_source_addr(&source, versioned)
+                        .err()
+                        .map(|e| e.diagnostic(versioned, a.expr_range.clone())),
+                    _ => None,
+                };
+                match refused {
+                    Some(d) => diags.push(d),
+                    None => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
                 }
             }
-            Ok(Some(source)) => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
             Ok(None) => {}
             Err(d) => diags.extend(d),
         }
@@ -467,7 +508,22 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // Terraform's module installer first reads the root's values of its `const`
     // variables; when a required one has none, it stops there: no module is installed and
     // no module source evaluated (`check_tree` reports the missing value).
-    let stopped = is_root && lacks_const_value(&loaded.module, inputs.opts);
+    // Terraform checks the modules of the configuration, not those test runs call.
+    let required_version = match inputs.opts.core_version {
+        Some(core) if !at.under_test => {
+            check_required_version(&loaded.module, &at.path, &at.source, core)
+        }
+        _ => CoreVersionCheck::default(),
+    };
+    // Terraform's installer attaches a called module only when its files loaded without
+    // an error, and installs nothing below one it did not attach (`nodeInstallModule`);
+    // the root's calls are installed whatever it found, and test runs' modules are built
+    // without the init graph.
+    let detached = !is_root
+        && !at.under_test
+        && inputs.opts.flavor == Flavor::Terraform
+        && (loaded.diagnostics.has_errors() || required_version.invalid.has_errors());
+    let stopped = (is_root && lacks_const_value(&loaded.module, inputs.opts)) || detached;
     let found = if stopped {
         Vec::new()
     } else {
@@ -519,13 +575,6 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
-    };
-    // Terraform checks the modules of the configuration, not those test runs call.
-    let required_version = match inputs.opts.core_version {
-        Some(core) if !at.under_test => {
-            check_required_version(&loaded.module, &at.path, &at.source, core)
-        }
-        _ => CoreVersionCheck::default(),
     };
     ModuleTree {
         path: at.path,
@@ -599,14 +648,6 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
         return None;
     }
     if !is_local_source(call.source) {
-        // Terraform's module installer and its configuration builder refuse the source
-        // before anything is looked up (without a manifest too).
-        if let (Flavor::Terraform, Some((at, None))) = (opts.flavor, &call.checked) {
-            if maybe_relative_path(call.source) {
-                diags.push(maybe_relative_path_error(call.source, at.clone()));
-                return None;
-            }
-        }
         let manifest = manifest?;
         return match manifest.get(&call.at.key) {
             None => {

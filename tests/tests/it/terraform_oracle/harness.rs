@@ -89,7 +89,7 @@ pub fn tflock_tree_diagnostics(files: &[(String, String)]) -> tflock_core::Diagn
 
 /// One diagnostic with a source range, as the init-diagnostics suites compare them:
 /// `<severity> <summary> | file:line:col-line:col | detail`.
-fn ranged_line(
+pub fn ranged_line(
     severity: &str,
     summary: &str,
     file: &str,

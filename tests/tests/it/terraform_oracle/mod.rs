@@ -17,6 +17,7 @@ mod load_values;
 mod lock;
 mod lockfile_diags;
 mod merge;
+mod module_sources;
 mod provider_configs;
 mod providers;
 mod required_version;

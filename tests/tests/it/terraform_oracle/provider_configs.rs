@@ -118,6 +118,9 @@ fn module(
         let ty = TYPES[rng.gen_range(0..TYPES.len())];
         let _ = writeln!(text, "resource {ty:?} \"r{i}\" {{}}");
     }
+    if depth > 0 && rng.gen_bool(0.08) {
+        text.push_str("variable \"bad\" {\n  type = nope\n}\n");
+    }
     if depth < 2 {
         for c in 0..rng.gen_range(0..=2) {
             let child = format!("m{c}");
