@@ -88,8 +88,8 @@ fn core_version_setting(flavor: Flavor) -> anyhow::Result<Option<CoreVersion>> {
 /// The root module at `root` and every module it calls: local paths relative to the caller
 /// (also above `root`: `../modules/x`), other sources where the module manifest says `init`
 /// installed them. Core says which directories to read next; this only reads them.
-/// `required_version` is not checked here: only `terraform init` checks it (see
-/// [`load_configuration_for_init`]).
+/// `required_version` is not checked against the core version here (its syntax is): only
+/// `terraform init` checks that (see [`load_configuration_for_init`]).
 /// `values` are the root module's input values, which its module sources read through
 /// `const` variables.
 pub fn load_configuration(

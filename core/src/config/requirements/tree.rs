@@ -79,6 +79,28 @@ impl ModuleTree {
         }
     }
 
+    /// What Terraform's `providers`, `providers lock` and `providers mirror` report instead
+    /// of anything else when the root module's own files (test files aside) do not load:
+    /// they load the root module alone first (`resolveConstVariables`) and stop at its
+    /// errors, with its warnings, before any module call or test file is followed.
+    /// `None` when that load has no error (and for OpenTofu, whose commands are not known
+    /// to do this).
+    pub fn root_load_errors(&self, flavor: Flavor) -> Option<crate::diag::Diagnostics> {
+        if flavor != Flavor::Terraform || !is_root(self) {
+            return None;
+        }
+        let mut d = self.loaded.diagnostics.clone();
+        d.extend(self.required_version.invalid.iter().cloned());
+        let decoded = super::requirements(&self.loaded.module, "", flavor).diagnostics;
+        d.extend(
+            decoded
+                .iter()
+                .filter(|x| !super::found_installing_providers(x))
+                .cloned(),
+        );
+        d.has_errors().then_some(d)
+    }
+
     /// Whether `terraform init` installs modules for this root: it calls a module, or a
     /// test file's `run` does. Its module installer then loads the whole tree and reports
     /// what it finds (the root's own problems too) before any other step.
@@ -521,11 +543,15 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         Vec::new()
     };
     // Terraform checks the modules of the configuration, not those test runs call.
-    let required_version = match inputs.opts.core_version {
-        Some(core) if !at.under_test => {
-            check_required_version(&loaded.module, &at.path, &at.source, core)
-        }
-        _ => CoreVersionCheck::default(),
+    let required_version = if at.under_test {
+        CoreVersionCheck::default()
+    } else {
+        check_required_version(
+            &loaded.module,
+            &at.path,
+            &at.source,
+            inputs.opts.core_version,
+        )
     };
     ModuleTree {
         path: at.path,
