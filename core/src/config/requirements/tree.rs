@@ -138,6 +138,22 @@ impl ModuleTree {
             || self.required_version.invalid.has_errors()
     }
 
+    /// Adds Terraform's `Failed to read file` to the loading diagnostics of every module
+    /// read from directory `dir` (relative to the root) for each of `names`: configuration
+    /// files its listing holds but that cannot be read (a symbolic link to nothing). The
+    /// parser reports each and loads the module's other files.
+    pub fn note_unreadable_files(&mut self, dir: &str, names: &[String]) {
+        if self.dir == dir {
+            for name in names {
+                self.loaded.diagnostics.push(unreadable_file(name));
+            }
+        }
+        let runs = self.tests.iter_mut().flat_map(|t| t.runs.iter_mut());
+        for c in self.children.iter_mut().chain(runs.map(|(_, r)| r)) {
+            c.note_unreadable_files(dir, names);
+        }
+    }
+
     /// Calls `f` on this module and every module below it (test runs' included), in
     /// loading order.
     fn visit<'a>(&'a self, f: &mut impl FnMut(&'a ModuleTree)) {
@@ -150,6 +166,14 @@ impl ModuleTree {
             c.visit(f);
         }
     }
+}
+
+/// Terraform's parser error for a file of a module directory that cannot be read.
+pub fn unreadable_file(name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Failed to read file",
+        format!("The file {name:?} could not be read."),
+    )
 }
 
 /// One test file and, for each `run` whose module could be loaded, that module's tree
