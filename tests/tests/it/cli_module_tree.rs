@@ -56,7 +56,11 @@ fn symlinked_configuration_files_are_read_and_a_dangling_one_is_an_error_as_in_t
     env.cli_config("");
     let shared = env.home.path().join("shared");
     std::fs::create_dir_all(&shared).expect("mkdir");
-    std::fs::write(shared.join("aws.tf"), "resource \"aws_instance\" \"a\" {}\n").expect("write");
+    std::fs::write(
+        shared.join("aws.tf"),
+        "resource \"aws_instance\" \"a\" {}\n",
+    )
+    .expect("write");
     std::os::unix::fs::symlink(shared.join("aws.tf"), env.work.join("aws.tf")).expect("link");
     let tree = |dir: &std::path::Path| {
         let cfg = env.home.path().join("cli.tfrc");
@@ -65,7 +69,11 @@ fn symlinked_configuration_files_are_read_and_a_dangling_one_is_an_error_as_in_t
         (theirs, ours)
     };
     let (theirs, ours) = tree(&env.work);
-    assert!(theirs.status.success() && ours.status.success(), "{}", text(&ours));
+    assert!(
+        theirs.status.success() && ours.status.success(),
+        "{}",
+        text(&ours)
+    );
     let lines = |o: &std::process::Output| -> Vec<String> {
         String::from_utf8_lossy(&o.stdout)
             .lines()
@@ -84,6 +92,9 @@ fn symlinked_configuration_files_are_read_and_a_dangling_one_is_an_error_as_in_t
     assert!(String::from_utf8_lossy(&theirs.stderr).contains(want));
     assert_eq!(ours.status.code(), Some(1), "{}", text(&ours));
     let err = String::from_utf8_lossy(&ours.stderr);
-    assert!(err.contains("Error: Failed to read file") && err.contains(want), "{err}");
+    assert!(
+        err.contains("Error: Failed to read file") && err.contains(want),
+        "{err}"
+    );
     assert!(lines(&ours).is_empty(), "{}", text(&ours));
 }
