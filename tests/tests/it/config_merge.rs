@@ -232,16 +232,10 @@ fn run_case(case: &Path) -> Vec<String> {
 
 /// Cases whose expectation is Terraform's (the oracle suite checks it) but not yet tflock's,
 /// with the reason; [`pending_config_fixtures_match_their_expected_outcome`] runs them.
-const PENDING: &[(&str, &str)] = &[
-    (
-        "invalid-block-header-decodes-the-recovered-block",
-        "hclsyntax keeps a block whose header is invalid (labels, empty body) and Terraform decodes it; tflock drops it",
-    ),
-    (
-        "json-keyword-as-property-name-reports-the-keyword-too",
-        "HCL's JSON parser reads a property name as a value (`Invalid JSON keyword`) before refusing it; tflock's stops at the first error",
-    ),
-];
+const PENDING: &[(&str, &str)] = &[(
+    "invalid-block-header-decodes-the-recovered-block",
+    "hclsyntax keeps a block whose header is invalid (labels, empty body) and Terraform decodes it; tflock drops it",
+)];
 
 #[test]
 fn every_config_fixture_case_matches_its_expected_outcome() {
