@@ -110,10 +110,12 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     config_diags.extend(input_values::check_tree_for_init(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     config_diags.extend(reqs.diagnostics.clone());
-    let config_diags = init_config_diagnostics(config_diags, tree.installs_modules(), flavor);
+    let (config_diags, after_install) =
+        init_config_diagnostics(config_diags, tree.installs_modules(), flavor);
     // Terraform refuses legacy addresses when it installs providers, a later step than
     // loading (so without the configuration preamble), reached only by a valid configuration.
     let legacy = !config_diags.has_errors();
+    let after_install_at = diags.0.len();
     diags.extend(config_diags);
     if legacy {
         diags.extend(requirements::legacy_address_errors(
@@ -177,13 +179,18 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let mut planner = Planner::new(planner_reqs, previous, options);
     let kept = drive(&mut planner, &host);
     let mut outcome = planner.finish();
-    // The configuration's warnings (its deprecations, proxy provider blocks) come first, as
-    // Terraform reports them before its own.
-    outcome.diagnostics.0.splice(0..0, diags.0);
     // Like Terraform, packages accepted before another provider failed stay installed.
     if let Err(d) = install_all(&outcome, &kept, &host, flavor) {
         outcome.diagnostics.push(*d);
     }
+    if !outcome.has_errors() {
+        diags
+            .0
+            .splice(after_install_at..after_install_at, after_install.0);
+    }
+    // The configuration's warnings (its deprecations, proxy provider blocks) come first, as
+    // Terraform reports them before its own.
+    outcome.diagnostics.0.splice(0..0, diags.0);
     if outcome.write_lock && !outcome.has_errors() {
         if let Err(d) = workdir::write_lock(dir, &outcome.new_lock, flavor) {
             outcome.diagnostics.push(*d);
@@ -306,14 +313,15 @@ fn install_all(
 
 /// What `init` says about a configuration, as core decides it; OpenTofu's preamble is a
 /// message printed before the diagnostics.
+/// Also the warnings to report only once providers are installed.
 fn init_config_diagnostics(
     config: Diagnostics,
     installs_modules: bool,
     flavor: Flavor,
-) -> Diagnostics {
+) -> (Diagnostics, Diagnostics) {
     let report = init_config_report(config, installs_modules, flavor);
     if let Some(message) = report.message {
         eprintln!("\n{message}");
     }
-    report.diagnostics
+    (report.diagnostics, report.after_install)
 }

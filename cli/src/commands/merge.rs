@@ -71,8 +71,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     // Merging is about this directory's own files: a child module that is not installed
     // (or not readable) has no part in it, so only the requirement tree loads children.
-    let files = match workdir::read_dir_files(&args.dir) {
-        Ok(files) => files,
+    let (files, unreadable) = match workdir::read_dir_files(&args.dir) {
+        Ok(read) => read,
         Err(_) => {
             let mut diags = Diagnostics::new();
             diags.push(unreadable_dir(&args.dir));
@@ -93,7 +93,15 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let (loaded, changes) = load_module_with_changes(&files, &LoadOptions::new(flavor));
+    let (mut loaded, changes) = load_module_with_changes(&files, &LoadOptions::new(flavor));
+    for name in unreadable
+        .iter()
+        .filter(|n| tflock_core::api::module::config_ext(n, flavor).is_some())
+    {
+        loaded
+            .diagnostics
+            .push(tflock_core::api::module::unreadable_file(name));
+    }
     let failed = loaded.diagnostics.has_errors();
     output::print_diagnostics(&loaded.diagnostics);
     if args.json {

@@ -127,6 +127,11 @@ fn tree(flavor: Option<&str>, vars: &VarFlags) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let tree = workdir::load_configuration(Path::new("."), flavor, &values)?;
+    if let Some(root) = tree.root_load_errors(flavor) {
+        diags.extend(root);
+        print_diagnostics(&diags);
+        return Ok(ExitCode::FAILURE);
+    }
     diags.extend(workdir::tree_diagnostics(&tree));
     diags.extend(input_values::check_tree(&values, &tree));
     // Terraform refuses a tree whose requirements do not decode (a bad constraint, source).
@@ -200,6 +205,10 @@ pub(super) fn prepare(
         PlatformRequest::default()
     });
     let tree = workdir::load_configuration(dir, flavor, &values)?;
+    if let Some(root) = tree.root_load_errors(flavor) {
+        diags.extend(root);
+        return Ok(Err(diags));
+    }
     diags.extend(workdir::tree_diagnostics(&tree));
     diags.extend(input_values::check_tree(&values, &tree));
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);

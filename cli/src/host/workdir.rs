@@ -26,14 +26,14 @@ use tflock_core::{Diagnostic, Diagnostics, Flavor};
 /// Files of one directory, as the core wants them.
 pub type DirFiles = Vec<(String, Vec<u8>)>;
 
-/// Reads the regular files directly inside `dir` (the core decides which ones count).
-pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
+/// Reads the files directly inside `dir`, symbolic links followed (the core decides which
+/// ones count), and names the files it lists but cannot read (a symbolic link to nothing),
+/// which Terraform reports as `Failed to read file`.
+pub fn read_dir_files(dir: &Path) -> std::io::Result<(DirFiles, Vec<String>)> {
     let mut out = Vec::new();
+    let mut unreadable = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if !entry.file_type()?.is_file() {
-            continue;
-        }
         let name = entry.file_name().to_string_lossy().to_string();
         // Either product's configuration and test files, and mock data files (a test file's
         // `mock_provider` may name any directory); core picks what it reads.
@@ -43,10 +43,22 @@ pub fn read_dir_files(dir: &Path) -> std::io::Result<DirFiles> {
         if !wanted {
             continue;
         }
-        out.push((name, std::fs::read(entry.path())?));
+        match std::fs::metadata(entry.path()) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => continue,
+            Err(_) => {
+                unreadable.push(name);
+                continue;
+            }
+        }
+        match std::fs::read(entry.path()) {
+            Ok(bytes) => out.push((name, bytes)),
+            Err(_) => unreadable.push(name),
+        }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
+    unreadable.sort();
+    Ok((out, unreadable))
 }
 
 /// Terraform's data directory for a working directory: `TF_DATA_DIR` (relative to the
@@ -88,8 +100,8 @@ fn core_version_setting(flavor: Flavor) -> anyhow::Result<Option<CoreVersion>> {
 /// The root module at `root` and every module it calls: local paths relative to the caller
 /// (also above `root`: `../modules/x`), other sources where the module manifest says `init`
 /// installed them. Core says which directories to read next; this only reads them.
-/// `required_version` is not checked here: only `terraform init` checks it (see
-/// [`load_configuration_for_init`]).
+/// `required_version` is not checked against the core version here (its syntax is): only
+/// `terraform init` checks that (see [`load_configuration_for_init`]).
 /// `values` are the root module's input values, which its module sources read through
 /// `const` variables.
 pub fn load_configuration(
@@ -127,12 +139,25 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
     };
     let mut dirs: SortedMap<String, DirFiles> = SortedMap::new();
     let mut unreadable: SortedMap<String, UnreadableDir> = SortedMap::new();
-    let root_files = read_dir_files(root).map_err(|e| {
+    // Per directory, the configuration files its listing holds that could not be read.
+    let mut unreadable_files: Vec<(String, Vec<String>)> = Vec::new();
+    let flavor = opts.flavor;
+    let note = |files: &mut Vec<(String, Vec<String>)>, rel: &str, names: Vec<String>| {
+        let names: Vec<String> = names
+            .into_iter()
+            .filter(|n| tflock_core::api::module::config_ext(n, flavor).is_some())
+            .collect();
+        if !names.is_empty() {
+            files.push((rel.to_string(), names));
+        }
+    };
+    let (root_files, root_unreadable) = read_dir_files(root).map_err(|e| {
         anyhow::anyhow!(
             "Failed to read module directory: Module directory {} does not exist or cannot be read. ({e})",
             root.display()
         )
     })?;
+    note(&mut unreadable_files, "", root_unreadable);
     dirs.insert(String::new(), root_files);
     // Each pass loads what has been read and reads the module directories it calls.
     loop {
@@ -142,11 +167,15 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
             if let Some(d) = &manifest_error {
                 tree.calls.push(d.clone());
             }
+            for (rel, names) in &unreadable_files {
+                tree.note_unreadable_files(rel, names);
+            }
             return Ok(tree);
         }
         for rel in wanted {
             match read_dir_files(&root.join(&rel)) {
-                Ok(files) => {
+                Ok((files, names)) => {
+                    note(&mut unreadable_files, &rel, names);
                     dirs.insert(rel, files);
                 }
                 Err(e) => {

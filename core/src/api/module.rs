@@ -9,7 +9,9 @@ pub use crate::config::mock_data::is_mock_data_file;
 /// Load a working directory's tree in passes: the directories still to read, the
 /// installed modules' manifest, the directories that could not be read.
 pub use crate::config::modules_manifest::ModuleManifest;
-pub use crate::config::requirements::{load_tree_with_manifest, unread_dirs, UnreadableDir};
+pub use crate::config::requirements::{
+    load_tree_with_manifest, unread_dirs, unreadable_file, UnreadableDir,
+};
 /// The tree's provider requirements, and their rendering as `terraform providers` does.
 pub use crate::config::requirements::{
     render_tree, OriginKind, ProviderRequirement, ProviderRequirements, RequirementOrigin,

@@ -11,6 +11,10 @@
 //! ([`found_installing_providers`]) come later, bare, and only when loading found no error.
 //! A refusal of the core version is reported alone, before anything else. OpenTofu prints the
 //! preamble as a message before any configuration error.
+//!
+//! Without module installation, a configuration without errors has its warnings reported
+//! only from the full load, which `init` shows after installing providers: when that fails,
+//! they are never shown ([`InitConfigReport::after_install`]).
 
 use super::planner::init_config_error;
 use crate::config::requirements::found_installing_providers;
@@ -24,6 +28,9 @@ pub struct InitConfigReport {
     pub diagnostics: Diagnostics,
     /// A line to print before them (OpenTofu prints the preamble as a message).
     pub message: Option<&'static str>,
+    /// Warnings Terraform reports only once providers are installed (in front of
+    /// [`Self::diagnostics`]), dropped when installing them fails.
+    pub after_install: Diagnostics,
 }
 
 /// `init`'s report of the configuration's diagnostics (`config`, as the module tree
@@ -43,6 +50,7 @@ pub fn init_config_report(
         return InitConfigReport {
             diagnostics: only,
             message: None,
+            after_install: Diagnostics::new(),
         };
     }
     if flavor == Flavor::OpenTofu {
@@ -50,12 +58,19 @@ pub fn init_config_report(
         return InitConfigReport {
             diagnostics: config,
             message,
+            after_install: Diagnostics::new(),
         };
     }
     let (installing, loading): (Vec<Diagnostic>, Vec<Diagnostic>) =
         config.0.into_iter().partition(found_installing_providers);
     let mut out = Diagnostics(loading);
-    if !out.has_errors() {
+    // The module installer reports the root's warnings early; without it only the full load
+    // after provider installation does.
+    let mut after_install = Diagnostics::new();
+    if !out.has_errors() && !installs_modules {
+        std::mem::swap(&mut out, &mut after_install);
+    }
+    if !out.has_errors() && !after_install.has_errors() {
         out.0.extend(installing);
     } else if !installs_modules {
         out.0
@@ -68,6 +83,7 @@ pub fn init_config_report(
     InitConfigReport {
         diagnostics: out,
         message: None,
+        after_install,
     }
 }
 
@@ -123,6 +139,18 @@ mod tests {
         let r = init_config_report(both, false, Flavor::Terraform);
         assert_eq!(r.diagnostics.0.len(), 2);
         assert_eq!(r.diagnostics.0[1].summary, "Unsupported argument");
+    }
+
+    #[test]
+    fn loading_warnings_wait_for_provider_installation_unless_modules_are_installed() {
+        let mut warned = Diagnostics::new();
+        warned.push(Diagnostic::warning("Deprecated", "d"));
+        let r = init_config_report(warned.clone(), false, Flavor::Terraform);
+        assert!(r.diagnostics.is_empty());
+        assert_eq!(r.after_install, warned);
+        let r = init_config_report(warned.clone(), true, Flavor::Terraform);
+        assert_eq!(r.diagnostics, warned);
+        assert!(r.after_install.is_empty());
     }
 
     #[test]

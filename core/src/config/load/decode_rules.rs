@@ -2,10 +2,14 @@
 //! `decodeOutputBlock`, `decodeCheckBlock`, ...): blocks that may appear once, reserved names,
 //! meta-arguments that exclude each other. Each is reported where and as Terraform reports it.
 
+use crate::config::load::cty::{Ty, Val};
+use crate::config::load::names::BAD_IDENTIFIER;
+use crate::config::load::static_eval::decode;
 use crate::config::model::Block;
 use crate::config::variables::{reference_paths, references};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
+use crate::hcl_syntax::valid_identifier;
 
 /// Checks top-level block `b` of one file.
 pub fn check_block(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostics) {
@@ -219,6 +223,7 @@ fn is_lifecycle_argument(name: &str) -> bool {
 }
 
 fn provider(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
+    provider_alias(b, diags);
     let reserved: &[&str] = match flavor {
         Flavor::Terraform => &["count", "depends_on", "for_each", "source"],
         Flavor::OpenTofu => &["count", "depends_on", "source"],
@@ -238,6 +243,36 @@ fn provider(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
         }
     }
     escaping_and_reserved(b, "provider", &["lifecycle", "locals"], flavor, diags);
+}
+
+/// The alias of a `provider` or `mock_provider` block (`decodeProviderBlock`,
+/// `decodeMockProviderBlock`): decoded as a string with no evaluation context, and what
+/// that gives (an empty string when decoding fails) must be an identifier.
+pub(super) fn provider_alias(b: &Block, diags: &mut Diagnostics) {
+    let Some(a) = b.body.attribute("alias") else {
+        return;
+    };
+    let alias = match decode(a, &Ty::String) {
+        Some((found, decoded)) => {
+            diags.extend(found);
+            match decoded {
+                Some(Val::String(s) | Val::Number(s)) => s,
+                Some(Val::Bool(v)) => v.to_string(),
+                _ => String::new(),
+            }
+        }
+        // A JSON file's value, or an expression the static evaluator does not model.
+        None => match a.literal_str() {
+            Some(s) => s,
+            None => return,
+        },
+    };
+    if !valid_identifier(&alias) {
+        diags.push(Diagnostic::error(
+            "Invalid provider configuration alias",
+            format!("An alias must be a valid name. {BAD_IDENTIFIER}"),
+        ));
+    }
 }
 
 /// One `_` escaping block at most, and no block of a type reserved for the future.

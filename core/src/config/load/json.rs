@@ -88,6 +88,9 @@ pub struct JsonError {
     /// root value at all (it failed in the root value's own tokens, not in a nested value
     /// HCL skips over): the root's first token.
     pub root: Option<Span<usize>>,
+    /// Errors HCL reports before this one (summary, detail, span): a property name that is
+    /// an invalid keyword is first refused as a value.
+    pub before: Vec<(&'static str, String, Span<usize>)>,
 }
 
 /// HCL's error for a configuration file whose root value is not an object (or array).
@@ -152,6 +155,7 @@ impl Parser<'_> {
             span,
             token: None,
             root: self.at_root(),
+            before: Vec::new(),
         }
     }
 
@@ -224,6 +228,22 @@ impl Parser<'_> {
                     break;
                 }
                 Some(b'"') => {}
+                // HCL reads the name as a value first: an invalid keyword is refused as one,
+                // then as a name, both at the word.
+                Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => {
+                    let start = self.i;
+                    let before = match self.keyword() {
+                        Ok(_) => Vec::new(),
+                        Err(e) => vec![(e.summary, e.detail, e.span)],
+                    };
+                    let mut e = self.err(
+                        "Invalid object property name",
+                        "A JSON object property name must be a string",
+                        start..self.i,
+                    );
+                    e.before = before;
+                    return Err(e);
+                }
                 Some(_) => {
                     let end = next_char_end(self.src, self.i);
                     return Err(self.err(
@@ -538,6 +558,7 @@ impl Parser<'_> {
                     span: start..self.i,
                     token: None,
                     root: self.at_root(),
+                    before: Vec::new(),
                 })
             }
             _ => {
@@ -547,6 +568,7 @@ impl Parser<'_> {
                     span: start..self.i,
                     token: None,
                     root: self.at_root(),
+                    before: Vec::new(),
                 })
             }
         };

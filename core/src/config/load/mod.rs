@@ -90,6 +90,10 @@ pub(crate) fn parse_syntax(
             }
             Ok(root) => Syntax::Json(root),
             Err(e) => {
+                for (summary, detail, span) in &e.before {
+                    let range = Range::from_span(name, &src, span.clone());
+                    diags.push(Diagnostic::error(*summary, detail.clone()).with_range(range));
+                }
                 let range = match e.token {
                     Some(token) => Range::offset_into_token(name, &src, token, e.span.start),
                     None => Range::from_span(name, &src, e.span),

@@ -696,16 +696,7 @@ fn mock_provider(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bo
         return false;
     }
     let alias = b.body.attribute("alias");
-    if let Some(a) = alias {
-        if let Some(text) = a.literal_str() {
-            if !valid_identifier(&text) {
-                diags.push(Diagnostic::error(
-                    "Invalid provider configuration alias",
-                    format!("An alias must be a valid name. {BAD_IDENTIFIER}"),
-                ));
-            }
-        }
-    }
+    super::decode_rules::provider_alias(b, diags);
     if let Some(a) = b.body.attribute("override_during") {
         override_during(a, diags);
     }

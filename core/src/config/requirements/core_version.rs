@@ -22,13 +22,14 @@ pub struct CoreVersionCheck {
 }
 
 /// Checks every `required_version` of `module` (merged: an override file's list has
-/// replaced the others) against `core`; `path` and `source` name a child module
-/// (`module.a`, its call's `source`), both empty for the root.
+/// replaced the others): its syntax always (a loading error), and against `core` when
+/// given (only `init` checks that); `path` and `source` name a child module (`module.a`,
+/// its call's `source`), both empty for the root.
 pub fn check_required_version(
     module: &Module,
     path: &str,
     source: &str,
-    core: CoreVersion,
+    core: Option<CoreVersion>,
 ) -> CoreVersionCheck {
     let mut out = CoreVersionCheck::default();
     let attrs = module
@@ -36,6 +37,9 @@ pub fn check_required_version(
         .filter_map(|t| t.body.attribute("required_version"));
     for attr in attrs {
         let Some(constraint) = constraint_of(attr, &mut out.invalid) else {
+            continue;
+        };
+        let Some(core) = core else {
             continue;
         };
         match check_core_version(&constraint, core) {

@@ -80,6 +80,28 @@ impl ModuleTree {
         }
     }
 
+    /// What Terraform's `providers`, `providers lock` and `providers mirror` report instead
+    /// of anything else when the root module's own files (test files aside) do not load:
+    /// they load the root module alone first (`resolveConstVariables`) and stop at its
+    /// errors, with its warnings, before any module call or test file is followed.
+    /// `None` when that load has no error (and for OpenTofu, whose commands are not known
+    /// to do this).
+    pub fn root_load_errors(&self, flavor: Flavor) -> Option<crate::diag::Diagnostics> {
+        if flavor != Flavor::Terraform || !is_root(self) {
+            return None;
+        }
+        let mut d = self.loaded.diagnostics.clone();
+        d.extend(self.required_version.invalid.iter().cloned());
+        let decoded = super::requirements(&self.loaded.module, "", flavor).diagnostics;
+        d.extend(
+            decoded
+                .iter()
+                .filter(|x| !super::found_installing_providers(x))
+                .cloned(),
+        );
+        d.has_errors().then_some(d)
+    }
+
     /// Whether `terraform init` installs modules for this root: it calls a module, or a
     /// test file's `run` does. Its module installer then loads the whole tree and reports
     /// what it finds (the root's own problems too) before any other step.
@@ -123,6 +145,22 @@ impl ModuleTree {
         !self.loaded.diagnostics.has_errors() && !self.required_version.invalid.has_errors()
     }
 
+    /// Adds Terraform's `Failed to read file` to the loading diagnostics of every module
+    /// read from directory `dir` (relative to the root) for each of `names`: configuration
+    /// files its listing holds but that cannot be read (a symbolic link to nothing). The
+    /// parser reports each and loads the module's other files.
+    pub fn note_unreadable_files(&mut self, dir: &str, names: &[String]) {
+        if self.dir == dir {
+            for name in names {
+                self.loaded.diagnostics.push(unreadable_file(name));
+            }
+        }
+        let runs = self.tests.iter_mut().flat_map(|t| t.runs.iter_mut());
+        for c in self.children.iter_mut().chain(runs.map(|(_, r)| r)) {
+            c.note_unreadable_files(dir, names);
+        }
+    }
+
     /// Calls `f` on this module and every module below it (test runs' included), in
     /// loading order.
     fn visit<'a>(&'a self, f: &mut impl FnMut(&'a ModuleTree)) {
@@ -135,6 +173,14 @@ impl ModuleTree {
             c.visit(f);
         }
     }
+}
+
+/// Terraform's parser error for a file of a module directory that cannot be read.
+pub fn unreadable_file(name: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Failed to read file",
+        format!("The file {name:?} could not be read."),
+    )
 }
 
 /// One test file and, for each `run` whose module could be loaded, that module's tree
@@ -509,11 +555,15 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // variables; when a required one has none, it stops there: no module is installed and
     // no module source evaluated (`check_tree` reports the missing value).
     // Terraform checks the modules of the configuration, not those test runs call.
-    let required_version = match inputs.opts.core_version {
-        Some(core) if !at.under_test => {
-            check_required_version(&loaded.module, &at.path, &at.source, core)
-        }
-        _ => CoreVersionCheck::default(),
+    let required_version = if at.under_test {
+        CoreVersionCheck::default()
+    } else {
+        check_required_version(
+            &loaded.module,
+            &at.path,
+            &at.source,
+            inputs.opts.core_version,
+        )
     };
     // Terraform's installer attaches a called module only when its files loaded without
     // an error, and installs nothing below one it did not attach (`nodeInstallModule`);
