@@ -235,7 +235,7 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     if lacks_const_value(&tree.loaded.module, opts) {
         return tree;
     }
-    let clean = !tree.diagnostics().has_errors();
+    let clean = !loads_with_errors(&tree, opts.flavor);
     // Mock data directories are read last. The module installer reads them whatever it
     // found; without modules to install, `init` reads them only for a root that loaded
     // without an error.
@@ -244,7 +244,10 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     } else {
         crate::diag::Diagnostics::new()
     };
-    let children_clean = tree.children.iter().all(|c| !c.diagnostics().has_errors());
+    let children_clean = tree
+        .children
+        .iter()
+        .all(|c| !loads_with_errors(c, opts.flavor));
     if !children_clean {
         tree.provider_checks = mock;
         return tree;
@@ -264,6 +267,25 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     checks.extend(mock);
     tree.provider_checks = checks;
     tree
+}
+
+/// Whether loading `tree` (this module and those below it) reports an error. Decoding
+/// `required_providers` and `provider` references is part of loading a module's files in
+/// Terraform (`Invalid provider local name`), though tflock reports it with the
+/// requirements ([`tree_requirements`]).
+fn loads_with_errors(tree: &ModuleTree, flavor: Flavor) -> bool {
+    if tree.diagnostics().has_errors() {
+        return true;
+    }
+    let mut failed = false;
+    tree.visit(&mut |m| {
+        if !failed {
+            let mut reqs = ProviderRequirements::default();
+            add_module(&mut reqs, &m.loaded.module, &m.path, flavor);
+            failed = reqs.diagnostics.has_errors();
+        }
+    });
+    failed
 }
 
 /// What reading the root's test files' mock data directories reports: those the host read
