@@ -114,17 +114,175 @@ pub fn quoted_list_elements(
         let Some(text) = native_quoted(item) else {
             continue;
         };
-        if skip(&text) || parse_traversal(&text).is_none() {
+        if skip(&text) {
             continue;
         }
         let span = item.span().unwrap_or(base..base);
         let rel = span.start.saturating_sub(base)..span.end.saturating_sub(base);
-        let range = Place {
+        let place = Place {
             range: &a.expr_range,
             text: Some(src),
+        };
+        if parse_traversal(&text).is_none() {
+            // The shim parses the text as a traversal anyway and reports why it is none,
+            // with positions in the text after the opening quote (escapes not counted).
+            let Some((summary, detail, at)) = traversal_error(&text) else {
+                continue;
+            };
+            let from = rel.start + 1;
+            diags.push(
+                Diagnostic::error(summary, detail)
+                    .with_range(place.sub(from + at.start..from + at.end)),
+            );
         }
-        .sub(rel);
-        diags.push(quoted_deprecation(flavor, false, range));
+        diags.push(quoted_deprecation(flavor, false, place.sub(rel)));
+    }
+}
+
+/// One token of a traversal's text as hclsyntax's scanner reads it (the kinds
+/// [`traversal_error`] tells apart).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Ident,
+    Number,
+    Dot,
+    OBrack,
+    CBrack,
+    Star,
+    Other,
+    Eof,
+}
+
+/// The tokens of `text` with their byte ranges, ending with [`Tok::Eof`]; `None` when it
+/// holds a character whose scanning is not modelled here (quotes, non-ASCII, characters
+/// the scanner reports as invalid).
+fn traversal_tokens(text: &str) -> Option<Vec<(Tok, std::ops::Range<usize>)>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let tok = match c {
+            b' ' => {
+                i += 1;
+                continue;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-')
+                {
+                    i += 1;
+                }
+                out.push((Tok::Ident, start..i));
+                continue;
+            }
+            b'0'..=b'9' => {
+                let digits = |mut j: usize| {
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    j
+                };
+                i = digits(i);
+                if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                    i = digits(i + 1);
+                }
+                out.push((Tok::Number, start..i));
+                continue;
+            }
+            b'.' => Tok::Dot,
+            b'[' => Tok::OBrack,
+            b']' => Tok::CBrack,
+            b'*' => Tok::Star,
+            b'%' | b'/' | b'+' | b'-' | b':' | b',' => Tok::Other,
+            _ => return None,
+        };
+        i += 1;
+        out.push((tok, start..i));
+    }
+    // hclsyntax's end-of-input token is one byte wide in the ranges Terraform reports.
+    out.push((Tok::Eof, b.len()..b.len() + 1));
+    Some(out)
+}
+
+/// The error `hclsyntax.ParseTraversalAbs` reports for `text` when it is no traversal
+/// (summary, detail, byte range in `text`); `None` when it is one or when its scanning is
+/// not modelled ([`traversal_tokens`]).
+pub(crate) fn traversal_error(
+    text: &str,
+) -> Option<(&'static str, &'static str, std::ops::Range<usize>)> {
+    let toks = traversal_tokens(text)?;
+    let at = |i: usize| {
+        toks.get(i)
+            .cloned()
+            .unwrap_or((Tok::Eof, text.len()..text.len() + 1))
+    };
+    if at(0).0 != Tok::Ident {
+        // Terraform reports more than the parser's "Variable name required" for an empty
+        // traversal; not modelled.
+        return None;
+    }
+    let mut i = 1;
+    loop {
+        let (tok, r) = at(i);
+        match tok {
+            Tok::Eof => return None,
+            Tok::Dot => {
+                let (name, r) = at(i + 1);
+                match name {
+                    Tok::Ident => i += 2,
+                    Tok::Star => {
+                        return Some((
+                            "Attribute name required",
+                            "Splat expressions (.*) may not be used here.",
+                            r,
+                        ))
+                    }
+                    _ => {
+                        return Some((
+                            "Attribute name required",
+                            "Dot must be followed by attribute name.",
+                            r,
+                        ))
+                    }
+                }
+            }
+            Tok::OBrack => {
+                let (key, r) = at(i + 1);
+                match key {
+                    Tok::Number => {
+                        let (close, r) = at(i + 2);
+                        if close != Tok::CBrack {
+                            return Some((
+                                "Unclosed index brackets",
+                                "Index key must be followed by a closing bracket.",
+                                r,
+                            ));
+                        }
+                        i += 3;
+                    }
+                    Tok::Star => {
+                        return Some((
+                            "Attribute name required",
+                            "Splat expressions ([*]) may not be used here.",
+                            r,
+                        ))
+                    }
+                    _ => return Some((
+                        "Index value required",
+                        "Index brackets must contain either a literal number or a literal string.",
+                        r,
+                    )),
+                }
+            }
+            _ => {
+                return Some((
+                    "Invalid character",
+                    "Expected an attribute access or an index operator.",
+                    r,
+                ))
+            }
+        }
     }
 }
 
@@ -467,6 +625,58 @@ mod tests {
         assert!(parse_traversal("aws[\"k\"].x").is_some());
         for bad in ["", "aws eu", "aws.", "1aws", "aws[var.x]", "aws.*"] {
             assert!(parse_traversal(bad).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_quoted_text_that_is_no_traversal_gets_the_parsers_error_at_its_token() {
+        // Summaries and byte ranges as Terraform 1.15.5 reported them for these texts in
+        // `depends_on` (`terraform validate -json`, columns less the opening quote's).
+        let cases = [
+            (
+                "aws_instance.%s",
+                "Dot must be followed by attribute name.",
+                13..14,
+            ),
+            (
+                "aws_instance.*",
+                "Splat expressions (.*) may not be used here.",
+                13..14,
+            ),
+            (
+                "aws_instance.a[x]",
+                "Index brackets must contain either a literal number or a literal string.",
+                15..16,
+            ),
+            (
+                "aws_instance.a[*]",
+                "Splat expressions ([*]) may not be used here.",
+                15..16,
+            ),
+            (
+                "aws_instance.a[0",
+                "Index key must be followed by a closing bracket.",
+                16..17,
+            ),
+            (
+                "aws_instance.a b",
+                "Expected an attribute access or an index operator.",
+                15..16,
+            ),
+        ];
+        for (text, detail, range) in cases {
+            let (_, got, at) = traversal_error(text).expect(text);
+            assert_eq!((got, at), (detail, range), "{text:?}");
+        }
+        // Traversals, and texts whose scanning is not modelled, give none.
+        for text in [
+            "aws_instance.a",
+            "aws_instance.a[0].b",
+            "1aws",
+            "aws.\"k\"",
+            "aws.é",
+        ] {
+            assert!(traversal_error(text).is_none(), "{text:?}");
         }
     }
 }

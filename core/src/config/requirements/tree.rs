@@ -38,6 +38,10 @@ pub struct ModuleTree {
     pub under_test: bool,
     /// Its `required_version` arguments checked against the options' core version.
     pub required_version: CoreVersionCheck,
+    /// Whether decoding its `required_providers` and `provider` references fails (`Invalid
+    /// provider local name`): part of loading a module's files in Terraform, though tflock
+    /// reports it with the requirements.
+    pub requirements_fail: bool,
     /// Terraform's checks across the whole tree (module call arguments against the
     /// modules' variables; passed provider configurations, proxy blocks, aliases) and what
     /// reading its test files' mock data directories found: held by the root, empty below it.
@@ -142,7 +146,9 @@ impl ModuleTree {
     /// Whether Terraform's installer attached this module to its caller's configuration:
     /// loading its own files (`required_version` syntax included) found no error.
     pub(crate) fn installed(&self) -> bool {
-        !self.loaded.diagnostics.has_errors() && !self.required_version.invalid.has_errors()
+        !self.loaded.diagnostics.has_errors()
+            && !self.required_version.invalid.has_errors()
+            && !self.requirements_fail
     }
 
     /// Adds Terraform's `Failed to read file` to the loading diagnostics of every module
@@ -286,7 +292,7 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
     if lacks_const_value(&tree.loaded.module, opts) {
         return tree;
     }
-    let clean = !tree.diagnostics().has_errors();
+    let clean = !loads_with_errors(&tree);
     // The module installer (a module call or a test run's module) finishes the tree it
     // built whatever it found; without one, `init` goes on only from a root that loaded
     // without an error.
@@ -343,6 +349,15 @@ fn drop_below(tree: &mut ModuleTree, paths: &[String]) {
     for child in &mut tree.children {
         drop_below(child, paths);
     }
+}
+
+/// Whether loading `tree` (this module and those below it) reports an error, decoding
+/// `required_providers` and `provider` references included (see
+/// [`ModuleTree::requirements_fail`]).
+fn loads_with_errors(tree: &ModuleTree) -> bool {
+    let mut failed = tree.diagnostics().has_errors();
+    tree.visit(&mut |m| failed |= m.requirements_fail);
+    failed
 }
 
 /// What reading the root's test files' mock data directories reports: those the host read
@@ -569,10 +584,17 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // an error, and installs nothing below one it did not attach (`nodeInstallModule`);
     // the root's calls are installed whatever it found, and test runs' modules are built
     // without the init graph.
+    let requirements_fail = {
+        let mut reqs = ProviderRequirements::default();
+        add_module(&mut reqs, &loaded.module, &at.path, inputs.opts.flavor);
+        reqs.diagnostics.has_errors()
+    };
     let detached = !is_root
         && !at.under_test
         && inputs.opts.flavor == Flavor::Terraform
-        && (loaded.diagnostics.has_errors() || required_version.invalid.has_errors());
+        && (loaded.diagnostics.has_errors()
+            || required_version.invalid.has_errors()
+            || requirements_fail);
     let stopped = (is_root && lacks_const_value(&loaded.module, inputs.opts)) || detached;
     let found = if stopped {
         Vec::new()
@@ -635,6 +657,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         source: at.source,
         under_test: at.under_test,
         required_version,
+        requirements_fail,
         provider_checks: crate::diag::Diagnostics::new(),
         call_sources,
         children,

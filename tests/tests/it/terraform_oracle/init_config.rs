@@ -52,6 +52,35 @@ fn tflock_lines_of(env: &Env, args: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// What differs between `expected.txt` and the diagnostics of Terraform's and tflock's
+/// `init` for one case directory (`files/` is the working directory).
+fn check_case(case: &Path) -> Vec<String> {
+    let env = Env::new();
+    env.cli_config("");
+    copy_tree(&case.join("files"), &env.work);
+    let theirs_dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&case.join("files"), theirs_dir.path());
+    let theirs = terraform_lines(theirs_dir.path(), env.home.path());
+    let expected_path = case.join("expected.txt");
+    if std::env::var_os("TFLOCK_BLESS").is_some() {
+        std::fs::write(&expected_path, theirs.join("\n") + "\n").expect("bless");
+    }
+    let want: Vec<String> = std::fs::read_to_string(&expected_path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let ours = tflock_lines(&env);
+    let mut problems = Vec::new();
+    if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
+        problems.push(format!("{}: expects no error", case.display()));
+    }
+    problems.extend(crate::terraform_oracle::harness::strays_from_expected(
+        case, &want, &theirs, &ours,
+    ));
+    problems
+}
+
 #[test]
 fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
     let root = fixtures("init-config");
@@ -61,32 +90,8 @@ fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
         .map(|e| e.path())
         .collect();
     cases.sort();
-    let failures = crate::terraform_oracle::harness::failures_of(&cases, |_, case| {
-        let env = Env::new();
-        env.cli_config("");
-        copy_tree(&case.join("files"), &env.work);
-        let theirs_dir = tempfile::tempdir().expect("tempdir");
-        copy_tree(&case.join("files"), theirs_dir.path());
-        let theirs = terraform_lines(theirs_dir.path(), env.home.path());
-        let expected_path = case.join("expected.txt");
-        if std::env::var_os("TFLOCK_BLESS").is_some() {
-            std::fs::write(&expected_path, theirs.join("\n") + "\n").expect("bless");
-        }
-        let want: Vec<String> = std::fs::read_to_string(&expected_path)
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        let ours = tflock_lines(&env);
-        let mut problems = Vec::new();
-        if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
-            problems.push(format!("{}: expects no error", case.display()));
-        }
-        problems.extend(crate::terraform_oracle::harness::strays_from_expected(
-            case, &want, &theirs, &ours,
-        ));
-        problems
-    });
+    let failures =
+        crate::terraform_oracle::harness::failures_of(&cases, |_, case| check_case(case));
     assert!(cases.len() >= 7, "only {} cases", cases.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
@@ -115,4 +120,23 @@ fn providers_shows_configuration_errors_in_terraforms_order() {
     let ours = tflock_lines_of(&env, &["providers"]);
     assert!(theirs.len() > 2, "{text}");
     assert_eq!(ours, theirs);
+}
+
+/// Cases of `tests/fixtures/init-config-pending/`: differences found on real repositories
+/// whose fix belongs to hclsyntax's error recovery (`core/src/hcl_syntax/`), kept here with
+/// Terraform's diagnostics until tflock follows that recovery (tests/REAL_WORLD.md, session 20).
+#[test]
+#[ignore = "hclsyntax's recovery after an invalid expression is not followed yet (REAL_WORLD.md, session 20)"]
+fn init_reports_what_terraform_decodes_after_a_syntax_error() {
+    let root = fixtures("init-config-pending");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/init-config-pending")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    cases.sort();
+    let failures =
+        crate::terraform_oracle::harness::failures_of(&cases, |_, case| check_case(case));
+    assert!(!cases.is_empty(), "no cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
