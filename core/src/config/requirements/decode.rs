@@ -228,10 +228,10 @@ pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
 }
 
 fn object_props(a: &Attribute) -> Option<Props> {
-    let file = a.origin.file.clone();
     match &a.value {
         Value::Native { expr, .. } => {
             let obj = expr.as_object()?;
+            let x = crate::config::load::static_eval::Expr::of(a)?;
             let mut out = Vec::new();
             for (k, v) in obj.iter() {
                 let key = match k {
@@ -247,9 +247,9 @@ fn object_props(a: &Attribute) -> Option<Props> {
                         .map(|e| e.to_string().trim().to_string())
                         .collect()
                 });
-                // Property ranges are approximated by the entry's value range.
-                let _ = &file;
-                out.push((key, val, list, a.expr_range.clone()));
+                // Terraform points at the property's value (`version = ""`'s `""`).
+                use hcl_edit::Span;
+                out.push((key, val, list, x.range(ve.span())));
             }
             Some(out)
         }
