@@ -468,7 +468,11 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // variables; when a required one has none, it stops there: no module is installed and
     // no module source evaluated (`check_tree` reports the missing value).
     let stopped = is_root && lacks_const_value(&loaded.module, inputs.opts);
-    let found = if stopped {
+    // The installer's graph expands a called module only when loading it gave no error
+    // (`nodeInstallModule.Execute` leaves its config unset): its calls are never followed.
+    // A test run's module is built by `configs.BuildConfig`, which follows them anyway.
+    let broken_child = !is_root && !at.under_test && loaded.diagnostics.has_errors();
+    let found = if stopped || broken_child {
         Vec::new()
     } else {
         module_calls(&scope, &mut calls)
