@@ -524,12 +524,10 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     } else {
         Vec::new()
     };
-    // Terraform checks the modules of the configuration, not those test runs call.
+    // Terraform checks the modules test runs call too (`module.test.module.<file>...`).
     let required_version = match inputs.opts.core_version {
-        Some(core) if !at.under_test => {
-            check_required_version(&loaded.module, &at.path, &at.source, core)
-        }
-        _ => CoreVersionCheck::default(),
+        Some(core) => check_required_version(&loaded.module, &at.path, &at.source, core),
+        None => CoreVersionCheck::default(),
     };
     ModuleTree {
         path: at.path,
