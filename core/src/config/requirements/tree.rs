@@ -471,7 +471,13 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // The installer's graph expands a called module only when loading it gave no error
     // (`nodeInstallModule.Execute` leaves its config unset): its calls are never followed.
     // A test run's module is built by `configs.BuildConfig`, which follows them anyway.
-    let broken_child = !is_root && !at.under_test && loaded.diagnostics.has_errors();
+    // Its `required_providers` entries are decoded while loading there, too.
+    let broken_child = !is_root
+        && !at.under_test
+        && (loaded.diagnostics.has_errors()
+            || super::decode::local_providers(&loaded.module, inputs.opts.flavor)
+                .1
+                .has_errors());
     let found = if stopped || broken_child {
         Vec::new()
     } else {
