@@ -47,41 +47,63 @@ fn tflock_lines(env: &Env) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
+/// The cases under `fixtures/init-config/`, those with a `pending` file (a difference
+/// found and not fixed yet; the file says why) or the others.
+fn cases(pending: bool) -> Vec<std::path::PathBuf> {
     let root = fixtures("init-config");
     let mut cases: Vec<_> = std::fs::read_dir(&root)
         .expect("fixtures/init-config")
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.join("pending").is_file() == pending)
         .collect();
     cases.sort();
-    let failures = crate::terraform_oracle::harness::failures_of(&cases, |_, case| {
-        let env = Env::new();
-        env.cli_config("");
-        copy_tree(&case.join("files"), &env.work);
-        let theirs_dir = tempfile::tempdir().expect("tempdir");
-        copy_tree(&case.join("files"), theirs_dir.path());
-        let theirs = terraform_lines(theirs_dir.path(), env.home.path());
-        let expected_path = case.join("expected.txt");
-        if std::env::var_os("TFLOCK_BLESS").is_some() {
-            std::fs::write(&expected_path, theirs.join("\n") + "\n").expect("bless");
-        }
-        let want: Vec<String> = std::fs::read_to_string(&expected_path)
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_string)
-            .collect();
-        let ours = tflock_lines(&env);
-        let mut problems = Vec::new();
-        if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
-            problems.push(format!("{}: expects no error", case.display()));
-        }
-        problems.extend(crate::terraform_oracle::harness::strays_from_expected(
-            case, &want, &theirs, &ours,
-        ));
-        problems
-    });
+    cases
+}
+
+/// What differs between one case's `expected.txt` and the two tools.
+fn check_case(case: &Path) -> Vec<String> {
+    let env = Env::new();
+    env.cli_config("");
+    copy_tree(&case.join("files"), &env.work);
+    let theirs_dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&case.join("files"), theirs_dir.path());
+    let theirs = terraform_lines(theirs_dir.path(), env.home.path());
+    let expected_path = case.join("expected.txt");
+    if std::env::var_os("TFLOCK_BLESS").is_some() {
+        std::fs::write(&expected_path, theirs.join("\n") + "\n").expect("bless");
+    }
+    let want: Vec<String> = std::fs::read_to_string(&expected_path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let ours = tflock_lines(&env);
+    let mut problems = Vec::new();
+    if want.is_empty() || !want.iter().any(|l| l.starts_with("error: ")) {
+        problems.push(format!("{}: expects no error", case.display()));
+    }
+    problems.extend(crate::terraform_oracle::harness::strays_from_expected(
+        case, &want, &theirs, &ours,
+    ));
+    problems
+}
+
+#[test]
+fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
+    let cases = cases(false);
+    let failures =
+        crate::terraform_oracle::harness::failures_of(&cases, |_, case| check_case(case));
     assert!(cases.len() >= 7, "only {} cases", cases.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+#[ignore = "differences the init_trees generator found and nobody fixed yet (each case's `pending` file says why)"]
+fn pending_init_cases_match_terraform() {
+    let cases = cases(true);
+    let failures =
+        crate::terraform_oracle::harness::failures_of(&cases, |_, case| check_case(case));
+    assert!(!cases.is_empty(), "no pending case");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
