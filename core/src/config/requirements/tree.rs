@@ -54,7 +54,8 @@ pub struct ModuleTree {
 impl ModuleTree {
     /// Every diagnostic of every module in the tree (test runs' modules included), in
     /// loading order, as `terraform init` reports them: a module whose `required_version`
-    /// refuses the core version reports only that, and when nothing else in the tree is an
+    /// refuses the core version reports only that (and the problems of its calls, which
+    /// the installer still follows from the root), and when nothing else in the tree is an
     /// error, those refusals are all that is reported.
     pub fn diagnostics(&self) -> crate::diag::Diagnostics {
         let mut refused = crate::diag::Diagnostics::new();
@@ -70,6 +71,10 @@ impl ModuleTree {
             } else {
                 refused.extend(m.required_version.refused.iter().cloned());
                 all.extend(m.required_version.refused.iter().cloned());
+                // The installer still installs the root's calls and reports their
+                // problems (a refused child's calls are never followed).
+                others_fail |= m.calls.has_errors();
+                all.extend(m.calls.iter().cloned());
             }
         });
         if refused.is_empty() || others_fail {
@@ -471,10 +476,17 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // The installer's graph expands a called module only when loading it gave no error
     // (`nodeInstallModule.Execute` leaves its config unset): its calls are never followed.
     // A test run's module is built by `configs.BuildConfig`, which follows them anyway.
-    // Its `required_providers` entries are decoded while loading there, too.
+    // Terraform checks the modules test runs call too (`module.test.module.<file>...`).
+    let required_version = match inputs.opts.core_version {
+        Some(core) => check_required_version(&loaded.module, &at.path, &at.source, core),
+        None => CoreVersionCheck::default(),
+    };
+    // Its `required_providers` entries are decoded while loading there, too, and a refused
+    // `required_version` is an error of loading it.
     let broken_child = !is_root
         && !at.under_test
         && (loaded.diagnostics.has_errors()
+            || !required_version.refused.is_empty()
             || super::decode::local_providers(&loaded.module, inputs.opts.flavor)
                 .1
                 .has_errors());
@@ -529,11 +541,6 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         load_tests(inputs, dir, &mut calls)
     } else {
         Vec::new()
-    };
-    // Terraform checks the modules test runs call too (`module.test.module.<file>...`).
-    let required_version = match inputs.opts.core_version {
-        Some(core) => check_required_version(&loaded.module, &at.path, &at.source, core),
-        None => CoreVersionCheck::default(),
     };
     ModuleTree {
         path: at.path,
