@@ -805,7 +805,11 @@ pub fn tree_requirements(tree: &ModuleTree, flavor: Flavor) -> ProviderRequireme
 fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
     let before = reqs.diagnostics.0.len();
     add_module(reqs, &t.loaded.module, &t.path, flavor);
-    if !t.reports_warnings() {
+    if !t.required_version.refused.is_empty() {
+        // A module refusing the core version reports only that (`ModuleTree::diagnostics`):
+        // Terraform drops what decoding its files said.
+        reqs.diagnostics.0.truncate(before);
+    } else if !t.reports_warnings() {
         // Decoding warnings of a called module's files (a quoted provider reference) are
         // reported as its loading warnings are (`ModuleTree::reports_warnings`).
         let added = reqs.diagnostics.0.split_off(before);
