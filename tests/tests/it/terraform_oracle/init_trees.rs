@@ -396,8 +396,12 @@ fn case(rng: &mut StdRng) -> Case {
             if rng.gen_bool(0.5) {
                 let source = match rng.gen_range(0..4) {
                     0 => format!("\"../../modules/{later}\""),
-                    // `path.module` is the module's directory as the installer joined it.
-                    1 if !root.is_empty() => format!("\"${{path.module}}/../{later}\""),
+                    // `path.module` is the module's directory as the installer joined it,
+                    // relative to the root: right only two levels down, else a missing
+                    // directory (so not in a case kept free of errors).
+                    1 if !root.is_empty() && !upper => {
+                        format!("\"${{path.module}}/../{later}\"")
+                    }
                     _ => format!("\"../{later}\""),
                 };
                 calls.push((format!("to_{later}"), source, String::new()));
