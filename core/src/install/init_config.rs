@@ -9,7 +9,10 @@
 //!
 //! Problems found only when gathering provider requirements
 //! ([`found_installing_providers`]) come later, bare, and only when loading found no error.
-//! A refusal of the core version is reported alone, before anything else. OpenTofu prints the
+//! A refusal of the core version is reported alone, before anything else, when no module is
+//! installed; Terraform's module installer checks each module's version as it loads it and
+//! reports the refusals with everything else it found (a refused module's other problems
+//! left out, as [`crate::config::ModuleTree::diagnostics`] does). OpenTofu prints the
 //! preamble as a message before any configuration error.
 //!
 //! Without module installation, a configuration without errors has its warnings reported
@@ -44,7 +47,8 @@ pub fn init_config_report(
     let is_version = |d: &Diagnostic| {
         d.is_error() && d.summary.starts_with("Unsupported ") && d.summary.ends_with(" version")
     };
-    if config.iter().any(is_version) {
+    let installer_checks = installs_modules && flavor == Flavor::Terraform;
+    if !installer_checks && config.iter().any(is_version) {
         let mut only = Diagnostics::new();
         only.extend(config.iter().filter(|d| is_version(d)).cloned());
         return InitConfigReport {

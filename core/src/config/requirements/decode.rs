@@ -229,11 +229,11 @@ pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
 }
 
 fn object_props(a: &Attribute) -> Option<Props> {
-    let file = a.origin.file.clone();
     match &a.value {
         Value::Unknown => None,
         Value::Native { expr, .. } => {
             let obj = expr.as_object()?;
+            let x = crate::config::load::static_eval::Expr::of(a)?;
             let mut out = Vec::new();
             for (k, v) in obj.iter() {
                 let key = match k {
@@ -249,12 +249,9 @@ fn object_props(a: &Attribute) -> Option<Props> {
                         .map(|e| e.to_string().trim().to_string())
                         .collect()
                 });
-                // Terraform reports a property's problems at its value.
-                let _ = &file;
-                let range = hcl_edit::Span::span(ve)
-                    .and_then(|span| a.sub_range(span))
-                    .unwrap_or_else(|| a.expr_range.clone());
-                out.push((key, val, list, range));
+                // Terraform points at the property's value (`version = ""`'s `""`).
+                use hcl_edit::Span;
+                out.push((key, val, list, x.range(ve.span())));
             }
             Some(out)
         }

@@ -497,20 +497,25 @@ fn implied_duplicates(
 ) {
     for (ty, addr, range) in &facts.implied {
         let local = Provider::local_name_for_resource_type(ty);
-        if let Err(e) = parse_provider_part(local) {
-            diags.push(
-                Diagnostic::error(
-                    "Invalid provider local name",
-                    format!("{local:?} is an invalid implied provider local name: {e}"),
-                )
-                .with_range(range.clone()),
-            );
-            continue;
-        }
+        let part = match parse_provider_part(local) {
+            Ok(part) => part,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        "Invalid provider local name",
+                        format!("{local:?} is an invalid implied provider local name: {e}"),
+                    )
+                    .with_range(range.clone()),
+                );
+                continue;
+            }
+        };
         if local_names.contains_key(local) {
             continue;
         }
-        let implied = Provider::implied(local, flavor);
+        // The implied address is normalised (`AWS_instance` → `hashicorp/aws`), the local
+        // name looked up above is not.
+        let implied = Provider::implied(&part, flavor);
         for (prev, p) in local_names.iter() {
             if **p == implied {
                 diags.push(

@@ -59,7 +59,8 @@ pub struct ModuleTree {
 impl ModuleTree {
     /// Every diagnostic of every module in the tree (test runs' modules included), in
     /// loading order, as `terraform init` reports them: a module whose `required_version`
-    /// refuses the core version reports only that, and when nothing else in the tree is an
+    /// refuses the core version reports only that (and the problems of its calls, which
+    /// the installer still follows from the root), and when nothing else in the tree is an
     /// error, those refusals are all that is reported.
     pub fn diagnostics(&self) -> crate::diag::Diagnostics {
         let mut refused = crate::diag::Diagnostics::new();
@@ -75,6 +76,10 @@ impl ModuleTree {
             } else {
                 refused.extend(m.required_version.refused.iter().cloned());
                 all.extend(m.required_version.refused.iter().cloned());
+                // The installer still installs the root's calls and reports their
+                // problems (a refused child's calls are never followed).
+                others_fail |= m.calls.has_errors();
+                all.extend(m.calls.iter().cloned());
             }
         });
         if refused.is_empty() || others_fail {
@@ -569,21 +574,19 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     // Terraform's module installer first reads the root's values of its `const`
     // variables; when a required one has none, it stops there: no module is installed and
     // no module source evaluated (`check_tree` reports the missing value).
-    // Terraform checks the modules of the configuration, not those test runs call.
-    let required_version = if at.under_test {
-        CoreVersionCheck::default()
-    } else {
-        check_required_version(
-            &loaded.module,
-            &at.path,
-            &at.source,
-            inputs.opts.core_version,
-        )
-    };
+    // Terraform checks the modules test runs call too (`module.test.module.<file>...`).
+    let required_version = check_required_version(
+        &loaded.module,
+        &at.path,
+        &at.source,
+        inputs.opts.core_version,
+    );
     // Terraform's installer attaches a called module only when its files loaded without
-    // an error, and installs nothing below one it did not attach (`nodeInstallModule`);
-    // the root's calls are installed whatever it found, and test runs' modules are built
-    // without the init graph.
+    // an error, and installs nothing below one it did not attach (`nodeInstallModule`
+    // leaves its config unset); the root's calls are installed whatever it found, and a
+    // test run's module is built by `configs.BuildConfig`, which follows its calls anyway.
+    // Its `required_providers` entries are decoded while loading there, and a refused
+    // `required_version` is an error of loading it too.
     let requirements_fail = {
         let mut reqs = ProviderRequirements::default();
         add_module(&mut reqs, &loaded.module, &at.path, inputs.opts.flavor);
@@ -594,6 +597,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         && inputs.opts.flavor == Flavor::Terraform
         && (loaded.diagnostics.has_errors()
             || required_version.invalid.has_errors()
+            || !required_version.refused.is_empty()
             || requirements_fail);
     let stopped = (is_root && lacks_const_value(&loaded.module, inputs.opts)) || detached;
     let found = if stopped {
@@ -904,7 +908,11 @@ pub fn tree_requirements(tree: &ModuleTree, flavor: Flavor) -> ProviderRequireme
 fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
     let before = reqs.diagnostics.0.len();
     add_module(reqs, &t.loaded.module, &t.path, flavor);
-    if !t.reports_warnings() {
+    if !t.required_version.refused.is_empty() {
+        // A module refusing the core version reports only that (`ModuleTree::diagnostics`):
+        // Terraform drops what decoding its files said.
+        reqs.diagnostics.0.truncate(before);
+    } else if !t.reports_warnings() {
         // Decoding warnings of a called module's files (a quoted provider reference) are
         // reported as its loading warnings are (`ModuleTree::reports_warnings`).
         let added = reqs.diagnostics.0.split_off(before);

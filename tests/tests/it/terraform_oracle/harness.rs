@@ -17,6 +17,14 @@ pub fn rng(suite: &str, default: u64) -> (StdRng, u64) {
     (StdRng::seed_from_u64(seed), seed)
 }
 
+/// How many generated cases a suite runs: `TFLOCK_ORACLE_CASES` or `default` (CI's).
+pub fn cases(default: usize) -> usize {
+    std::env::var("TFLOCK_ORACLE_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Every regular file under `dir`, relative path → contents (empty map when absent).
 pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();

@@ -12,6 +12,7 @@ mod gen_config;
 mod harness;
 mod init_config;
 mod init_diagnostics;
+mod init_trees;
 mod installed_modules;
 mod load_values;
 mod lock;
