@@ -34,10 +34,7 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
 
 /// Prints diagnostics to stderr the way Terraform does (`Error: ...`, location, detail).
 pub fn print_diagnostics(diags: &Diagnostics) {
-    // In the order Terraform's text views show them.
-    for d in diags.in_display_order() {
-        print_diagnostic(d);
-    }
+    write_stderr(format_args!("{}", diags.to_text()));
 }
 
 /// Prints one diagnostic to stderr, followed by a blank line.

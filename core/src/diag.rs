@@ -282,6 +282,15 @@ impl Diagnostics {
         self.0.iter()
     }
 
+    /// The diagnostics as Terraform's text views print them: in display order
+    /// ([`Self::in_display_order`]), each followed by a blank line.
+    pub fn to_text(&self) -> String {
+        self.in_display_order()
+            .into_iter()
+            .map(|d| format!("{d}\n\n"))
+            .collect()
+    }
+
     /// The diagnostics in the order Terraform's text views show them
     /// (`tfdiags.Diagnostics.Sort`): warnings before errors, those without a range before
     /// those with one, then by file (fewer `/`-separated parts first, then by name), start

@@ -37,10 +37,13 @@ const err = (s) => process.stderr.write(s);
 
 /** A diagnostic as the native CLI prints it on stderr (then a blank line). */
 function printDiagnostic(d) {
-  let s = `${d.severity === "error" ? "Error" : "Warning"}: ${d.summary}`;
-  if (d.range) s += `\n\n  on ${d.range.filename} line ${d.range.start.line}`;
-  if (d.detail) s += `\n\n${d.detail}`;
-  err(`${s}\n\n`);
+  printDiagnostics([d]);
+}
+
+/** Prints diagnostics as the native CLI does: core renders them, in Terraform's display order. */
+function printDiagnostics(list) {
+  const plain = list.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", range: d.range ?? null }));
+  err(tf.renderDiagnostics(plain));
 }
 
 /** Node's error as Rust's `io::Error` Display words it (`... (os error N)`). */
@@ -170,7 +173,7 @@ function loadLock(path, flavor, inDir = false) {
 
 /** Prints the diagnostics; true when one is an error. */
 function report(loaded) {
-  loaded.diagnostics.forEach(printDiagnostic);
+  printDiagnostics(loaded.diagnostics);
   return loaded.diagnostics.some((d) => d.severity === "error");
 }
 
@@ -294,7 +297,7 @@ async function lockfileCoverage(args) {
   const parsed = lockText === null ? { lock: { providers: [] }, diagnostics: [] } : tf.parseLock(lockText, { filename: LOCK_FILE_NAME, flavor });
   const diags = [...parsed.diagnostics];
   if (diags.some((d) => d.severity === "error")) {
-    diags.forEach(printDiagnostic);
+    printDiagnostics(diags);
     return 1;
   }
   const configFile = cliConfigFile(flavor);
@@ -313,12 +316,12 @@ async function lockfileCoverage(args) {
   } catch (e) {
     if (!e.summary) throw e;
     diags.push(e);
-    diags.forEach(printDiagnostic);
+    printDiagnostics(diags);
     return 1;
   }
   diags.push(...found.diagnostics);
   const report = tf.lockCoverage(parsed.lock, found.known, wanted);
-  diags.forEach(printDiagnostic);
+  printDiagnostics(diags);
   const unchecked = (provider, p) => found.unchecked.some(([a, b]) => a === provider && b === p);
   if (flags.json) {
     printJson({
@@ -463,7 +466,7 @@ function merge(args) {
   }
   // Only this directory's own files: no child modules take part in a merge.
   const m = tf.loadModule(files, { flavor });
-  m.diagnostics.forEach(printDiagnostic);
+  printDiagnostics(m.diagnostics);
   if (m.diagnostics.some((d) => d.severity === "error")) return 1;
   out(m.merged);
   return 0;
@@ -605,7 +608,7 @@ async function lockOne(dir, flags) {
     diags.push(...parsed.diagnostics);
     previous = parsed.lock ?? undefined;
   }
-  diags.forEach(printDiagnostic);
+  printDiagnostics(diags);
   if (diags.some((d) => d.severity === "error")) return false;
   const requirements = Object.fromEntries(tree.requirements.providers.filter((p) => !p.builtin).map((p) => [p.provider, p.constraints]));
   let outcome;
@@ -635,7 +638,7 @@ async function lockOne(dir, flags) {
   const errors = outcome.diagnostics.some((d) => d.severity === "error");
   if (outcome.writeLock && !errors) writeAtomically(lockFile, outcome.lockText);
   for (const m of outcome.messages) out(`${m.replace(/\[(bold|reset|green|red|yellow)\]/g, "")}\n`);
-  outcome.diagnostics.forEach(printDiagnostic);
+  printDiagnostics(outcome.diagnostics);
   return !errors;
 }
 

@@ -42,6 +42,23 @@ pub fn diagnostics(diags: &Diagnostics) -> Vec<DiagnosticJs> {
     diags.iter().map(DiagnosticJs::from).collect()
 }
 
+/// `renderDiagnostics(diagnostics)`: the text the native CLI prints for them on stderr
+/// (Terraform's text view: its display order, each followed by a blank line). Takes the
+/// diagnostics every function returns; `file` is ignored.
+#[cfg(feature = "api")]
+#[wasm_bindgen(js_name = renderDiagnostics)]
+pub fn render_diagnostics(
+    #[wasm_bindgen(unchecked_param_type = "Diagnostic[]")] diagnostics: JsValue,
+) -> JsResult<String> {
+    let text = js_sys::JSON::stringify(&diagnostics)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| invalid_argument("diagnostics: not an array of diagnostics"))?;
+    let list: Vec<Diagnostic> =
+        serde_json::from_str(&text).map_err(|e| invalid_argument(format!("diagnostics: {e}")))?;
+    Ok(Diagnostics(list).to_text())
+}
+
 /// Files as `[{ name, content }]` (also `path` for `name`) or `{ [name]: content }`;
 /// content is a string or bytes.
 fn files_arg(files: &JsValue) -> JsResult<Vec<(String, Vec<u8>)>> {
@@ -119,9 +136,12 @@ pub fn load_module(
     let tree = tree_arg(&files, &options, flavor)?;
     let loaded = &tree.loaded;
     let reqs = tree_requirements(&tree, flavor);
-    let mut req_diags = Diagnostics::new();
-    req_diags.extend(tree.diagnostics());
-    req_diags.extend(reqs.diagnostics.iter().cloned());
+    // As `tflock providers`: the root module's own load errors alone stop it first.
+    let req_diags = tree.root_load_errors(flavor).unwrap_or_else(|| {
+        let mut d = tree.diagnostics();
+        d.extend(reqs.diagnostics.iter().cloned());
+        d
+    });
     let list: Vec<_> = reqs
         .providers
         .values()

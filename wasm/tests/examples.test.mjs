@@ -61,10 +61,10 @@ test("the editor example turns diagnostics into 0-based lines and UTF-16 charact
   const [first] = got["main.tf"];
   assert.equal(first.severity, 0);
   assert.match(first.message, /^Invalid version constraint/);
-  // Terraform's range is the provider's requirement object.
+  // Terraform's range is the property's value (fixture init-diagnostics/required-providers-version-points-at-the-value).
   const line = main.split("\n")[first.range.start.line];
   assert.equal(first.range.start.line, 2);
-  assert.ok(line.slice(first.range.start.character).startsWith('{ source = "acme/demo"'), line.slice(first.range.start.character));
+  assert.ok(line.slice(first.range.start.character).startsWith('"~>> 1" }'), line.slice(first.range.start.character));
   // After the emoji, characters and bytes differ: the position counts UTF-16 units.
   const after = main.indexOf('"\n}', main.indexOf("smile"));
   assert.deepEqual(position(main, Buffer.byteLength(main.slice(0, after))), { line: 6, character: 13 });

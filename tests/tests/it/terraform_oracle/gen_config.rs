@@ -80,7 +80,7 @@ const LITERALS: &[&str] = &[
 ];
 
 /// Escapes literal text for a native quoted template.
-fn native_lit(s: &str) -> String {
+pub(super) fn native_lit(s: &str) -> String {
     let mut out = String::new();
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

@@ -232,10 +232,10 @@ fn module_files(
         main.push_str("removed {\n  from = beta_widget.gone\n\n  lifecycle {\n    destroy = false\n  }\n}\n\n");
     }
     if rng.gen_bool(0.15) {
-        main.push_str("check \"probe\" {\n  data \"http\" \"probe\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.probe.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n");
+        main.push_str(super::providers::CHECK_SCOPED_DATA);
     }
     if rng.gen_bool(0.2) {
-        main.push_str("locals {\n  arn = provider::aws::arn_parse(\"arn:aws:s3:::b\")\n  m = { for k, v in { a = \"x\" } : k => v\n    if v != \"\" }\n  l = [for x in [\"a\"] : x\n    == \"a\" ? 1\n    : 2]\n  o = { a = 1, a = 2 }\n}\n\n");
+        main.push_str(super::providers::SYNTAX_THAT_HID_REQUIREMENTS);
     }
     if root {
         if rng.gen_bool(0.15) {

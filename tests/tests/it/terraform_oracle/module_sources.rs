@@ -197,26 +197,6 @@ fn source(rng: &mut StdRng) -> String {
     s
 }
 
-/// `s` as an HCL quoted string's contents.
-fn hcl_escape(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// What became of one call: refused (its diagnostic is compared apart), or accepted as
 /// a remote package, a registry module (with its host) or a local path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,7 +216,7 @@ fn module_text(calls: &[(String, bool)]) -> String {
     for (i, (src, versioned)) in calls.iter().enumerate() {
         text.push_str(&format!(
             "module \"m{i}\" {{\n  source = \"{}\"\n",
-            hcl_escape(src)
+            super::gen_config::native_lit(src)
         ));
         text.push_str(if *versioned {
             "  version = \"1.0.0\"\n"

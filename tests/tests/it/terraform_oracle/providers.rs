@@ -39,6 +39,13 @@ const TYPES: &[&str] = &[
     "http",
 ];
 
+/// A check block whose scoped data source implies the `http` provider.
+pub(super) const CHECK_SCOPED_DATA: &str = "check \"probe\" {\n  data \"http\" \"probe\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.probe.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n";
+
+/// Syntax that once hid a module's requirements: a provider function, line breaks before
+/// operators in `for` expressions, repeated object keys.
+pub(super) const SYNTAX_THAT_HID_REQUIREMENTS: &str = "locals {\n  arn = provider::aws::arn_parse(\"arn:aws:s3:::b\")\n  m = { for k, v in { a = \"x\" } : k => v\n    if v != \"\" }\n  l = [for x in [\"a\"] : x\n    == \"a\" ? 1\n    : 2]\n  o = { a = 1, a = 2 }\n}\n\n";
+
 /// One module's `main.tf` (and maybe an override), given which children it calls
 /// (`(name, source)`) and whether it is the root module.
 fn module_files(
@@ -110,7 +117,7 @@ fn module_files(
     }
     // A data source inside a check block implies its provider.
     if rng.gen_bool(0.2) {
-        main.push_str("check \"probe\" {\n  data \"http\" \"probe\" {\n    url = \"https://example.com\"\n  }\n\n  assert {\n    condition     = data.http.probe.status_code == 200\n    error_message = \"down\"\n  }\n}\n\n");
+        main.push_str(CHECK_SCOPED_DATA);
     }
     // Type prefixes are lower-cased; quoted references still work (with a warning).
     if rng.gen_bool(0.15) {
@@ -122,7 +129,7 @@ fn module_files(
     if rng.gen_bool(0.3) {
         // Syntax that once hid a module's requirements: provider functions, line breaks
         // before operators in `for` expressions, repeated object keys.
-        main.push_str("locals {\n  arn = provider::aws::arn_parse(\"arn:aws:s3:::b\")\n  m = { for k, v in { a = \"x\" } : k => v\n    if v != \"\" }\n  l = [for x in [\"a\"] : x\n    == \"a\" ? 1\n    : 2]\n  o = { a = 1, a = 2 }\n}\n\n");
+        main.push_str(SYNTAX_THAT_HID_REQUIREMENTS);
     }
     for (name, source) in children {
         let _ = writeln!(main, "module \"{name}\" {{\n  source = \"{source}\"\n}}\n");
