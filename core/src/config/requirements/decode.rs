@@ -7,7 +7,7 @@ use crate::config::model::{Attribute, Value};
 use crate::config::module::Module;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
-use crate::version::{check_config_syntax, parse_config_constraint};
+use crate::version::check_config_syntax;
 
 /// One `required_providers` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,17 +52,11 @@ pub fn local_providers(
 }
 
 /// What decoding an entry the module does not keep reports (one in a duplicate block, or
-/// one an override replaced): Terraform decodes each file's entries, version constraint
-/// syntax included, before assembling and merging them.
+/// one an override replaced): Terraform decodes each file's entries (the first stage of
+/// version constraint syntax among them) before assembling and merging them; the second
+/// stage comes only when gathering the kept entries' requirements.
 pub(crate) fn entry_errors(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) {
-    let Some(lp) = decode_entry(a, flavor, diags) else {
-        return;
-    };
-    if let Some((text, range)) = &lp.version {
-        if let Err(e) = parse_config_constraint(text, flavor) {
-            diags.push(err(&e.summary, e.detail, range));
-        }
-    }
+    decode_entry(a, flavor, diags);
 }
 
 fn err(summary: &str, detail: impl Into<String>, range: &Range) -> Diagnostic {
