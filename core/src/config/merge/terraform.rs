@@ -4,8 +4,8 @@
 
 use crate::config::assemble::duplicate_cloud;
 use crate::config::model::{Attribute, Block, Body, Item};
-use crate::config::requirements::entry_errors;
 use crate::config::module::{Index, Module};
+use crate::config::requirements::entry_errors;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 

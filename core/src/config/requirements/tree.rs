@@ -191,6 +191,15 @@ impl ModuleTree {
             c.visit(f);
         }
     }
+
+    /// This module and the modules below it that it calls (not its test runs' modules),
+    /// parents first, mutably.
+    pub(crate) fn visit_mut(&mut self, f: &mut impl FnMut(&mut ModuleTree)) {
+        f(self);
+        for c in &mut self.children {
+            c.visit_mut(f);
+        }
+    }
 }
 
 /// Terraform's parser error for a file of a module directory that cannot be read.
