@@ -229,9 +229,15 @@ const MAX_KEY_BYTES: usize = 255;
 /// Why a host could not read a module directory it was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnreadableDir {
-    /// The path does not resolve (missing, a dangling or looping link); the operating
-    /// system's error as Go words it (`no such file or directory`).
-    Unresolved(String),
+    /// The path does not resolve (missing, a dangling or looping link).
+    Unresolved {
+        /// The operating system's error as Go words it (`no such file or directory`).
+        error: String,
+        /// The first part of the path that does not resolve, where Go's
+        /// `filepath.EvalSymlinks` stops (`a` of `a/b` when `a` is missing); `None` for
+        /// the whole path.
+        at: Option<String>,
+    },
     /// The path resolves but is not a directory that can be read.
     NotReadable,
 }
@@ -882,10 +888,13 @@ fn local_directory_unreadable(
         )
     };
     match why {
-        UnreadableDir::Unresolved(e) => vec![
+        UnreadableDir::Unresolved { error, at } => vec![
             Diagnostic::error(
                 "Unreadable module directory",
-                format!("Unable to evaluate directory symlink: lstat {dir}: {e}"),
+                format!(
+                    "Unable to evaluate directory symlink: lstat {}: {error}",
+                    at.as_deref().unwrap_or(dir)
+                ),
             ),
             unreadable(""),
         ],
