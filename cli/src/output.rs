@@ -34,9 +34,9 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
 
 /// Prints diagnostics to stderr the way Terraform does (`Error: ...`, location, detail).
 pub fn print_diagnostics(diags: &Diagnostics) {
-    // In the order Terraform's text views show them.
-    for d in diags.in_display_order() {
-        print_diagnostic(d);
+    // In the order Terraform's text views show them, similar warnings folded.
+    for d in diags.for_text_view() {
+        print_diagnostic(&d);
     }
 }
 
