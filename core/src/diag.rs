@@ -282,11 +282,11 @@ impl Diagnostics {
         self.0.iter()
     }
 
-    /// The diagnostics as Terraform's text views print them: in display order
-    /// ([`Self::in_display_order`]), each followed by a blank line.
+    /// The diagnostics as Terraform's text views print them ([`Self::for_text_view`]: in
+    /// display order, similar warnings folded), each followed by a blank line.
     pub fn to_text(&self) -> String {
-        self.in_display_order()
-            .into_iter()
+        self.for_text_view()
+            .iter()
             .map(|d| format!("{d}\n\n"))
             .collect()
     }
@@ -305,6 +305,43 @@ impl Diagnostics {
                 .rposition(|o| display_order(o, d) != std::cmp::Ordering::Greater)
                 .map_or(0, |i| i + 1);
             out.insert(at, d);
+        }
+        out
+    }
+
+    /// What Terraform's text views print, in [`Self::in_display_order`]: warnings with a
+    /// source range and one summary folded into the first of them, whose detail ends with
+    /// "(and one more similar warning elsewhere)" or "(and N more similar warnings
+    /// elsewhere)" (`ConsolidateWarnings(1)`); errors and range-less warnings as they are.
+    pub fn for_text_view(&self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::with_capacity(self.0.len());
+        // Summary → (index in `out` of the first such warning, how many more).
+        let mut groups: Vec<(&str, usize, usize)> = Vec::new();
+        for d in self.in_display_order() {
+            if d.is_error() || d.range.is_none() {
+                out.push(d.clone());
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == d.summary) {
+                Some(g) => g.2 += 1,
+                None => {
+                    groups.push((&d.summary, out.len(), 0));
+                    out.push(d.clone());
+                }
+            }
+        }
+        for (_, at, more) in groups {
+            let note = match more {
+                0 => continue,
+                1 => "(and one more similar warning elsewhere)".to_string(),
+                n => format!("(and {n} more similar warnings elsewhere)"),
+            };
+            let d = &mut out[at];
+            d.detail = if d.detail.is_empty() {
+                note
+            } else {
+                format!("{}\n\n{note}", d.detail)
+            };
         }
         out
     }
@@ -348,6 +385,46 @@ impl IntoIterator for Diagnostics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_views_fold_ranged_warnings_of_one_summary_into_the_first() {
+        let at = |line: usize| Range {
+            filename: "main.tf".to_string(),
+            start: Pos {
+                line,
+                column: 1,
+                byte: line * 10,
+            },
+            end: Pos {
+                line,
+                column: 2,
+                byte: line * 10 + 1,
+            },
+        };
+        let mut d = Diagnostics::new();
+        for line in [3, 1, 2] {
+            d.push(Diagnostic::warning("Dup", format!("line {line}")).with_range(at(line)));
+        }
+        d.push(Diagnostic::warning("Other", "").with_range(at(4)));
+        d.push(Diagnostic::warning("Other", "").with_range(at(5)));
+        d.push(Diagnostic::warning("Dup", "no range"));
+        d.push(Diagnostic::error("Dup", "an error").with_range(at(6)));
+        let shown: Vec<(String, String)> = d
+            .for_text_view()
+            .into_iter()
+            .map(|d| (d.summary, d.detail))
+            .collect();
+        let pair = |s: &str, d: &str| (s.to_string(), d.to_string());
+        assert_eq!(
+            shown,
+            vec![
+                pair("Dup", "no range"),
+                pair("Dup", "line 1\n\n(and 2 more similar warnings elsewhere)"),
+                pair("Other", "(and one more similar warning elsewhere)"),
+                pair("Dup", "an error"),
+            ]
+        );
+    }
 
     #[test]
     fn text_views_show_warnings_first_then_by_file_and_position() {

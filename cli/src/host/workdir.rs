@@ -179,7 +179,7 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
                     dirs.insert(rel, files);
                 }
                 Err(e) => {
-                    let why = unreadable_dir(&root.join(&rel), &e);
+                    let why = unreadable_dir(root, &rel, &e);
                     unreadable.insert(rel, why);
                 }
             }
@@ -187,18 +187,67 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
     }
 }
 
-/// Why `path` could not be read, as Terraform tells it apart: a path that does not resolve
-/// (Go's `os` words for the error) or one that is no readable directory.
-fn unreadable_dir(path: &Path, read_error: &std::io::Error) -> UnreadableDir {
-    match std::fs::canonicalize(path) {
+/// Why `rel` (below `root`) could not be read, as Terraform tells it apart: a path that
+/// does not resolve (Go's `os` words for the error, at the part where resolving it stops)
+/// or one that is no readable directory.
+fn unreadable_dir(root: &Path, rel: &str, read_error: &std::io::Error) -> UnreadableDir {
+    let words = |e: &std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::NotADirectory => "not a directory".to_string(),
+        _ => read_error.to_string(),
+    };
+    match std::fs::canonicalize(root.join(rel)) {
         Ok(_) => UnreadableDir::NotReadable,
-        Err(e) => UnreadableDir::Unresolved(match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            std::io::ErrorKind::NotADirectory => "not a directory".to_string(),
-            _ => read_error.to_string(),
-        }),
+        Err(e) => match first_unresolved(root, rel) {
+            Some((at, lstat)) => UnreadableDir::Unresolved {
+                error: words(&lstat),
+                at: Some(at),
+            },
+            None => UnreadableDir::Unresolved {
+                error: words(&e),
+                at: None,
+            },
+        },
     }
+}
+
+/// Where Go's `filepath.EvalSymlinks` stops on the relative path `rel` (from `root`, the
+/// working directory): it adds one part at a time (`..` taken off lexically) and `lstat`s
+/// each, failing at the first that does not resolve. `None` when a symbolic link comes
+/// first (Go follows it, and the whole path is named) or every part resolves.
+fn first_unresolved(root: &Path, rel: &str) -> Option<(String, std::io::Error)> {
+    let mut dest = String::new();
+    for part in rel.split('/') {
+        match part {
+            "" | "." => continue,
+            ".." => {
+                match dest.rfind('/') {
+                    Some(r) if &dest[r + 1..] != ".." => dest.truncate(r),
+                    // No slash (Go keeps `a/..` then), or only `..`s so far.
+                    _ => {
+                        if !dest.is_empty() {
+                            dest.push('/');
+                        }
+                        dest.push_str("..");
+                    }
+                }
+                continue;
+            }
+            p => {
+                if !dest.is_empty() {
+                    dest.push('/');
+                }
+                dest.push_str(p);
+            }
+        }
+        match std::fs::symlink_metadata(root.join(&dest)) {
+            Err(e) => return Some((dest, e)),
+            Ok(m) if m.file_type().is_symlink() => return None,
+            Ok(_) => {}
+        }
+    }
+    None
 }
 
 /// Every diagnostic of every module in the tree.

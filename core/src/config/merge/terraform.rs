@@ -5,6 +5,7 @@
 use crate::config::assemble::duplicate_cloud;
 use crate::config::model::{Attribute, Block, Body, Item};
 use crate::config::module::{Index, Module};
+use crate::config::requirements::entry_errors;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::flavor::Flavor;
 
@@ -61,6 +62,11 @@ pub fn merge_terraform(
         for rp in b.body.blocks_of("required_providers") {
             for entry in rp.body.attributes() {
                 if let Some(target) = required_providers_block(module, ix, b, rp) {
+                    // Terraform decoded the replaced entry with its file, so its errors
+                    // stand even though the merged module no longer has it.
+                    if let Some(old) = target.body.attribute(&entry.name) {
+                        entry_errors(old, flavor, diags);
+                    }
                     target.body.set_attribute(entry.clone());
                     target.touched = true;
                 }

@@ -33,21 +33,30 @@ pub fn local_providers(
 ) -> (SortedMap<String, LocalProvider>, Diagnostics) {
     let mut out = SortedMap::new();
     let mut diags = Diagnostics::new();
-    // The module has at most one required_providers block (duplicates were reported while
-    // loading); merged override entries live in it.
-    let Some(rp) = module
+    // The first required_providers block is the module's (merged override entries live in
+    // it); Terraform decodes every file's blocks while loading them, so a duplicate block
+    // (reported while assembling) still reports its entries' errors, constraints included.
+    let blocks = module
         .blocks_of("terraform")
-        .flat_map(|t| t.body.blocks_of("required_providers"))
-        .next()
-    else {
-        return (out, diags);
-    };
-    for a in rp.body.attributes() {
-        if let Some(lp) = decode_entry(a, flavor, &mut diags) {
-            out.insert(lp.name.clone(), lp);
+        .flat_map(|t| t.body.blocks_of("required_providers"));
+    for (n, rp) in blocks.enumerate() {
+        for a in rp.body.attributes() {
+            if n > 0 {
+                entry_errors(a, flavor, &mut diags);
+            } else if let Some(lp) = decode_entry(a, flavor, &mut diags) {
+                out.insert(lp.name.clone(), lp);
+            }
         }
     }
     (out, diags)
+}
+
+/// What decoding an entry the module does not keep reports (one in a duplicate block, or
+/// one an override replaced): Terraform decodes each file's entries (the first stage of
+/// version constraint syntax among them) before assembling and merging them; the second
+/// stage comes only when gathering the kept entries' requirements.
+pub(crate) fn entry_errors(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) {
+    decode_entry(a, flavor, diags);
 }
 
 fn err(summary: &str, detail: impl Into<String>, range: &Range) -> Diagnostic {

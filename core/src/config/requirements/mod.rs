@@ -14,6 +14,7 @@ mod test_providers;
 mod tree;
 
 pub use core_version::{check_required_version, CoreVersionCheck};
+pub(crate) use decode::entry_errors;
 pub use decode::{local_providers, LocalProvider};
 pub use provider_validation::validate_provider_configs;
 pub use render::render_tree;

@@ -67,7 +67,46 @@ pub fn validate_provider_configs(
     let facts = Facts::of(&root.loaded.module, flavor);
     let walk = Walk { stopped, flavor };
     walk.check(root, &facts, None, None, &mut diags);
+    test_run_modules(root, stopped, flavor, &mut diags);
     diags
+}
+
+/// Terraform's `validateProviderConfigsForTests` for the runs that call a module: that
+/// module's tree is checked as a configuration of its own, its paths rebased so it is the
+/// root module. Terraform checks it through a made-up call passing the test file's matching
+/// providers; the checks of that call (what it passes, the configuration aliases it must
+/// pass) are not reproduced: only the module's own and its descendants'.
+fn test_run_modules(
+    root: &ModuleTree,
+    stopped: &[String],
+    flavor: Flavor,
+    diags: &mut Diagnostics,
+) {
+    for test in &root.tests {
+        for (_, tree) in &test.runs {
+            let base = tree.path.clone();
+            let rebase = |p: &str| -> Option<String> {
+                let rest = p.strip_prefix(base.as_str())?;
+                match rest.strip_prefix('.') {
+                    Some(below) => Some(below.to_string()),
+                    None => rest.is_empty().then(String::new),
+                }
+            };
+            let mut rebased = tree.clone();
+            rebased.visit_mut(&mut |m| {
+                if let Some(p) = rebase(&m.path) {
+                    m.path = p;
+                }
+            });
+            let stopped: Vec<String> = stopped.iter().filter_map(|p| rebase(p)).collect();
+            let walk = Walk {
+                stopped: &stopped,
+                flavor,
+            };
+            let facts = Facts::of(&rebased.loaded.module, flavor);
+            walk.check(&rebased, &facts, None, None, diags);
+        }
+    }
 }
 
 /// What stays the same through the recursion.

@@ -43,9 +43,12 @@ pub struct ModuleTree {
     /// reports it with the requirements.
     pub requirements_fail: bool,
     /// Terraform's checks across the whole tree (module call arguments against the
-    /// modules' variables; passed provider configurations, proxy blocks, aliases) and what
-    /// reading its test files' mock data directories found: held by the root, empty below it.
+    /// modules' variables; passed provider configurations, proxy blocks, aliases): held by
+    /// the root, empty below it.
     pub provider_checks: crate::diag::Diagnostics,
+    /// What reading the root's test files' mock data directories found: held by the root,
+    /// empty below it.
+    pub mock_data: crate::diag::Diagnostics,
     /// Each module call whose source `init` could evaluate, as (name, source), in call
     /// order: the root's read its input values, which later passes have no other way to see.
     pub call_sources: Vec<(String, String)>,
@@ -80,6 +83,9 @@ impl ModuleTree {
                 // problems (a refused child's calls are never followed).
                 others_fail |= m.calls.has_errors();
                 all.extend(m.calls.iter().cloned());
+                // Building the tests' configuration reads their mock data all the same.
+                others_fail |= m.mock_data.has_errors();
+                all.extend(m.mock_data.iter().cloned());
             }
         });
         if refused.is_empty() || others_fail {
@@ -133,6 +139,7 @@ impl ModuleTree {
         d.extend(self.required_version.invalid.iter().cloned());
         d.extend(self.calls.iter().cloned());
         d.extend(self.provider_checks.iter().cloned());
+        d.extend(self.mock_data.iter().cloned());
         d
     }
 
@@ -184,6 +191,15 @@ impl ModuleTree {
             c.visit(f);
         }
     }
+
+    /// This module and the modules below it that it calls (not its test runs' modules),
+    /// parents first, mutably.
+    pub(crate) fn visit_mut(&mut self, f: &mut impl FnMut(&mut ModuleTree)) {
+        f(self);
+        for c in &mut self.children {
+            c.visit_mut(f);
+        }
+    }
 }
 
 /// Terraform's parser error for a file of a module directory that cannot be read.
@@ -213,9 +229,15 @@ const MAX_KEY_BYTES: usize = 255;
 /// Why a host could not read a module directory it was asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnreadableDir {
-    /// The path does not resolve (missing, a dangling or looping link); the operating
-    /// system's error as Go words it (`no such file or directory`).
-    Unresolved(String),
+    /// The path does not resolve (missing, a dangling or looping link).
+    Unresolved {
+        /// The operating system's error as Go words it (`no such file or directory`).
+        error: String,
+        /// The first part of the path that does not resolve, where Go's
+        /// `filepath.EvalSymlinks` stops (`a` of `a/b` when `a` is missing); `None` for
+        /// the whole path.
+        at: Option<String>,
+    },
     /// The path resolves but is not a directory that can be read.
     NotReadable,
 }
@@ -340,8 +362,8 @@ fn whole_tree<N: AsRef<str>, B: AsRef<[u8]>>(
             opts.flavor,
         ));
     }
-    checks.extend(mock);
     tree.provider_checks = checks;
+    tree.mock_data = mock;
     tree
 }
 
@@ -663,6 +685,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         required_version,
         requirements_fail,
         provider_checks: crate::diag::Diagnostics::new(),
+        mock_data: crate::diag::Diagnostics::new(),
         call_sources,
         children,
         tests,
@@ -865,10 +888,13 @@ fn local_directory_unreadable(
         )
     };
     match why {
-        UnreadableDir::Unresolved(e) => vec![
+        UnreadableDir::Unresolved { error, at } => vec![
             Diagnostic::error(
                 "Unreadable module directory",
-                format!("Unable to evaluate directory symlink: lstat {dir}: {e}"),
+                format!(
+                    "Unable to evaluate directory symlink: lstat {}: {error}",
+                    at.as_deref().unwrap_or(dir)
+                ),
             ),
             unreadable(""),
         ],

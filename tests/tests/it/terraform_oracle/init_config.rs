@@ -136,6 +136,7 @@ fn pending_init_cases_match_terraform() {
     let cases = cases(true);
     let failures =
         crate::terraform_oracle::harness::failures_of(&cases, |_, case| check_case(case, true));
-    assert!(!cases.is_empty(), "no pending case");
+    // None pending is the goal, not a failure.
+    eprintln!("{} pending init-config cases", cases.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

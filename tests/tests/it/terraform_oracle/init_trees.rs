@@ -180,11 +180,14 @@ fn module_files(
     names.shuffle(rng);
     names.truncate(rng.gen_range(0..4));
     if !names.is_empty() {
-        // Native or JSON, in one block: Terraform refuses a second block ("Duplicate
-        // required providers configuration") and still reports the errors of its entries,
-        // tflock not (pending fixture
-        // `init-config/duplicate-required-providers-block-entries-still-decoded`).
-        let split = names.len();
+        // Native or JSON; rarely split over two files, which Terraform refuses ("Duplicate
+        // required providers configuration") while still reporting the second block's
+        // entries' errors.
+        let split = if !clean && rng.gen_bool(0.1) {
+            rng.gen_range(0..=names.len())
+        } else {
+            names.len()
+        };
         let (a, b) = names.split_at(split);
         let json = rng.gen_bool(0.3);
         if !a.is_empty() {
@@ -254,10 +257,9 @@ fn module_files(
         );
     }
     files.push(("main.tf".into(), main));
-    // An override replacing an entry whose primary constraint is bad: Terraform still
-    // reports the primary's error, tflock not (pending fixture
-    // `init-config/override-replaces-a-required-provider-with-a-bad-constraint`).
-    if clean && rng.gen_bool(0.15) {
+    // An override replacing an entry, whose primary constraint may be bad: Terraform still
+    // reports the primary's error.
+    if rng.gen_bool(0.15) {
         let name = ACME.choose(rng).expect("acme");
         files.push((
             "override.tf".into(),
@@ -457,10 +459,9 @@ fn case(rng: &mut StdRng) -> Case {
         case.files.push((at(&f), t));
     }
     if rng.gen_bool(0.35) {
-        // No upper-case resource types in a test run's module: Terraform checks its
-        // provider requirements as a module's, tflock not yet (pending fixture
-        // `init-config/duplicate-required-provider-in-a-test-run-module`).
-        for (f, t) in module_files(rng, &[], false, false, upper) {
+        // Upper-case resource types there too: Terraform checks a test run's module's
+        // provider requirements as a root module's.
+        for (f, t) in module_files(rng, &[], false, upper, upper) {
             case.files.push((at(&format!("tests/setup/{f}")), t));
         }
         let mut test = String::new();
@@ -469,11 +470,9 @@ fn case(rng: &mut StdRng) -> Case {
         }
         if rng.gen_bool(0.5) {
             test.push_str("mock_provider \"aws\" {\n  source = \"./tests/mocks\"\n}\n\n");
-            // A missing mock data directory only beside no `required_version` refusal:
-            // Terraform reports both, tflock the refusal alone (pending fixture
-            // `init-config/mock-data-directory-missing-beside-a-refused-root`).
-            let refused = case.files.iter().any(|(_, t)| t.contains("< 1.0"));
-            if upper || refused || rng.gen_bool(0.7) {
+            // The mock data directory is sometimes missing, a `required_version` refusal
+            // or not: Terraform reports both.
+            if upper || rng.gen_bool(0.7) {
                 case.files.push((
                     at("tests/mocks/aws.tfmock.hcl"),
                     "mock_resource \"aws_instance\" {\n  defaults = {\n    id = \"i-1\"\n  }\n}\n"
