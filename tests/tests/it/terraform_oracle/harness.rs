@@ -107,6 +107,27 @@ pub fn ranged_line(
     format!("{severity} {summary} | {file}:{l1}:{c1}-{l2}:{c2} | {detail}")
 }
 
+/// `terraform init -backend=false -json` in `dir`, with `home`'s `cli.tfrc`.
+pub fn terraform_init_json(dir: &Path, home: &Path) -> std::process::Output {
+    tflock_tests::terraform::run_terraform(
+        dir,
+        home,
+        &home.join("cli.tfrc"),
+        &["init", "-backend=false", "-json"],
+    )
+}
+
+/// A fixture case's `files/` copied twice: into a fresh tflock [`Env`] (with an empty CLI
+/// configuration) and into a scratch directory for Terraform.
+pub fn case_dirs(case: &Path) -> (crate::e2e_common::Env, tempfile::TempDir) {
+    let env = crate::e2e_common::Env::new();
+    env.cli_config("");
+    crate::e2e_common::copy_tree(&case.join("files"), &env.work);
+    let theirs = tempfile::tempdir().expect("tempdir");
+    crate::e2e_common::copy_tree(&case.join("files"), theirs.path());
+    (env, theirs)
+}
+
 /// `terraform init -backend=false -json`'s diagnostics with a source range whose summary
 /// `keep` accepts, sorted.
 pub fn terraform_init_diagnostics(
@@ -114,13 +135,7 @@ pub fn terraform_init_diagnostics(
     home: &Path,
     keep: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    let cli_config = home.join("cli.tfrc");
-    let out = tflock_tests::terraform::run_terraform(
-        dir,
-        home,
-        &cli_config,
-        &["init", "-backend=false", "-json"],
-    );
+    let out = terraform_init_json(dir, home);
     let mut seen: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::e2e_common::{copy_tree, Env};
+use crate::e2e_common::Env;
 use tflock_tests::{fixtures, terraform::run_terraform};
 
 /// `terraform init`'s diagnostics, one `<severity>: <summary's first line>` each, as its
@@ -68,11 +68,7 @@ fn cases(pending: bool) -> Vec<std::path::PathBuf> {
 
 /// What differs between one case's `expected.txt` and the two tools.
 fn check_case(case: &Path, pending: bool) -> Vec<String> {
-    let env = Env::new();
-    env.cli_config("");
-    copy_tree(&case.join("files"), &env.work);
-    let theirs_dir = tempfile::tempdir().expect("tempdir");
-    copy_tree(&case.join("files"), theirs_dir.path());
+    let (env, theirs_dir) = super::harness::case_dirs(case);
     let theirs = terraform_lines(theirs_dir.path(), env.home.path());
     let expected_path = case.join("expected.txt");
     if std::env::var_os("TFLOCK_BLESS").is_some() {
@@ -111,11 +107,7 @@ fn init_wraps_only_the_early_loads_configuration_errors_as_terraform_does() {
 #[test]
 fn providers_shows_configuration_errors_in_terraforms_order() {
     let case = fixtures("init-config").join("diagnostics-shown-sorted-by-file-and-position");
-    let env = Env::new();
-    env.cli_config("");
-    copy_tree(&case.join("files"), &env.work);
-    let theirs_dir = tempfile::tempdir().expect("tempdir");
-    copy_tree(&case.join("files"), theirs_dir.path());
+    let (env, theirs_dir) = super::harness::case_dirs(&case);
     let cfg = env.home.path().join("cli.tfrc");
     let home = env.home.path();
     run_terraform(theirs_dir.path(), home, &cfg, &["get", "-no-color"]);

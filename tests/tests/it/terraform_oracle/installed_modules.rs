@@ -7,7 +7,6 @@
 
 use std::path::Path;
 
-use crate::e2e_common::{copy_tree, Env};
 use tflock_tests::fixtures;
 use tflock_tests::terraform::run_terraform;
 
@@ -38,11 +37,7 @@ fn outcome(success: bool, stdout: &[u8], stderr: &[u8]) -> (bool, Vec<String>, S
 }
 
 fn check(case: &Path) -> Vec<String> {
-    let env = Env::new();
-    env.cli_config("");
-    copy_tree(&case.join("files"), &env.work);
-    let theirs_dir = tempfile::tempdir().expect("tempdir");
-    copy_tree(&case.join("files"), theirs_dir.path());
+    let (env, theirs_dir) = super::harness::case_dirs(case);
     let cfg = env.home.path().join("cli.tfrc");
     let t = run_terraform(
         theirs_dir.path(),

@@ -240,13 +240,7 @@ fn terraform_batch(
     home: &std::path::Path,
     n: usize,
 ) -> (Vec<String>, Vec<Fate>) {
-    let cli_config = home.join("cli.tfrc");
-    let out = tflock_tests::terraform::run_terraform(
-        dir,
-        home,
-        &cli_config,
-        &["init", "-backend=false", "-json"],
-    );
+    let out = super::harness::terraform_init_json(dir, home);
     let mut fates = vec![Fate::Unknown; n];
     let mut refusals = Vec::new();
     let call_of_line = |line: u64| (line as usize).saturating_sub(1) / LINES_PER_CALL;
