@@ -423,7 +423,11 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
             file.runs.insert(name.clone(), b.origin.decl.clone());
         }
     }
-    let skips = skip_cleanup.is_some_and(|a| bool_value(a) == Some(true)) || backend.is_some();
+    // A backend implies skipping cleanup, but the run's own `skip_cleanup` is decoded after
+    // its blocks and overrides that (a value that does not decode leaves it as it was).
+    let skips = skip_cleanup
+        .and_then(bool_value)
+        .unwrap_or(backend.is_some());
     if let (true, Some(a)) = (skips, skip_cleanup) {
         let detail = match (file.backends.get(&state_key), file.skip_cleanups.get(&state_key)) {
             (Some(with_backend), _) => Some(format!("The run {name:?} has a skip_cleanup attribute set, but shares state with an earlier run {with_backend:?} that has a backend defined. The later run takes precedence, but the backend will still be used to manage this state.")),
