@@ -111,7 +111,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let (reqs, planner_reqs) = workdir::requirements(&tree, flavor);
     config_diags.extend(reqs.diagnostics.clone());
     let (config_diags, after_install) =
-        init_config_diagnostics(config_diags, tree.installs_modules(), flavor);
+        init_config_diagnostics(config_diags, tree.init_reports_installer(), flavor);
     // Terraform refuses legacy addresses when it installs providers, a later step than
     // loading (so without the configuration preamble), reached only by a valid configuration.
     let legacy = !config_diags.has_errors();

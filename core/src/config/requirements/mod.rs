@@ -7,6 +7,7 @@ mod core_version;
 mod decode;
 mod module_source;
 mod module_version;
+mod parse_cache;
 mod provider_validation;
 pub mod reference;
 mod render;

@@ -57,6 +57,14 @@ pub struct ModuleTree {
     /// The root's test files (`*.tftest.hcl` beside it and in `tests/`) with the modules
     /// their runs call; empty below the root, as Terraform reads tests only there.
     pub tests: Vec<TestTree>,
+    /// What parsing its files reported (the root's test files' too), also among its other
+    /// diagnostics: a file parsed again comes from hclparse's cache without them.
+    pub syntax: crate::diag::Diagnostics,
+    /// The root's test files' own diagnostics (parsing and decoding), also in `calls`:
+    /// part of what `init`'s early load of the root reports.
+    pub test_file_diagnostics: crate::diag::Diagnostics,
+    /// Whose rules the tree was loaded with.
+    pub flavor: Flavor,
 }
 
 impl ModuleTree {
@@ -66,12 +74,55 @@ impl ModuleTree {
     /// the installer still follows from the root), and when nothing else in the tree is an
     /// error, those refusals are all that is reported.
     pub fn diagnostics(&self) -> crate::diag::Diagnostics {
+        let mut parsed = crate::collections::SortedSet::new();
+        if !(self.flavor == Flavor::Terraform && is_root(self) && self.installs_modules()) {
+            return self.loaded_report(&mut parsed);
+        }
+        // `init` loads the root alone first (its test files too) and then runs the module
+        // installer, which loads it again from the parser's cache: the installer's
+        // problems end `init`, and only when it found no error does the early load's
+        // report follow (after the installer's warnings).
+        parsed.extend(self.syntax.iter().filter_map(|d| Some(d.range.as_ref()?.filename.clone())));
+        let installer = self.loaded_report(&mut parsed);
+        let mut early = self.loaded.diagnostics.clone();
+        early.extend(self.test_file_diagnostics.iter().cloned());
+        if installer.has_errors() || !early.has_errors() {
+            return installer;
+        }
+        let mut both = installer;
+        both.extend(early);
+        both
+    }
+
+    /// Whether `terraform init` reports this tree's problems as its module installer found
+    /// them (so without the "problems during initialisation" preamble): it installs
+    /// modules, and the installer found an error or the early load of the root did not.
+    pub fn init_reports_installer(&self) -> bool {
+        if !self.installs_modules() {
+            return false;
+        }
+        if self.flavor != Flavor::Terraform {
+            return true;
+        }
+        let mut parsed = crate::collections::SortedSet::new();
+        parsed.extend(self.syntax.iter().filter_map(|d| Some(d.range.as_ref()?.filename.clone())));
+        let early_fails = self.loaded.diagnostics.has_errors()
+            || self.test_file_diagnostics.has_errors();
+        self.loaded_report(&mut parsed).has_errors() || !early_fails
+    }
+
+    /// The tree's diagnostics in loading order, a file's syntax errors only when `parsed`
+    /// does not hold it yet (see [`Self::diagnostics`]).
+    fn loaded_report(
+        &self,
+        parsed: &mut crate::collections::SortedSet<String>,
+    ) -> crate::diag::Diagnostics {
         let mut refused = crate::diag::Diagnostics::new();
         let mut others_fail = false;
         let mut all = crate::diag::Diagnostics::new();
         self.visit(&mut |m| {
             if m.required_version.refused.is_empty() {
-                let own = m.own_diagnostics();
+                let own = super::parse_cache::without_cached(m.own_diagnostics(), &m.syntax, parsed);
                 others_fail |= own
                     .iter()
                     .any(|d| d.severity == crate::diag::Severity::Error);
@@ -81,8 +132,9 @@ impl ModuleTree {
                 all.extend(m.required_version.refused.iter().cloned());
                 // The installer still installs the root's calls and reports their
                 // problems (a refused child's calls are never followed).
-                others_fail |= m.calls.has_errors();
-                all.extend(m.calls.iter().cloned());
+                let calls = super::parse_cache::without_cached(m.calls.clone(), &m.syntax, parsed);
+                others_fail |= calls.has_errors();
+                all.extend(calls);
                 // Building the tests' configuration reads their mock data all the same.
                 others_fail |= m.mock_data.has_errors();
                 all.extend(m.mock_data.iter().cloned());
@@ -564,6 +616,21 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             .collect();
         load_module(&files, inputs.opts)
     });
+    // Only a file with errors can have syntax errors to remember.
+    let mut syntax = if loaded.diagnostics.has_errors() {
+        let files = inputs.dirs.get(dir).map(Vec::as_slice).unwrap_or_default();
+        let names: Vec<String> = files.iter().map(|(n, _)| in_dir(dir, n.as_ref())).collect();
+        let config = |n: &String| loaded.files.primary.contains(n) || loaded.files.overrides.contains(n);
+        super::parse_cache::syntax_diagnostics(
+            names
+                .iter()
+                .zip(files)
+                .filter(|(n, _)| config(n))
+                .map(|(n, (_, b))| (n.as_str(), b.as_ref())),
+        )
+    } else {
+        crate::diag::Diagnostics::new()
+    };
     let mut calls = crate::diag::Diagnostics::default();
     // Terraform 1.15 refuses imports in the modules test runs call (and below them), not
     // in other child modules.
@@ -669,8 +736,9 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
             children.push(child);
         }
     }
+    let mut test_file_diagnostics = crate::diag::Diagnostics::new();
     let tests = if is_root && !stopped {
-        load_tests(inputs, dir, &mut calls)
+        load_tests(inputs, dir, &mut calls, &mut test_file_diagnostics, &mut syntax)
     } else {
         Vec::new()
     };
@@ -689,6 +757,9 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         call_sources,
         children,
         tests,
+        syntax,
+        test_file_diagnostics,
+        flavor: inputs.opts.flavor,
     }
 }
 
@@ -809,6 +880,8 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
     inputs: &Inputs<'_, N, B>,
     root: &str,
     diags: &mut crate::diag::Diagnostics,
+    file_diags: &mut crate::diag::Diagnostics,
+    syntax: &mut crate::diag::Diagnostics,
 ) -> Vec<TestTree> {
     let flavor = inputs.opts.flavor;
     let test_dir = join(root, DEFAULT_TEST_DIR);
@@ -818,9 +891,17 @@ fn load_tests<N: AsRef<str>, B: AsRef<[u8]>>(
             let name = name.as_ref();
             if is_test_file(name, flavor) {
                 let shown = format!("{prefix}{name}");
-                if let Some(file) = parse_test_file(&shown, bytes.as_ref(), flavor, diags) {
+                let mut own = crate::diag::Diagnostics::new();
+                if let Some(file) = parse_test_file(&shown, bytes.as_ref(), flavor, &mut own) {
                     found.push(file);
                 }
+                if own.has_errors() {
+                    syntax.extend(super::parse_cache::syntax_diagnostics(
+                        [(shown.as_str(), bytes.as_ref())].into_iter(),
+                    ));
+                }
+                diags.extend(own.iter().cloned());
+                file_diags.extend(own);
             }
         }
     }

@@ -66,11 +66,11 @@ fn break_text(rng: &mut StdRng, text: &mut String) -> String {
 }
 
 /// One generated module without override or JSON files (their merging is another suite's)
-/// and without module calls, one of its files broken; the files, the broken file's name and
-/// what was done. A module call makes `init` report its module installer's diagnostics
-/// instead, and that installer reads the root's files a second time from hclparse's cache,
-/// which has the decoding problems but not the syntax errors: not modelled (the ignored
-/// [`init_installing_modules_does_not_repeat_the_roots_syntax_errors`]).
+/// and without module calls (whose directories and requirement trees are other suites'),
+/// one of its files broken; the files, the broken file's name and what was done. With a
+/// module call, `init`'s module installer reads the root's files again from hclparse's
+/// cache, without their syntax errors
+/// ([`init_installing_modules_does_not_repeat_the_roots_syntax_errors`]).
 fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String, String) {
     let mut files: Vec<(String, String)> = Vec::new();
     while files.is_empty() {
@@ -211,9 +211,8 @@ fn assert_same_init_diagnostics(files: &[(&str, &str)]) {
 /// `init` with a module call reports its module installer's diagnostics, and the installer
 /// reads the root's files again from hclparse's cache, which returns a file without its
 /// syntax errors: Terraform shows the decoding problems (`Invalid assert expression`) but
-/// not `Unclosed configuration block`; tflock shows both.
+/// not `Unclosed configuration block`.
 #[test]
-#[ignore = "not modelled: init's module installer does not repeat the root module's syntax errors"]
 fn init_installing_modules_does_not_repeat_the_roots_syntax_errors() {
     assert_same_init_diagnostics(&[
         ("main.tf", "module \"m\" {\n  source = \"./x\"\n}\n"),
@@ -222,6 +221,33 @@ fn init_installing_modules_does_not_repeat_the_roots_syntax_errors() {
             "check \"c\" {\n  assert {\n    condition = true\n    error_message = \"x\"\n  }\n",
         ),
         ("x/main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+    ]);
+}
+
+/// When the installer finds no error (the root's syntax error left a body that decodes),
+/// `init` goes on to report the early load of the root: the syntax error after all.
+#[test]
+fn init_reports_the_roots_syntax_errors_when_the_installer_found_none() {
+    assert_same_init_diagnostics(&[
+        ("main.tf", "module \"m\" {\n  source = \"./x\"\n}\n"),
+        ("vars.tf", "variable \"v\" {\n  default = 1\n"),
+        ("x/main.tf", "variable \"v\" {\n  default = 1\n}\n"),
+    ]);
+}
+
+/// A module two calls load is parsed once: its syntax errors are reported once, its
+/// decoding problems for each call.
+#[test]
+fn a_module_loaded_twice_reports_its_syntax_errors_once() {
+    assert_same_init_diagnostics(&[
+        (
+            "main.tf",
+            "module \"a\" {\n  source = \"./x\"\n}\n\nmodule \"b\" {\n  source = \"./x\"\n}\n",
+        ),
+        (
+            "x/main.tf",
+            "check \"c\" {\n  assert {\n    condition = true\n    error_message = \"x\"\n  }\n",
+        ),
     ]);
 }
 
