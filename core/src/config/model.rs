@@ -57,6 +57,9 @@ pub struct Attribute {
     pub expr_range: Range,
     /// Original text when written in native syntax.
     pub text: Option<NativeText>,
+    /// A JSON value's own text, kept where a diagnostic points inside the value (the
+    /// entries of `required_providers`).
+    pub json_text: Option<Box<str>>,
 }
 
 /// A block: `kind "label" ... { body }`.

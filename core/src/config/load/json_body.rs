@@ -309,6 +309,12 @@ impl Cx<'_> {
             }
             let decl = self.range(p.key_span.start..p.value.span.end);
             seen.insert(p.key.clone(), decl.clone());
+            let json_text = (kind == "required_providers").then(|| {
+                self.src
+                    .get(p.value.span.clone())
+                    .unwrap_or_default()
+                    .into()
+            });
             body.items.push(Item::Attribute(Attribute {
                 name: p.key,
                 expr_range: self.range(p.value.span.clone()),
@@ -318,6 +324,7 @@ impl Cx<'_> {
                     decl,
                 },
                 text: None,
+                json_text,
             }));
         }
         body
@@ -367,6 +374,7 @@ pub fn attributes(name: &str, src: &str, root: Node, diags: &mut Diagnostics) ->
                 decl,
             },
             text: None,
+            json_text: None,
         }));
     }
     body

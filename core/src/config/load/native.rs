@@ -137,6 +137,7 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             },
             expr_range: f.range(bytes(*value_span)),
             text: None,
+            json_text: None,
         }),
     }
 }
@@ -180,6 +181,7 @@ fn convert_attribute(f: &File<'_>, a: hs::Attribute) -> Attribute {
         },
         expr_range: f.range(expr_span),
         text: Some(text),
+        json_text: None,
     }
 }
 

@@ -63,8 +63,20 @@ fn err(summary: &str, detail: impl Into<String>, range: &Range) -> Diagnostic {
     Diagnostic::error(summary, detail).with_range(range.clone())
 }
 
-/// An object-form entry's properties: key → (string value if literal, value range).
-type Props = Vec<(String, Option<String>, Option<Vec<String>>, Range)>;
+/// One property of an object-form entry.
+struct Prop {
+    key: String,
+    /// The value, when a string literal.
+    val: Option<String>,
+    /// The value's elements, when a list.
+    list: Option<Vec<String>>,
+    /// Where the key was written (quotes included).
+    key_range: Range,
+    /// Where the value was written.
+    range: Range,
+    /// HCL's `StartRange` of the value, where `ExprList` refuses one that is no list.
+    start_range: Range,
+}
 
 fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Option<LocalProvider> {
     let name = a.name.clone();
@@ -134,7 +146,15 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
         range: a.expr_range.clone(),
     };
     let mut have_source = false;
-    for (key, val, list, range) in props {
+    for Prop {
+        key,
+        val,
+        list,
+        key_range,
+        range,
+        start_range,
+    } in props
+    {
         match key.as_str() {
             "version" => match val {
                 Some(v) if check_config_syntax(&v) => lp.version = Some((v, a.origin.decl.clone())),
@@ -165,7 +185,15 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
                 )),
             },
             "configuration_aliases" => {
-                for alias in list.unwrap_or_default() {
+                let Some(list) = list else {
+                    diags.push(err(
+                        "Invalid expression",
+                        "A static list expression is required.",
+                        &start_range,
+                    ));
+                    continue;
+                };
+                for alias in list {
                     // Terraform's ParseProviderConfigCompact: a name alone (the default
                     // configuration) or a name and an alias; steps after the alias are ignored.
                     let local = alias.split('.').next().unwrap_or_default();
@@ -190,7 +218,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
                 diags.push(err(
                     "Invalid required_providers object",
                     "required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block.",
-                    &range,
+                    &key_range,
                 ));
                 break;
             }
@@ -237,7 +265,8 @@ pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
     }
 }
 
-fn object_props(a: &Attribute) -> Option<Props> {
+fn object_props(a: &Attribute) -> Option<Vec<Prop>> {
+    use hcl_edit::Span;
     match &a.value {
         Value::Unknown => None,
         Value::Native { expr, .. } => {
@@ -245,42 +274,57 @@ fn object_props(a: &Attribute) -> Option<Props> {
             let x = crate::config::load::static_eval::Expr::of(a)?;
             let mut out = Vec::new();
             for (k, v) in obj.iter() {
-                let key = match k {
-                    hcl_edit::expr::ObjectKey::Ident(i) => i.as_str().to_string(),
+                let (key, key_span) = match k {
+                    hcl_edit::expr::ObjectKey::Ident(i) => (i.as_str().to_string(), i.span()),
                     hcl_edit::expr::ObjectKey::Expression(e) => {
-                        crate::config::model::literal_native_str(e)?
+                        (crate::config::model::literal_native_str(e)?, e.span())
                     }
                 };
                 let ve = v.expr();
-                let val = crate::config::model::literal_native_str(ve);
                 let list = ve.as_array().map(|arr| {
                     arr.iter()
                         .map(|e| e.to_string().trim().to_string())
                         .collect()
                 });
-                // Terraform points at the property's value (`version = ""`'s `""`).
-                use hcl_edit::Span;
-                out.push((key, val, list, x.range(ve.span())));
+                // Terraform points at the property's value (`version = ""`'s `""`), and at
+                // the key of one it does not know.
+                out.push(Prop {
+                    key,
+                    val: crate::config::model::literal_native_str(ve),
+                    list,
+                    key_range: x.range(key_span),
+                    range: x.range(ve.span()),
+                    start_range: crate::config::load::static_eval::start_range(&x, ve)
+                        .unwrap_or_else(|| x.range(ve.span())),
+                });
             }
             Some(out)
         }
         Value::Json(n) => {
             let props = n.as_object()?;
+            // Ranges inside the value need its text; without it, the whole value.
+            let place = super::reference::Place {
+                range: &a.expr_range,
+                text: a.json_text.as_deref(),
+            };
+            let at = |span: &std::ops::Range<usize>| {
+                let base = n.span.start;
+                place.sub(span.start.saturating_sub(base)..span.end.saturating_sub(base))
+            };
             Some(
                 props
                     .iter()
-                    .map(|p| {
-                        let list = p.value.as_array().map(|arr| {
+                    .map(|p| Prop {
+                        key: p.key.clone(),
+                        val: p.value.as_str().map(str::to_string),
+                        list: p.value.as_array().map(|arr| {
                             arr.iter()
                                 .filter_map(|e| e.as_str().map(str::to_string))
                                 .collect()
-                        });
-                        (
-                            p.key.clone(),
-                            p.value.as_str().map(str::to_string),
-                            list,
-                            a.expr_range.clone(),
-                        )
+                        }),
+                        key_range: at(&p.key_span),
+                        range: at(&p.value.span),
+                        start_range: at(&p.value.start_span()),
                     })
                     .collect(),
             )
