@@ -11,7 +11,9 @@ use crate::diag::{Diagnostic, Diagnostics};
 
 /// What parsing each of `files` (name, bytes) reports, decoding aside: hclsyntax's and
 /// HCL JSON's diagnostics, which a cached file no longer carries.
-pub(crate) fn syntax_diagnostics<'a>(files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Diagnostics {
+pub(crate) fn syntax_diagnostics<'a>(
+    files: impl Iterator<Item = (&'a str, &'a [u8])>,
+) -> Diagnostics {
     let mut out = Diagnostics::new();
     for (name, bytes) in files {
         parse_syntax(name, bytes, &mut out);

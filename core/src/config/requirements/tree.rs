@@ -82,7 +82,11 @@ impl ModuleTree {
         // installer, which loads it again from the parser's cache: the installer's
         // problems end `init`, and only when it found no error does the early load's
         // report follow (after the installer's warnings).
-        parsed.extend(self.syntax.iter().filter_map(|d| Some(d.range.as_ref()?.filename.clone())));
+        parsed.extend(
+            self.syntax
+                .iter()
+                .filter_map(|d| Some(d.range.as_ref()?.filename.clone())),
+        );
         let installer = self.loaded_report(&mut parsed);
         let mut early = self.loaded.diagnostics.clone();
         early.extend(self.test_file_diagnostics.iter().cloned());
@@ -105,9 +109,13 @@ impl ModuleTree {
             return true;
         }
         let mut parsed = crate::collections::SortedSet::new();
-        parsed.extend(self.syntax.iter().filter_map(|d| Some(d.range.as_ref()?.filename.clone())));
-        let early_fails = self.loaded.diagnostics.has_errors()
-            || self.test_file_diagnostics.has_errors();
+        parsed.extend(
+            self.syntax
+                .iter()
+                .filter_map(|d| Some(d.range.as_ref()?.filename.clone())),
+        );
+        let early_fails =
+            self.loaded.diagnostics.has_errors() || self.test_file_diagnostics.has_errors();
         self.loaded_report(&mut parsed).has_errors() || !early_fails
     }
 
@@ -122,7 +130,8 @@ impl ModuleTree {
         let mut all = crate::diag::Diagnostics::new();
         self.visit(&mut |m| {
             if m.required_version.refused.is_empty() {
-                let own = super::parse_cache::without_cached(m.own_diagnostics(), &m.syntax, parsed);
+                let own =
+                    super::parse_cache::without_cached(m.own_diagnostics(), &m.syntax, parsed);
                 others_fail |= own
                     .iter()
                     .any(|d| d.severity == crate::diag::Severity::Error);
@@ -541,9 +550,11 @@ fn child_key(parent: &str, name: &str) -> String {
 }
 
 /// `(name, source, declaration range)` of every module call whose source `init` can
-/// evaluate; the others' "Unknown module source" errors go to `diags`.
+/// evaluate; the others' "Unknown module source" errors go to `diags`. `legacy`: the
+/// module is below a test run (`configs.BuildConfig` follows its calls, not the init graph).
 fn module_calls<'m>(
     scope: &Scope<'m>,
+    legacy: bool,
     diags: &mut crate::diag::Diagnostics,
 ) -> Vec<(
     String,
@@ -556,6 +567,12 @@ fn module_calls<'m>(
         let Some(name) = b.labels.first() else {
             continue;
         };
+        if legacy {
+            if let Some(call) = legacy_call(b, scope, diags) {
+                calls.push(call);
+            }
+            continue;
+        }
         // Terraform evaluates the version first; a call it cannot install is not followed.
         let versioned = match scope.flavor {
             Flavor::Terraform => match check_version(b, scope) {
@@ -589,6 +606,66 @@ fn module_calls<'m>(
     calls
 }
 
+/// A call below a test run's module, as `configs.BuildConfig`'s `buildChildModules`
+/// decodes it (`legacySourceHelper`, then `legacyVersionHelper`): any `version` argument,
+/// `null` too, asks for a registry address, and the version is decoded as a string with
+/// no evaluation context. `None` when the call is not followed.
+fn legacy_call<'m>(
+    b: &'m crate::config::model::Block,
+    scope: &Scope<'m>,
+    diags: &mut crate::diag::Diagnostics,
+) -> Option<(
+    String,
+    String,
+    crate::diag::Range,
+    &'m crate::config::model::Block,
+)> {
+    let name = b.labels.first()?;
+    let version = b.body.attribute("version");
+    let source = match module_source(b, scope) {
+        Ok(Some(source)) => source,
+        Ok(None) => return None,
+        Err(d) => {
+            diags.extend(d);
+            return None;
+        }
+    };
+    let at = b.body.attribute("source")?.expr_range.clone();
+    if let Err(e) = parse_source_addr(&source, version.is_some()) {
+        diags.push(e.diagnostic(version.is_some(), at));
+        return None;
+    }
+    if let Some(a) = version {
+        let ty = crate::config::load::cty::Ty::String;
+        let Some((found, decoded)) = crate::config::load::static_eval::decode(a, &ty) else {
+            return Some((name.clone(), source, b.origin.decl.clone(), b));
+        };
+        let failed = found.iter().any(Diagnostic::is_error);
+        diags.extend(found);
+        if failed {
+            return None;
+        }
+        let text = match decoded {
+            Some(
+                crate::config::load::cty::Val::String(s) | crate::config::load::cty::Val::Number(s),
+            ) => s,
+            Some(crate::config::load::cty::Val::Bool(v)) => v.to_string(),
+            _ => return Some((name.clone(), source, b.origin.decl.clone(), b)),
+        };
+        if !crate::version::check_config_syntax(&text) {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid version constraint",
+                    "This string does not use correct version constraint syntax.",
+                )
+                .with_range(a.expr_range.clone()),
+            );
+            return None;
+        }
+    }
+    Some((name.clone(), source, b.origin.decl.clone(), b))
+}
+
 fn child_path(parent: &str, name: &str) -> String {
     if parent.is_empty() {
         format!("module.{name}")
@@ -620,7 +697,8 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     let mut syntax = if loaded.diagnostics.has_errors() {
         let files = inputs.dirs.get(dir).map(Vec::as_slice).unwrap_or_default();
         let names: Vec<String> = files.iter().map(|(n, _)| in_dir(dir, n.as_ref())).collect();
-        let config = |n: &String| loaded.files.primary.contains(n) || loaded.files.overrides.contains(n);
+        let config =
+            |n: &String| loaded.files.primary.contains(n) || loaded.files.overrides.contains(n);
         super::parse_cache::syntax_diagnostics(
             names
                 .iter()
@@ -692,7 +770,8 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     let found = if stopped {
         Vec::new()
     } else {
-        module_calls(&scope, &mut calls)
+        let legacy = at.under_test && inputs.opts.flavor == Flavor::Terraform;
+        module_calls(&scope, legacy, &mut calls)
     };
     let call_sources = found
         .iter()
@@ -738,7 +817,13 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
     }
     let mut test_file_diagnostics = crate::diag::Diagnostics::new();
     let tests = if is_root && !stopped {
-        load_tests(inputs, dir, &mut calls, &mut test_file_diagnostics, &mut syntax)
+        load_tests(
+            inputs,
+            dir,
+            &mut calls,
+            &mut test_file_diagnostics,
+            &mut syntax,
+        )
     } else {
         Vec::new()
     };
