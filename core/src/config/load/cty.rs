@@ -36,12 +36,15 @@ pub enum Ty {
 pub enum Val {
     /// `null` (of dynamic type).
     Null,
-    /// An unknown value of dynamic type (a reference or call that could not be evaluated).
-    Unknown,
+    /// An unknown value (a reference or call that could not be evaluated: of dynamic type;
+    /// an operation on one: of the operation's type).
+    Unknown(Ty),
     /// `true` / `false`
     Bool(bool),
     /// A number, as written (a leading `-` for a negation).
     Number(String),
+    /// A number an operator computed that has no such text (`1/3`, an infinity).
+    Num(crate::config::load::cty_number::Num),
     /// A string.
     String(String),
     /// A tuple.
@@ -165,9 +168,10 @@ impl Val {
     /// The value's type.
     pub fn ty(&self) -> Ty {
         match self {
-            Val::Null | Val::Unknown => Ty::Dynamic,
+            Val::Null => Ty::Dynamic,
+            Val::Unknown(t) => t.clone(),
             Val::Bool(_) => Ty::Bool,
-            Val::Number(_) => Ty::Number,
+            Val::Number(_) | Val::Num(_) => Ty::Number,
             Val::String(_) => Ty::String,
             Val::Tuple(items) => Ty::Tuple(items.iter().map(Val::ty).collect()),
             Val::Object(attrs) => Ty::Object(
@@ -433,7 +437,7 @@ fn path_text(path: &[Step]) -> String {
 /// or bools. `path` is left at the failing element.
 fn convert_value(v: &Val, want: &Ty, path: &mut Vec<Step>) -> Result<(), String> {
     match (v, want) {
-        (Val::Null | Val::Unknown, _) | (_, Ty::Dynamic) => Ok(()),
+        (Val::Null | Val::Unknown(_), _) | (_, Ty::Dynamic) => Ok(()),
         (Val::String(s), Ty::Number) => {
             if crate::config::types::is_decimal_number(s) {
                 Ok(())

@@ -3,6 +3,7 @@
 
 mod content;
 pub(crate) mod cty;
+pub(crate) mod cty_number;
 mod decode_rules;
 mod experiments;
 pub mod json;
@@ -12,6 +13,7 @@ pub(crate) mod names;
 mod native;
 mod overrides;
 pub(crate) mod static_eval;
+mod static_ops;
 mod static_refs;
 pub(crate) mod test_file_rules;
 mod text;

@@ -3,11 +3,11 @@
 //! bool or string, with hclsyntax's diagnostics and ranges.
 //!
 //! Only native syntax, and only the expression forms whose behaviour is modelled: literals,
-//! tuples, objects with name or plain string keys, parentheses, negated numbers, `!` on
-//! bools, references, function calls and templates of those. Anything else (operators,
-//! conditionals, `for`) gives `None`, and callers then say nothing.
+//! tuples, objects with name or plain string keys, parentheses, operators
+//! (`static_ops`), references, function calls and templates of those. Anything else
+//! (conditionals, `for`) gives `None`, and callers then say nothing.
 
-use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::Span;
 
 use crate::config::load::cty::{convert_plain, Ty, Val};
@@ -75,7 +75,8 @@ pub fn value(x: &Expr<'_>, e: &Expression) -> Option<(Val, Vec<Diagnostic>)> {
     Some((v, diags))
 }
 
-fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val> {
+/// [`value`] of `e`, its diagnostics added to `diags`.
+pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val> {
     Some(match e {
         Expression::Null(_) => Val::Null,
         Expression::Bool(b) => Val::Bool(*b.value()),
@@ -89,16 +90,11 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
         ),
         Expression::Object(obj) => object_val(obj, |e| eval(x, e, diags).ok_or(())).ok()?,
         Expression::Parenthesis(p) => eval(x, p.inner(), diags)?,
-        Expression::UnaryOp(op) => match (op.operator.value(), eval(x, &op.expr, diags)?) {
-            (UnaryOperator::Neg, Val::Number(n)) if !n.starts_with('-') => {
-                Val::Number(format!("-{n}"))
-            }
-            (UnaryOperator::Not, Val::Bool(b)) => Val::Bool(!b),
-            _ => return None,
-        },
+        Expression::UnaryOp(op) => super::static_ops::unary(x, op, diags)?,
+        Expression::BinaryOp(op) => super::static_ops::binary(x, op, diags)?,
         Expression::Variable(_) => {
             diags.push(variables_not_allowed(x, e.span()));
-            Val::Unknown
+            Val::Unknown(Ty::Dynamic)
         }
         Expression::Traversal(t) => {
             // A scope traversal: a name followed by attributes and constant indexes.
@@ -113,7 +109,7 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
                 }
             }
             diags.push(variables_not_allowed(x, t.expr.span()));
-            Val::Unknown
+            Val::Unknown(Ty::Dynamic)
         }
         Expression::StringTemplate(t) => template(x, t.iter(), diags)?,
         Expression::FuncCall(_) => {
@@ -124,7 +120,7 @@ fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val
                 )
                 .with_range(x.range(e.span())),
             );
-            Val::Unknown
+            Val::Unknown(Ty::Dynamic)
         }
         _ => return None,
     })
@@ -152,7 +148,7 @@ fn template<'e>(
         }
     }
     if diags.len() > before {
-        Some(Val::Unknown)
+        Some(Val::Unknown(Ty::Dynamic))
     } else if computed {
         None
     } else {
@@ -170,21 +166,33 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
     let span = e.span()?;
     Some(match e {
         Expression::String(_) => {
-            // The literal inside the quotes; an empty string's range is not modelled.
+            // The literal inside the quotes; hclsyntax places an empty string's empty
+            // literal one column past its closing quote.
             if span.end - span.start <= 2 {
-                return None;
+                return Some(x.range(Some(span.end..span.end + 1)));
             }
             x.range(Some(span.start + 1..span.end - 1))
         }
         Expression::Array(_) | Expression::Object(_) => x.range(Some(span.start..span.start + 1)),
         Expression::Parenthesis(p) => start_range(x, p.inner())?,
-        // hclsyntax's template starts where its first part does.
+        // A lone interpolation is hclsyntax's `TemplateWrapExpr`, which starts with its
+        // quotes; another template starts where its first part does.
+        Expression::StringTemplate(t)
+            if t.len() == 1
+                && matches!(
+                    t.iter().next(),
+                    Some(hcl_edit::template::Element::Interpolation(_))
+                ) =>
+        {
+            x.range(Some(span))
+        }
         Expression::StringTemplate(t) => match t.iter().next()? {
             hcl_edit::template::Element::Literal(l) => x.range(l.span()),
             hcl_edit::template::Element::Interpolation(i) => start_range(x, &i.expr)?,
             hcl_edit::template::Element::Directive(_) => return None,
         },
         Expression::UnaryOp(_) => x.range(Some(span.start..span.start + 1)),
+        Expression::BinaryOp(op) => start_range(x, &op.lhs_expr)?,
         // hcl-edit folds `-1` into one number; hclsyntax keeps a negation, which starts
         // at its operator.
         Expression::Number(_) if x.text(&span).starts_with('-') => {
@@ -223,7 +231,7 @@ pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)
         Ok(()) => {}
     }
     let problem = match v {
-        Val::Unknown => Some("value must be known"),
+        Val::Unknown(_) => Some("value must be known"),
         Val::Null => Some("null value is not allowed"),
         _ => None,
     };

@@ -42,24 +42,11 @@ fn break_text(rng: &mut StdRng, text: &mut String) -> String {
     } else {
         *INSERTED.choose(rng).expect("inserted")
     };
+    // After a value, `%{` reads as the `%` operator and an object
+    // ([`arithmetic_on_an_object_in_a_default_is_refused`]).
     let mut at = rng.gen_range(0..=text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
-    }
-    // After a value, `%{` reads as the `%` operator and an object: valid syntax whose
-    // evaluation tflock does not model (the ignored
-    // `arithmetic_on_an_object_in_a_default_is_refused`); put it where no value ends.
-    let after_value = |at: usize| {
-        text[..at]
-            .trim_end_matches([' ', '\t'])
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '}' | ']' | ')' | '"' | '_'))
-    };
-    if token == "%{" {
-        while after_value(at) {
-            at = text[..at].rfind('\n').unwrap_or(0);
-        }
     }
     text.insert_str(at, token);
     format!("{token:?} inserted at byte {at}")
@@ -265,10 +252,8 @@ fn labels_after_a_missing_quote_are_decoded() {
 
 /// `%{` inserted after a value makes a valid `%` of two objects (`{ ... }%{ type = any }`):
 /// Terraform evaluates a variable's default and refuses the operands (`Invalid operand`) and
-/// the reference (`Variables not allowed`); tflock does not evaluate arithmetic on
-/// collections and says nothing.
+/// the reference (`Variables not allowed`).
 #[test]
-#[ignore = "not modelled: arithmetic operators on collections in a variable's default"]
 fn arithmetic_on_an_object_in_a_default_is_refused() {
     assert_same_init_diagnostics(&[(
         "main.tf",

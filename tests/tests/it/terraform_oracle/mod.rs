@@ -19,6 +19,7 @@ mod lock;
 mod lockfile_diags;
 mod merge;
 mod module_sources;
+mod operators;
 mod provider_configs;
 mod providers;
 mod required_version;
