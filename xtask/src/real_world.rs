@@ -523,6 +523,12 @@ fn build_bin(package: &str, bin: &str, to: &Path) -> Result<()> {
 /// lock files only) from the mirror, once.
 fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
     let list = std::fs::read_to_string(crate::workspace_root().join("tests/real-world-repos.txt"))?;
+    let listed: Vec<&str> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     let mut repos = Vec::new();
     for line in list.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -538,7 +544,7 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
             .map(String::from);
         if o.only
             .as_ref()
-            .is_some_and(|only| !only.split(',').any(|part| name.contains(part)))
+            .is_some_and(|only| !selected(only, &name, &listed))
         {
             continue;
         }
@@ -568,6 +574,19 @@ fn extract_repos(o: &Options, into: &Path) -> Result<Vec<Repo>> {
         });
     }
     Ok(repos)
+}
+
+/// Whether `--only`'s comma list takes the repository `name`: a part that is a listed
+/// repository's whole name takes only that one (`hashicorp/terraform` would otherwise also
+/// take every `hashicorp/terraform-*`), any other part every name containing it.
+fn selected(only: &str, name: &str, listed: &[&str]) -> bool {
+    only.split(',').any(|part| {
+        if listed.contains(&part) {
+            part == name
+        } else {
+            name.contains(part)
+        }
+    })
 }
 
 fn wanted_file(name: &str) -> bool {
@@ -1154,4 +1173,40 @@ fn tsv(repos: &[Repo], results: &[Outcome]) -> String {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::selected;
+
+    const LISTED: &[&str] = &[
+        "hashicorp/terraform",
+        "hashicorp/terraform-ls",
+        "hashicorp/terraform-provider-helm",
+    ];
+
+    #[test]
+    fn a_whole_listed_name_selects_only_that_repository() {
+        assert!(selected(
+            "hashicorp/terraform",
+            "hashicorp/terraform",
+            LISTED
+        ));
+        assert!(!selected(
+            "hashicorp/terraform",
+            "hashicorp/terraform-ls",
+            LISTED
+        ));
+    }
+
+    #[test]
+    fn any_other_text_selects_every_name_containing_it() {
+        assert!(selected(
+            "terraform-provider",
+            "hashicorp/terraform-provider-helm",
+            LISTED
+        ));
+        assert!(selected("x,-ls", "hashicorp/terraform-ls", LISTED));
+        assert!(!selected("x,y", "hashicorp/terraform-ls", LISTED));
+    }
 }
