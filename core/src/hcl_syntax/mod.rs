@@ -38,8 +38,8 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
     let parsed = parser::parse(&tokens, data, filename);
-    // A line break in a label is the scanner's error, and the parser's: its recovery is
-    // one the blanks show.
+    // A line break in a label or a quoted template is the scanner's error, and the
+    // parser's: whether the parser's recovery is one the blanks show is decided below.
     let scanned_clean = diags.iter().all(|d| {
         d.summary == "Invalid multi-line string"
             && d.range.as_ref().is_some_and(|r| {
@@ -443,6 +443,11 @@ mod tests {
             format!("r \"a\" \"b\" {{\n{}\n}}", " ".repeat(src.len() - 12))
         );
         assert_eq!(unknown_items(&edit).len(), 1);
+        // So is a quoted one broken by a line break (the scanner's error is shown).
+        let src = b"v \"x\" {\n  d = \"never closed\n";
+        let (diags, edit) = check(src, "main.tf");
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
         // One with an interpolation has a value that is not read here.
         assert!(!check(b"x = <<EOT\n${a}\n", "main.tf").1.recovered());
     }

@@ -177,9 +177,9 @@ pub(crate) struct Parser<'a> {
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,
-    /// The byte ranges a label's line break skipped (from the line break through the
-    /// quote recovery stopped at): the line breaks inside are reported by the scanner, and
-    /// hclsyntax's parser goes on after them.
+    /// The byte ranges a line break in a label or quoted template made the parser skip
+    /// (from the line break through the token recovery stopped at): the line breaks inside
+    /// are the scanner's errors, and hclsyntax's parser goes on after them.
     pub label_breaks: Vec<Blank>,
 }
 

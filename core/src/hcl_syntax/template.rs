@@ -193,6 +193,9 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                     ));
                 }
                 let final_tok = p.recover(end);
+                if next.kind == Kind::QuotedNewline {
+                    p.label_breaks.push((next.from, final_tok.to));
+                }
                 end_range = final_tok.span;
                 break;
             }
