@@ -205,6 +205,7 @@ impl<'a> Parser<'a> {
                 name: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
                 name_span: ident.span,
                 value_span,
+                end: expr_end,
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();

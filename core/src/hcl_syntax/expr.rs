@@ -294,8 +294,7 @@ impl Parser<'_> {
             Kind::OQuote | Kind::OHeredoc => {
                 let open = self.read();
                 let closer = opposite(open.kind);
-                let (diags, literal_to_eof) =
-                    super::template::parse_template_inner(self, closer);
+                let (diags, literal_to_eof) = super::template::parse_template_inner(self, closer);
                 if literal_to_eof && !diags.is_empty() {
                     self.unknown_from = Some(open.from);
                 }
@@ -326,8 +325,11 @@ impl Parser<'_> {
                         )
                     });
                 }
+                // In recovery mode nothing is reported, so an operator may follow (`%t` is
+                // the placeholder `%` the name `t`): the value is unknown all the same.
+                self.unknown_from = Some(start.from);
                 self.recovery = true;
-                self.recoveries += 1; // a placeholder in the tree: not shown
+                self.recoveries += 1;
                 (start.span, diags)
             }
         }

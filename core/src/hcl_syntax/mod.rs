@@ -430,6 +430,15 @@ mod tests {
         assert!(!check(b"x = 1 + a.%s\ny = 1\n", "main.tf").1.recovered());
         // As the left operand, the placeholder is the value.
         assert!(check(b"x = a.%s + 1\ny = 1\n", "main.tf").1.recovered());
+        // After the first error a placeholder is silent, and `%t` reads as an operator and
+        // a name: the argument is kept, its range through the name.
+        let src = "x = a.%s\ny = %t\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert_eq!(
+            edit.apply(src),
+            format!("{}\n{}\nz = 1\n", " ".repeat(8), " ".repeat(6))
+        );
     }
 
     #[test]

@@ -73,6 +73,9 @@ pub(crate) enum KeptItem {
         /// The placeholder's range: the token where the value should have started, or the
         /// expression kept (see [`Parser::unknown_from`]).
         value_span: Span,
+        /// Where the argument's range ends: after the last token its value read (the
+        /// equals sign when it read none), as hclsyntax's `Attribute.SrcRange` does.
+        end: usize,
     },
 }
 
@@ -170,9 +173,10 @@ pub(crate) struct Parser<'a> {
     /// empty body after an invalid header, arguments kept with a placeholder value.
     pub kept_items: Vec<KeptItem>,
     /// Where the last expression starts that hclsyntax keeps in its tree although parsing
-    /// it failed, and that is read here as of unknown value: a traversal whose dot has no
-    /// name (an `ExprSyntaxError` placeholder), a heredoc or quoted template of literal text
-    /// that the file ends in. An argument whose value starts there is kept with it.
+    /// it failed, and that is read here as of unknown value: a token that starts no
+    /// expression (a placeholder of unknown value), a traversal whose dot has no name (an
+    /// `ExprSyntaxError` placeholder), a heredoc or quoted template of literal text that
+    /// the file ends in. An argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
