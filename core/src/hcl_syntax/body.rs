@@ -184,11 +184,15 @@ impl<'a> Parser<'a> {
         let value = self.peek();
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
-        let (_, mut diags) = self.parse_expression();
+        let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
-        // argument is kept with it.
-        let placeholder = self.read_index() == read_before && self.recovery;
+        // argument is kept with it. So it is when the whole value is an expression
+        // hclsyntax keeps after its error (see [`Parser::unknown_from`]).
+        let nothing_read = self.read_index() == read_before && self.recovery;
+        let kept_whole = self.recovery && self.unknown_from == Some(value.from);
+        let placeholder = nothing_read || kept_whole;
+        let value_span = if nothing_read { value.span } else { expr };
         if placeholder && !single_line {
             let represented = self.represented;
             self.recover_after_body_item();
@@ -200,7 +204,8 @@ impl<'a> Parser<'a> {
             self.kept_items.push(KeptItem::Unknown {
                 name: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
                 name_span: ident.span,
-                value_span: value.span,
+                value_span,
+                end: expr_end,
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();
@@ -246,9 +251,9 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 Kind::OQuote => {
-                    let (label_diags, label) = self.parse_quoted_string_literal();
+                    let (label_diags, label, end) = self.parse_quoted_string_literal();
                     diags.extend(label_diags);
-                    let span = tok.span.to(self.prev_range());
+                    let span = tok.span.to(end);
                     labels = labels.zip(label).map(|(mut all, l)| {
                         all.push((l, span));
                         all
@@ -397,11 +402,14 @@ impl<'a> Parser<'a> {
         self.first_error_cut |= reported;
     }
 
-    /// `parseQuotedStringLiteral`, for block labels. A template sequence is an error, and
-    /// hclsyntax keeps the label with `${ ... }` (or `%{ ... }`) in the sequence's place,
-    /// which Terraform goes on to decode (`Invalid resource name`, ...): hcl-edit is shown
-    /// the label with the sequence blanked, and [`Parser::labels`] has the kept text.
-    fn parse_quoted_string_literal(&mut self) -> (Diags, Option<String>) {
+    /// `parseQuotedStringLiteral`, for block labels: the diagnostics, the label's text and
+    /// where its range ends. A template sequence is an error, and hclsyntax keeps the label
+    /// with `${ ... }` (or `%{ ... }`) in the sequence's place, which Terraform goes on to
+    /// decode (`Invalid resource name`, ...): hcl-edit is shown the label with the sequence
+    /// blanked, and [`Parser::labels`] has the kept text. A line break (the closing quote
+    /// missing) ends the label there and skips to the next quote, which closes it; hcl-edit
+    /// is shown the label closed at the line break, the skipped text blanked.
+    fn parse_quoted_string_literal(&mut self) -> (Diags, Option<String>, Span) {
         let o_quote = self.read();
         let mut diags = Diags::new();
         let mut kept: Vec<u8> = Vec::new();
@@ -410,8 +418,12 @@ impl<'a> Parser<'a> {
         let mut cuts: Vec<(usize, usize)> = Vec::new();
         let mut plain = true;
         let mut first_error = false;
+        // The line break that ended the label, and the token recovery stopped at.
+        let mut line_break: Option<(Token, Token)> = None;
+        let mut end_range;
         loop {
             let tok = self.read();
+            end_range = tok.span;
             match tok.kind {
                 Kind::CQuote => break,
                 Kind::QuotedLit => {
@@ -451,13 +463,18 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 _ => {
+                    first_error |= !self.recovery;
                     diags.push(self.diag(
                         "Invalid string literal",
                         "This item is not valid in a string literal.",
                         tok.span,
                     ));
-                    self.recover(Kind::CQuote);
-                    plain = false;
+                    let close = self.recover(Kind::CQuote);
+                    if tok.kind == Kind::QuotedNewline {
+                        line_break = Some((tok, close));
+                    } else {
+                        plain = false;
+                    }
                     break;
                 }
             }
@@ -467,14 +484,25 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        if let Some(label) = label.as_ref().filter(|_| !cuts.is_empty()) {
-            self.represented += cuts.len();
-            self.represented_errors += cuts.len();
+        let cut = cuts.len() + usize::from(line_break.is_some());
+        if let Some(label) = label.as_ref().filter(|_| cut > 0) {
+            self.represented += cut;
+            self.represented_errors += cut;
             self.first_error_cut |= first_error;
             self.blanks.extend(cuts);
+            if let Some((newline, close)) = line_break {
+                self.label_breaks.push((newline.from, close.to));
+                // The file ending in the label ends the block's header: nothing of it
+                // is shown to hcl-edit (see `finish_block`).
+                if close.kind == Kind::CQuote {
+                    self.blanks.push((newline.from, newline.to - 1));
+                    self.blanks.push((newline.to, close.to));
+                    self.quotes.push(newline.to - 1);
+                }
+            }
             self.labels.push((o_quote.from, label.clone()));
         }
-        (diags, label)
+        (diags, label, end_range)
     }
 }
 

@@ -182,8 +182,13 @@ impl Parser<'_> {
                                 "An attribute name is required after a dot.",
                                 attr_tok.span,
                             ));
+                            // hclsyntax skips nothing: the traversal so far becomes a
+                            // placeholder of unknown value, and the loop goes on from the
+                            // token after the dot.
+                            ret = from.to(dot.span);
+                            self.unknown_from = Some(from.start.byte);
                             self.recovery = true;
-                            self.recoveries += 1; // a placeholder in the tree: not shown
+                            self.recoveries += 1;
                         }
                     }
                 }
@@ -289,7 +294,10 @@ impl Parser<'_> {
             Kind::OQuote | Kind::OHeredoc => {
                 let open = self.read();
                 let closer = opposite(open.kind);
-                let diags = super::template::parse_template_inner(self, closer);
+                let (diags, literal_to_eof) = super::template::parse_template_inner(self, closer);
+                if literal_to_eof && !diags.is_empty() {
+                    self.unknown_from = Some(open.from);
+                }
                 let close_range = self.prev_range();
                 (open.span.to(close_range), diags)
             }
@@ -317,8 +325,11 @@ impl Parser<'_> {
                         )
                     });
                 }
+                // In recovery mode nothing is reported, so an operator may follow (`%t` is
+                // the placeholder `%` the name `t`): the value is unknown all the same.
+                self.unknown_from = Some(start.from);
                 self.recovery = true;
-                self.recoveries += 1; // a placeholder in the tree: not shown
+                self.recoveries += 1;
                 (start.span, diags)
             }
         }

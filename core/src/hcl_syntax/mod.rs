@@ -37,8 +37,18 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     }
     let (tokens, data, _) = scan::scan(src);
     let mut diags = invalid::check(&tokens, data, filename);
-    let scanned_clean = diags.is_empty();
     let parsed = parser::parse(&tokens, data, filename);
+    // A line break in a label or a quoted template is the scanner's error, and the
+    // parser's: whether the parser's recovery is one the blanks show is decided below.
+    let scanned_clean = diags.iter().all(|d| {
+        d.summary == "Invalid multi-line string"
+            && d.range.as_ref().is_some_and(|r| {
+                parsed
+                    .label_breaks
+                    .iter()
+                    .any(|&(from, to)| from <= r.start.byte && r.start.byte < to)
+            })
+    });
     let mut blanks = parsed.blanks;
     let parsed_blanks = blanks.len();
     // Every recovery is shown, and each reported error (a redefined attribute aside) is
@@ -74,6 +84,7 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
         ForHclEdit {
             blanks,
             empty_strings,
+            quotes: parsed.quotes,
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
             closers: if recovered { parsed.closers } else { 0 },
@@ -96,6 +107,8 @@ pub struct ForHclEdit {
     blanks: Vec<(usize, usize)>,
     /// Where `""` is written over blanks (empty heredocs).
     empty_strings: Vec<usize>,
+    /// Where `"` is written before the blanks (see `Parser::quotes`).
+    quotes: Vec<usize>,
     /// The file has syntax errors, and the blanks show hcl-edit the body hclsyntax
     /// recovered from them, which Terraform goes on to decode.
     recovered: bool,
@@ -136,10 +149,15 @@ impl ForHclEdit {
 impl ForHclEdit {
     /// The text to give hcl-edit for `text` (which this was computed from, without its BOM).
     pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if self.blanks.is_empty() && self.closers == 0 {
+        if self.blanks.is_empty() && self.closers == 0 && self.quotes.is_empty() {
             return std::borrow::Cow::Borrowed(text);
         }
         let mut bytes = text.as_bytes().to_vec();
+        for &at in &self.quotes {
+            if let Some(byte) = bytes.get_mut(at) {
+                *byte = b'"';
+            }
+        }
         for &(from, to) in &self.blanks {
             if let Some(range) = bytes.get_mut(from..to) {
                 range.fill(b' ');
@@ -179,6 +197,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     ForHclEdit {
         blanks,
         empty_strings: Vec::new(),
+        quotes: Vec::new(),
         recovered: false,
         labels: Vec::new(),
         closers: 0,
@@ -379,6 +398,90 @@ mod tests {
         );
         // A label with an escape is not derived here: the file is not recovered.
         assert!(!check(b"x \"a\\n\" :\n", "main.tf").1.recovered());
+    }
+
+    fn unknown_items(edit: &ForHclEdit) -> Vec<(String, usize, usize)> {
+        edit.kept_items()
+            .iter()
+            .map(|k| match k {
+                KeptItem::Unknown {
+                    name, value_span, ..
+                } => (name.clone(), value_span.start.byte, value_span.end.byte),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_traversal_whose_dot_has_no_name_keeps_the_argument() {
+        let src = "data \"a\" \"%[1]s\" {\n  x = data.b.%[1]s.r[0].id\n  y = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        // The rest of the line is skipped; the argument is kept with the traversal up to
+        // its dot as a placeholder of unknown value.
+        assert_eq!(
+            edit.apply(src),
+            format!("data \"a\" \"%[1]s\" {{\n{}\n  y = 1\n}}\n", " ".repeat(26))
+        );
+        let at = src.find("data.b").expect("value");
+        assert_eq!(unknown_items(&edit), vec![("x".into(), at, at + 7)]);
+        // An operator's right operand is dropped and the left one kept: not shown.
+        assert!(!check(b"x = 1 + a.%s\ny = 1\n", "main.tf").1.recovered());
+        // As the left operand, the placeholder is the value.
+        assert!(check(b"x = a.%s + 1\ny = 1\n", "main.tf").1.recovered());
+        // After the first error a placeholder is silent, and `%t` reads as an operator and
+        // a name: the argument is kept, its range through the name.
+        let src = "x = a.%s\ny = %t\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert_eq!(
+            edit.apply(src),
+            format!("{}\n{}\nz = 1\n", " ".repeat(8), " ".repeat(6))
+        );
+    }
+
+    #[test]
+    fn a_heredoc_the_file_ends_in_keeps_its_argument_and_block() {
+        let src = "r \"a\" \"b\" {\n  x = <<EOT\n%[3]sEOT\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(
+            edit.apply(src),
+            format!("r \"a\" \"b\" {{\n{}\n}}", " ".repeat(src.len() - 12))
+        );
+        assert_eq!(unknown_items(&edit).len(), 1);
+        // So is a quoted one broken by a line break (the scanner's error is shown).
+        let src = b"v \"x\" {\n  d = \"never closed\n";
+        let (diags, edit) = check(src, "main.tf");
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        // One with an interpolation has a value that is not read here.
+        assert!(!check(b"x = <<EOT\n${a}\n", "main.tf").1.recovered());
+    }
+
+    #[test]
+    fn a_label_without_its_closing_quote_ends_at_the_line_break() {
+        let src = "x \"a\nb\" {\n  c = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        // The scanner's line break, and the parser's.
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "x \"a\"   {\n  c = 1\n}\n");
+        assert_eq!(edit.label_at(2), Some("a"));
+        // The next quote is the label's end, the rest of its line more labels; the file
+        // ending in a label ends the header, and the block is kept with an empty body.
+        let src = "o \"o {\n  v = 1\n}\n\nv \"v\" {\n  d = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert!(edit.recovered(), "{diags:?}");
+        match edit.kept_items() {
+            [KeptItem::Block { kind, labels, .. }] => {
+                let texts: Vec<_> = labels.iter().map(|(l, _)| l.as_str()).collect();
+                assert_eq!((kind.as_str(), texts), ("o", vec!["o {", "v", " {"]));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     fn first(src: &str) -> Option<(String, String)> {

@@ -24,6 +24,8 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
         labels: p.labels,
         closers: p.closers,
         kept_items: p.kept_items,
+        quotes: p.quotes,
+        label_breaks: p.label_breaks,
     }
 }
 
@@ -41,6 +43,10 @@ pub(crate) struct Parsed {
     pub closers: usize,
     /// See [`Parser::kept_items`].
     pub kept_items: Vec<KeptItem>,
+    /// See [`Parser::quotes`].
+    pub quotes: Vec<usize>,
+    /// See [`Parser::label_breaks`].
+    pub label_breaks: Vec<Blank>,
 }
 
 /// An item of the recovered body that hcl-edit is shown no text for (it is blanked), which
@@ -64,8 +70,12 @@ pub(crate) enum KeptItem {
         name: String,
         /// Where the name was written.
         name_span: Span,
-        /// The placeholder's range: the token where the value should have started.
+        /// The placeholder's range: the token where the value should have started, or the
+        /// expression kept (see [`Parser::unknown_from`]).
         value_span: Span,
+        /// Where the argument's range ends: after the last token its value read (the
+        /// equals sign when it read none), as hclsyntax's `Attribute.SrcRange` does.
+        end: usize,
     },
 }
 
@@ -121,6 +131,9 @@ impl<'a> Parser<'a> {
             labels: Vec::new(),
             closers: 0,
             kept_items: Vec::new(),
+            unknown_from: None,
+            quotes: Vec::new(),
+            label_breaks: Vec::new(),
         }
     }
 }
@@ -159,6 +172,19 @@ pub(crate) struct Parser<'a> {
     /// Items of the recovered body that `blanks` hides from hcl-edit: blocks kept with an
     /// empty body after an invalid header, arguments kept with a placeholder value.
     pub kept_items: Vec<KeptItem>,
+    /// Where the last expression starts that hclsyntax keeps in its tree although parsing
+    /// it failed, and that is read here as of unknown value: a token that starts no
+    /// expression (a placeholder of unknown value), a traversal whose dot has no name (an
+    /// `ExprSyntaxError` placeholder), a heredoc or quoted template of literal text that
+    /// the file ends in. An argument whose value starts there is kept with it.
+    pub unknown_from: Option<usize>,
+    /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
+    /// quote is missing (see `parse_quoted_string_literal`).
+    pub quotes: Vec<usize>,
+    /// The byte ranges a line break in a label or quoted template made the parser skip
+    /// (from the line break through the token recovery stopped at): the line breaks inside
+    /// are the scanner's errors, and hclsyntax's parser goes on after them.
+    pub label_breaks: Vec<Blank>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours

@@ -128,12 +128,13 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             name,
             name_span,
             value_span,
+            end,
         } => Item::Attribute(Attribute {
             name: name.clone(),
             value: Value::Unknown,
             origin: Origin {
                 file: f.name.to_string(),
-                decl: f.range(name_span.start.byte..value_span.end.byte),
+                decl: f.range(name_span.start.byte..*end),
             },
             expr_range: f.range(bytes(*value_span)),
             text: None,

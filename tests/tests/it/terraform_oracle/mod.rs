@@ -9,6 +9,7 @@ mod broken_syntax;
 mod config_errors;
 mod fixtures;
 mod gen_config;
+mod go_templates;
 mod harness;
 mod init_config;
 mod init_diagnostics;

@@ -1,0 +1,178 @@
+//! Go `fmt` templates read as configuration, against Terraform itself: provider test suites
+//! keep their configurations as Go format strings (cloudflare's `testdata`: `"%[1]s"`
+//! labels, `zone_id = %[2]s`, `data.x.%[1]s.id`, heredocs around `%[3]s`), and real-world
+//! runs read them as modules. Each case is a few files of such blocks, the placeholders
+//! (`%s`, `%[n]s`, `%d`, `%t`, `%q`) in labels, values, traversal steps, heredoc bodies and
+//! closing markers; `terraform init -backend=false -json` and tflock must report the same
+//! diagnostics where tflock follows hclsyntax's recovery, and only Terraform's where not
+//! (see `broken_syntax::compare`). Only the built-in provider's types are used, so `init`
+//! installs nothing.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use crate::terraform_oracle::broken_syntax::compare;
+use crate::terraform_oracle::harness::{cases, failures_of, rng};
+
+const PLACEHOLDERS: &[&str] = &["%s", "%[1]s", "%[2]s", "%[3]s", "%d", "%t", "%q"];
+
+fn placeholder(rng: &mut StdRng) -> &'static str {
+    PLACEHOLDERS.choose(rng).expect("placeholders")
+}
+
+/// A block label: a placeholder (quoted, as the test data has it), or a plain name.
+fn label(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..6) {
+        0 => "\"test\"".to_string(),
+        1 => format!("\"{}_{}\"", "r", placeholder(rng)),
+        _ => format!("\"{}\"", placeholder(rng)),
+    }
+}
+
+/// A reference with a placeholder as one of its steps (or none).
+fn reference(rng: &mut StdRng) -> String {
+    let head = if rng.gen_bool(0.5) {
+        "data.terraform_remote_state"
+    } else {
+        "terraform_data"
+    };
+    let step = if rng.gen_bool(0.8) {
+        placeholder(rng).to_string()
+    } else {
+        "test".to_string()
+    };
+    let tail = *[".id", ".output", ".result[0].id", "[0].id", "", ".*.id"]
+        .choose(rng)
+        .expect("tails");
+    format!("{head}.{step}{tail}")
+}
+
+/// A heredoc whose body holds a placeholder; its closing marker sometimes follows one on
+/// the same line (no marker then: the heredoc runs to the end of the file).
+fn heredoc(rng: &mut StdRng) -> String {
+    let body = format!("  {}\n", placeholder(rng));
+    let marker = if rng.gen_bool(0.3) {
+        format!("{}EOT", placeholder(rng))
+    } else {
+        "EOT".to_string()
+    };
+    format!("<<EOT\n{body}{marker}")
+}
+
+/// An argument's value.
+fn value(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..10) {
+        0 => format!("\"{}\"", placeholder(rng)),
+        1 | 2 => placeholder(rng).to_string(),
+        3 | 4 => reference(rng),
+        5 => format!("[{}]", reference(rng)),
+        6 => format!("\"${{{}}}\"", reference(rng)),
+        7 => heredoc(rng),
+        8 => format!("{} + 1", reference(rng)),
+        _ => "\"plain\"".to_string(),
+    }
+}
+
+fn arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
+    let mut out = String::new();
+    for name in names {
+        if rng.gen_bool(0.6) {
+            out.push_str(&format!("{indent}{name} = {}\n", value(rng)));
+        }
+    }
+    out
+}
+
+/// One block of the kinds test data has.
+fn block(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..5) {
+        0 | 1 => {
+            let args = arguments(rng, &["input", "triggers_replace"], "  ");
+            // Not a placeholder: Terraform decodes this one while loading (the ignored
+            // `a_placeholder_decoded_while_loading_is_refused`).
+            let nested = if rng.gen_bool(0.3) {
+                "  lifecycle {\n    create_before_destroy = true\n  }\n".to_string()
+            } else {
+                String::new()
+            };
+            let depends = if rng.gen_bool(0.2) {
+                format!("  depends_on = [{}]\n", reference(rng))
+            } else {
+                String::new()
+            };
+            format!(
+                "resource \"terraform_data\" {} {{\n{args}{nested}{depends}}}\n",
+                label(rng)
+            )
+        }
+        2 => format!(
+            "data \"terraform_remote_state\" {} {{\n  backend = \"local\"\n{}}}\n",
+            label(rng),
+            arguments(rng, &["defaults", "workspace"], "  ")
+        ),
+        3 => format!("output {} {{\n  value = {}\n}}\n", label(rng), value(rng)),
+        _ => format!("locals {{\n{}}}\n", arguments(rng, &["a", "b", "c"], "  ")),
+    }
+}
+
+/// One module: one to three files of one to four blocks each.
+fn case(rng: &mut StdRng) -> Vec<(String, String)> {
+    (0..rng.gen_range(1..=3))
+        .map(|i| {
+            let text: Vec<String> = (0..rng.gen_range(1..=4)).map(|_| block(rng)).collect();
+            (format!("f{i}.tf"), text.join("\n"))
+        })
+        .collect()
+}
+
+#[test]
+fn go_template_placeholders_are_reported_and_recovered_as_terraform_does() {
+    let (mut rng, seed) = rng("go templates", 28_028);
+    let count = cases(30);
+    let all: Vec<_> = (0..count).map(|_| case(&mut rng)).collect();
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let outcomes = failures_of(&all, |n, files| match compare(home.path(), files) {
+        (Some(f), _) => vec![format!("seed {seed}, case {n}\n{f}")],
+        (None, true) => vec![String::new()],
+        (None, false) => Vec::new(),
+    });
+    let with_diagnostics = outcomes.len();
+    let failures: Vec<&String> = outcomes.iter().filter(|f| !f.is_empty()).collect();
+    assert!(
+        with_diagnostics > count / 2,
+        "only {with_diagnostics} of {count} modules had diagnostics"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {count} modules are judged differently from Terraform:\n\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// A placeholder where Terraform decodes the value while loading (`gohcl` into a bool or a
+/// string: `lifecycle`'s flags, a variable's `sensitive`): hclsyntax's placeholder is
+/// unknown, and Terraform refuses it (`Unsuitable value type`, "value must be known");
+/// tflock keeps the argument with an unknown value and says nothing. Not modelled: the
+/// value tflock keeps for an unclosed heredoc is unknown too, where hclsyntax keeps a
+/// known string that such a decoder accepts.
+#[test]
+#[ignore = "not modelled: gohcl refusing hclsyntax's unknown placeholder while loading"]
+fn a_placeholder_decoded_while_loading_is_refused() {
+    let files = vec![(
+        "main.tf".to_string(),
+        "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    create_before_destroy = %t\n  }\n}\n"
+            .to_string(),
+    )];
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), &files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
