@@ -913,7 +913,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
             Some(rec) if dirs.contains_key(&rec.dir) => {
                 // Terraform's loader says so and still loads what was installed.
                 if let Some((at, constraint)) = &call.checked {
-                    if source_changed(call.source, &rec.source) {
+                    if source_changed(opts.flavor, call.source, &rec.source) {
                         diags.push(source_has_changed(opts.flavor, at.clone()));
                     }
                     if let Some(c) = constraint {
