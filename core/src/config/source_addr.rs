@@ -281,6 +281,7 @@ fn forced(src: &str) -> (&str, &str) {
 }
 
 type Detected = Result<Option<String>, SourceAddrError>;
+type Detector = fn(&str) -> Detected;
 
 /// `detectRemoteSourceShorthands`; for OpenTofu go-getter's `Detect` (`detect.go`) over
 /// `goGetterDetectors`, the same loop with its own final refusal and two detectors that
@@ -295,11 +296,11 @@ fn detect(src: &str, flavor: Flavor) -> Result<String, SourceAddrError> {
     if Url::parse(&get_src).is_ok_and(|u| !u.scheme.is_empty()) {
         return Ok(src.to_string());
     }
-    let (git_ssh, gcs): (fn(&str) -> Detected, fn(&str) -> Detected) = match flavor {
+    let (git_ssh, gcs): (Detector, Detector) = match flavor {
         Flavor::Terraform => (detect_git_ssh, detect_gcs),
         Flavor::OpenTofu => (detect_git_ssh_gogetter, detect_gcs_gogetter),
     };
-    let detectors: [fn(&str) -> Detected; 6] = [
+    let detectors: [Detector; 6] = [
         detect_github,
         git_ssh,
         detect_bitbucket,
