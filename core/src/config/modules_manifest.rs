@@ -216,19 +216,21 @@ pub fn key_of(module_path: &str) -> String {
 }
 
 pub use crate::config::source_addr::is_local as is_local_source;
-use crate::config::source_addr::parse_source_addr;
+use crate::config::source_addr::parse_source_addr_as;
 
 /// Whether a non-local module call's `source` differs from the one its module was installed
 /// from (the manifest's), as Terraform's loader compares them: the call's address as it
 /// prints it against the recorded one, normalised the same way when it parses (older
-/// manifests hold addresses as written).
-pub fn source_changed(call_source: &str, recorded: &str) -> bool {
-    let Ok(call) = parse_source_addr(call_source, false) else {
+/// manifests hold addresses as written). OpenTofu's loader (`configload/loader_load.go`)
+/// compares the same way with its own parser, so an unqualified registry address there is
+/// `registry.opentofu.org`'s.
+pub fn source_changed(flavor: Flavor, call_source: &str, recorded: &str) -> bool {
+    let Ok(call) = parse_source_addr_as(call_source, false, flavor) else {
         // A refused source is reported where it is parsed.
         return false;
     };
-    let recorded =
-        parse_source_addr(recorded, false).map_or_else(|_| recorded.to_string(), |r| r.to_string());
+    let recorded = parse_source_addr_as(recorded, false, flavor)
+        .map_or_else(|_| recorded.to_string(), |r| r.to_string());
     call.to_string() != recorded
 }
 
@@ -342,6 +344,33 @@ mod tests {
     }
 
     #[test]
+    fn opentofu_compares_with_its_own_default_registry() {
+        let tofu = Flavor::OpenTofu;
+        let opentofu_record = "registry.opentofu.org/hashicorp/consul/aws";
+        assert!(!source_changed(
+            tofu,
+            "hashicorp/consul/aws",
+            opentofu_record
+        ));
+        assert!(source_changed(
+            Flavor::Terraform,
+            "hashicorp/consul/aws",
+            opentofu_record
+        ));
+        // A manifest Terraform wrote names its registry: a new source to OpenTofu.
+        assert!(source_changed(
+            tofu,
+            "hashicorp/consul/aws",
+            "registry.terraform.io/hashicorp/consul/aws"
+        ));
+        assert!(!source_changed(
+            tofu,
+            "github.com/hashicorp/example",
+            "git::https://github.com/hashicorp/example.git"
+        ));
+    }
+
+    #[test]
     fn sources_compare_as_terraform_normalises_them() {
         let same = [
             (
@@ -367,7 +396,10 @@ mod tests {
             ),
         ];
         for (call, recorded) in same {
-            assert!(!source_changed(call, recorded), "{call} vs {recorded}");
+            assert!(
+                !source_changed(Flavor::Terraform, call, recorded),
+                "{call} vs {recorded}"
+            );
         }
         let changed = [
             (
@@ -393,7 +425,10 @@ mod tests {
             ("github.com/org/a", "git::https://github.com/org/b.git"),
         ];
         for (call, recorded) in changed {
-            assert!(source_changed(call, recorded), "{call} vs {recorded}");
+            assert!(
+                source_changed(Flavor::Terraform, call, recorded),
+                "{call} vs {recorded}"
+            );
         }
     }
 

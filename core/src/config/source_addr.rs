@@ -7,9 +7,14 @@
 //! `.amazonaws.com/` and absolute file paths; any other non-empty string is a relative path
 //! written without `./` (`MaybeRelativePathErr`). The one place tflock decides what a
 //! `source` is and which refusal Terraform reports for it.
+//!
+//! OpenTofu (`Flavor::OpenTofu`) keeps the same parser with go-getter v1.8's own detectors
+//! (`internal/getmodules/getter.go`, `goGetterDetectors`) and `registry-address/v2`; the
+//! few places where that changes the answer are marked "OpenTofu" below.
 
 use crate::addrs::hostname::for_comparison;
 use crate::diag::{Diagnostic, Range};
+use crate::flavor::Flavor;
 use crate::gotext::quote;
 use crate::gotext::url::{path_clean, path_join, reencode_query, Url};
 
@@ -59,17 +64,24 @@ impl SourceAddrError {
     /// `module` block, the whole attribute for a test run's `module`). `registry_only`: the
     /// call also sets a `version`.
     pub fn diagnostic(&self, registry_only: bool, at: Range) -> Diagnostic {
+        self.diagnostic_as(Flavor::Terraform, registry_only, at)
+    }
+
+    /// The diagnostic as `flavor` words it: OpenTofu's `ModuleCall.decodeStaticSource`
+    /// (`internal/configs/module_call.go`) names itself where Terraform does.
+    pub fn diagnostic_as(&self, flavor: Flavor, registry_only: bool, at: Range) -> Diagnostic {
+        let product = flavor.product();
         let (summary, detail) = match self {
             SourceAddrError::MaybeRelativePath(addr) => (
                 "Invalid module source address",
                 format!(
-                    "Terraform failed to determine your intended installation method for remote module package {}.\n\nIf you intended this as a path relative to the current module, use \"./{addr}\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
+                    "{product} failed to determine your intended installation method for remote module package {}.\n\nIf you intended this as a path relative to the current module, use \"./{addr}\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
                     quote(addr)
                 ),
             ),
             SourceAddrError::Invalid(e) if registry_only => (
                 "Invalid registry module source address",
-                format!("Failed to parse module registry address: {e}.\n\nTerraform assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules."),
+                format!("Failed to parse module registry address: {e}.\n\n{product} assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules."),
             ),
             SourceAddrError::Invalid(e) => (
                 "Invalid module source address",
@@ -91,6 +103,16 @@ pub fn is_local(raw: &str) -> bool {
 /// Parses a module `source` as Terraform does; `registry_only` when the call sets a
 /// `version` (then only a registry address is accepted).
 pub fn parse_source_addr(raw: &str, registry_only: bool) -> Result<SourceAddr, SourceAddrError> {
+    parse_source_addr_as(raw, registry_only, Flavor::Terraform)
+}
+
+/// Parses a module `source` as `flavor` does (OpenTofu: `addrs.ParseModuleSource` and
+/// `ParseModuleSourceRegistry` in `internal/addrs/module_source.go`).
+pub fn parse_source_addr_as(
+    raw: &str,
+    registry_only: bool,
+    flavor: Flavor,
+) -> Result<SourceAddr, SourceAddrError> {
     if registry_only {
         if is_local(raw) {
             return Err(SourceAddrError::Invalid(format!(
@@ -98,7 +120,7 @@ pub fn parse_source_addr(raw: &str, registry_only: bool) -> Result<SourceAddr, S
                 quote(raw)
             )));
         }
-        return parse_registry(raw)
+        return parse_registry(raw, flavor)
             .map(SourceAddr::Registry)
             .map_err(SourceAddrError::Invalid);
     }
@@ -112,10 +134,10 @@ pub fn parse_source_addr(raw: &str, registry_only: bool) -> Result<SourceAddr, S
     }
     // Whatever is not a valid registry address is a remote one; the registry parser's
     // error is never shown here.
-    if let Ok(addr) = parse_registry(raw) {
+    if let Ok(addr) = parse_registry(raw, flavor) {
         return Ok(SourceAddr::Registry(addr));
     }
-    parse_remote(raw)
+    parse_remote(raw, flavor)
 }
 
 /// go-getter's `SourceDirSubdir` with the sub-directory cleaned: `//` after any `://` and
@@ -152,7 +174,9 @@ fn registry_name_ok(s: &str) -> bool {
 }
 
 /// `tfaddr.ParseModuleSource`: the normalised address, or the parser's error text.
-fn parse_registry(raw: &str) -> Result<String, String> {
+/// OpenTofu's `regaddr.ParseModuleSource` (`registry-address/v2`, `module.go`) differs only
+/// in its default host, `registry.opentofu.org`.
+fn parse_registry(raw: &str, flavor: Flavor) -> Result<String, String> {
     let (package, subdir) = split_subdir(raw);
     if subdir.starts_with("../") {
         return Err(format!(
@@ -164,7 +188,7 @@ fn parse_registry(raw: &str) -> Result<String, String> {
     if parts.len() != 3 && parts.len() != 4 {
         return Err("a module registry source address must have either three or four slash-separated components".to_string());
     }
-    let mut host = "registry.terraform.io".to_string();
+    let mut host = flavor.default_registry_host().to_string();
     if parts.len() == 4 {
         host = for_comparison(parts[0]).map_err(|_| {
             if parts[0].contains("--") {
@@ -218,7 +242,7 @@ fn parse_registry(raw: &str) -> Result<String, String> {
 
 /// `parseModuleSourceRemote`: the package address go-getter's detectors make of `raw`,
 /// with its sub-directory (`ModuleSourceRemote.String`).
-fn parse_remote(raw: &str) -> Result<SourceAddr, SourceAddrError> {
+fn parse_remote(raw: &str, flavor: Flavor) -> Result<SourceAddr, SourceAddrError> {
     let (package, mut subdir) = split_subdir(raw);
     if subdir.starts_with("../") {
         return Err(SourceAddrError::Invalid(format!(
@@ -226,7 +250,7 @@ fn parse_remote(raw: &str) -> Result<SourceAddr, SourceAddrError> {
             quote(&subdir)
         )));
     }
-    let detected = detect(&package)?;
+    let detected = detect(&package, flavor)?;
     let (package, more) = split_subdir(&detected);
     if !more.is_empty() {
         subdir = if subdir.is_empty() {
@@ -257,19 +281,30 @@ fn forced(src: &str) -> (&str, &str) {
 }
 
 type Detected = Result<Option<String>, SourceAddrError>;
+type Detector = fn(&str) -> Detected;
 
-/// `detectRemoteSourceShorthands`.
-fn detect(src: &str) -> Result<String, SourceAddrError> {
+/// `detectRemoteSourceShorthands`; for OpenTofu go-getter's `Detect` (`detect.go`) over
+/// `goGetterDetectors`, the same loop with its own final refusal and two detectors that
+/// differ (GCS and SSH, below). go-getter's GitHub detector behind OpenTofu's
+/// `withoutQueryParams` gives what Terraform's does. Its BitBucket detector asks
+/// `api.bitbucket.org` which SCM a repository uses; tflock makes no network call and
+/// answers as for a Git repository, what the API says for every repository since
+/// BitBucket dropped Mercurial.
+fn detect(src: &str, flavor: Flavor) -> Result<String, SourceAddrError> {
     let (force, rest) = forced(src);
     let (get_src, mut subdir) = split_subdir(rest);
     if Url::parse(&get_src).is_ok_and(|u| !u.scheme.is_empty()) {
         return Ok(src.to_string());
     }
-    let detectors: [fn(&str) -> Detected; 6] = [
+    let (git_ssh, gcs): (Detector, Detector) = match flavor {
+        Flavor::Terraform => (detect_git_ssh, detect_gcs),
+        Flavor::OpenTofu => (detect_git_ssh_gogetter, detect_gcs_gogetter),
+    };
+    let detectors: [Detector; 6] = [
         detect_github,
-        detect_git_ssh,
+        git_ssh,
         detect_bitbucket,
-        detect_gcs,
+        gcs,
         detect_s3,
         detect_abs_path,
     ];
@@ -306,8 +341,14 @@ fn detect(src: &str) -> Result<String, SourceAddrError> {
             format!("{force}::{result}")
         });
     }
+    // go-getter's `Detect` words the refusal of a source no detector takes (only an
+    // empty one: the file detector takes any other) differently.
+    let what = match flavor {
+        Flavor::Terraform => "address",
+        Flavor::OpenTofu => "string",
+    };
     Err(SourceAddrError::Invalid(format!(
-        "invalid source address: {src}"
+        "invalid source {what}: {src}"
     )))
 }
 
@@ -366,6 +407,15 @@ fn ssh_parts(src: &str) -> Option<(&str, &str, &str)> {
 }
 
 fn detect_git_ssh(src: &str) -> Detected {
+    git_ssh_with(src, "Git")
+}
+
+/// go-getter's `detectSSH` (`detect_ssh.go`) names GitHub in its query error.
+fn detect_git_ssh_gogetter(src: &str) -> Detected {
+    git_ssh_with(src, "GitHub")
+}
+
+fn git_ssh_with(src: &str, name: &str) -> Detected {
     if src.is_empty() {
         return Ok(None);
     }
@@ -378,7 +428,7 @@ fn detect_git_ssh(src: &str) -> Detected {
     };
     let raw_query = match query {
         Some(q) => {
-            reencode_query(q).map_err(|e| invalid(format!("error parsing Git SSH URL: {e}")))?
+            reencode_query(q).map_err(|e| invalid(format!("error parsing {name} SSH URL: {e}")))?
         }
         None => String::new(),
     };
@@ -409,7 +459,17 @@ fn detect_bitbucket(src: &str) -> Detected {
 }
 
 fn detect_gcs(src: &str) -> Detected {
-    if !src.contains("googleapis.com/") {
+    gcs_with(src, "googleapis.com/")
+}
+
+/// go-getter's `GCSDetector` (`detect_gcs.go`) wants a dot before `googleapis.com/`, so a
+/// bare `googleapis.com/...` falls through to the file detector.
+fn detect_gcs_gogetter(src: &str) -> Detected {
+    gcs_with(src, ".googleapis.com/")
+}
+
+fn gcs_with(src: &str, needle: &str) -> Detected {
+    if !src.contains(needle) {
         return Ok(None);
     }
     let parts: Vec<&str> = src.split('/').collect();
@@ -454,6 +514,9 @@ fn detect_abs_path(src: &str) -> Detected {
         None => Err(SourceAddrError::MaybeRelativePath(src.to_string())),
     }
 }
+
+#[cfg(test)]
+mod opentofu_tests;
 
 #[cfg(test)]
 mod tests {

@@ -17,6 +17,20 @@ use crate::diag::Diagnostic;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::Span;
 
+/// Whether OpenTofu takes the call as asking for a registry module: it sets `version` to
+/// anything but a literal `null` (`ModuleCall.VersionAttr`, dropped for a null value in
+/// `decodeStaticVersion`, `internal/configs/module_call.go`). A variable that evaluates to
+/// null is not followed: it counts as set.
+pub(crate) fn tofu_version_set(call: &Block) -> bool {
+    call.body
+        .attribute("version")
+        .is_some_and(|a| match &a.value {
+            Value::Native { expr, .. } => !matches!(expr.as_ref(), Expression::Null(_)),
+            Value::Json(node) => !matches!(node.kind, crate::config::load::json::NodeKind::Null),
+            Value::Unknown => true,
+        })
+}
+
 /// The call's `version` checked as `init` checks it: `Ok(Some(constraint))` when it sets
 /// one, `Ok(None)` when it sets none (or tflock cannot tell), `Err` with the errors that
 /// stop the call from being installed.

@@ -3,7 +3,7 @@
 
 use super::core_version::{check_required_version, CoreVersionCheck};
 use super::module_source::{call_args, module_source, CallArgs, Inputs as ScopeInputs, Scope};
-use super::module_version::{check_version, installed_version_refused};
+use super::module_version::{check_version, installed_version_refused, tofu_version_set};
 use super::{add_module, ProviderRequirements};
 use crate::collections::SortedMap;
 use crate::config::mock_data::{mock_data_diagnostics, mock_dir_key};
@@ -11,7 +11,7 @@ use crate::config::modules_manifest::{
     directory_unreadable, is_local_source, not_installed, source_changed, source_has_changed,
     ModuleManifest,
 };
-use crate::config::source_addr::parse_source_addr;
+use crate::config::source_addr::{parse_source_addr, parse_source_addr_as};
 use crate::config::test_files::{is_test_file, parse_test_file, TestFile, DEFAULT_TEST_DIR};
 use crate::config::{load_module, LoadOptions, LoadedModule};
 use crate::diag::Diagnostic;
@@ -582,18 +582,18 @@ fn module_calls<'m>(
                     continue;
                 }
             },
-            Flavor::OpenTofu => false,
+            Flavor::OpenTofu => tofu_version_set(b),
         };
         match module_source(b, scope) {
             Ok(Some(source)) => {
-                // Terraform's installer parses the address before anything is looked up
-                // (without a manifest too); a refused one is not installed.
-                let refused = match (scope.flavor, b.body.attribute("source")) {
-                    (Flavor::Terraform, Some(a)) => parse_source_addr(&source, versioned)
+                // The installer parses the address before anything is looked up (without a
+                // manifest too); a refused one is not installed. OpenTofu parses it when it
+                // decodes the call (`decodeStaticSource`) and installs nothing for it either.
+                let refused = b.body.attribute("source").and_then(|a| {
+                    parse_source_addr_as(&source, versioned, scope.flavor)
                         .err()
-                        .map(|e| e.diagnostic(versioned, a.expr_range.clone())),
-                    _ => None,
-                };
+                        .map(|e| e.diagnostic_as(scope.flavor, versioned, a.expr_range.clone()))
+                });
                 match refused {
                     Some(d) => diags.push(d),
                     None => calls.push((name.clone(), source, b.origin.decl.clone(), b)),
@@ -913,7 +913,7 @@ fn follow<N: AsRef<str>, B: AsRef<[u8]>>(
             Some(rec) if dirs.contains_key(&rec.dir) => {
                 // Terraform's loader says so and still loads what was installed.
                 if let Some((at, constraint)) = &call.checked {
-                    if source_changed(call.source, &rec.source) {
+                    if source_changed(opts.flavor, call.source, &rec.source) {
                         diags.push(source_has_changed(opts.flavor, at.clone()));
                     }
                     if let Some(c) = constraint {
@@ -1120,3 +1120,6 @@ fn walk(reqs: &mut ProviderRequirements, t: &ModuleTree, flavor: Flavor) {
         walk(reqs, c, flavor);
     }
 }
+
+#[cfg(test)]
+mod source_tests;
