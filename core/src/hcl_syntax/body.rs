@@ -190,7 +190,12 @@ impl<'a> Parser<'a> {
         // argument is kept with it. So it is when the whole value is an expression
         // hclsyntax keeps after its error (see [`Parser::unknown_from`]).
         let nothing_read = self.read_index() == read_before && self.recovery;
-        let kept_whole = self.recovery && self.unknown_from == Some(value.from);
+        // After the first error nothing is reported, so a value may read placeholders
+        // anywhere (`<y>`: the placeholder `<`, then `y >` and one at the line's end):
+        // silent, the argument is kept all the same.
+        let silent_placeholder = diags.is_empty() && self.unknown_from >= Some(value.from);
+        let kept_whole =
+            self.recovery && (self.unknown_from == Some(value.from) || silent_placeholder);
         let placeholder = nothing_read || kept_whole;
         let value_span = if nothing_read { value.span } else { expr };
         if placeholder && !single_line {
