@@ -295,7 +295,12 @@ impl Parser<'_> {
                 let open = self.read();
                 let closer = opposite(open.kind);
                 let (diags, literal_to_eof) = super::template::parse_template_inner(self, closer);
-                if literal_to_eof && !diags.is_empty() {
+                // A placeholder in an interpolation (`"${data.x.%d.id}"`) makes the whole
+                // template's value unknown, and the sequence's recovery stops at its own
+                // end, so the template is kept when it closes.
+                let closed = self.token(self.read_index().saturating_sub(1)).kind == closer;
+                let inner_placeholder = closed && self.unknown_from > Some(open.from);
+                if (literal_to_eof && !diags.is_empty()) || inner_placeholder {
                     self.unknown_from = Some(open.from);
                 }
                 let close_range = self.prev_range();
