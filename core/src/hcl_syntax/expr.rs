@@ -168,8 +168,12 @@ impl Parser<'_> {
                                             ));
                                         }
                                     }
+                                    // hclsyntax keeps the traversal before the splat
+                                    // and goes on from the bad name: read as unknown,
+                                    // as a nameless dot is.
+                                    self.unknown_from.get_or_insert(from.start.byte);
                                     self.recovery = true;
-                                    self.recoveries += 1; // a placeholder in the tree: not shown
+                                    self.recoveries += 1;
                                     continue 'traversal;
                                 }
                                 last_range = self.read().span;
@@ -186,7 +190,7 @@ impl Parser<'_> {
                             // placeholder of unknown value, and the loop goes on from the
                             // token after the dot.
                             ret = from.to(dot.span);
-                            self.unknown_from = Some(from.start.byte);
+                            self.unknown_from.get_or_insert(from.start.byte);
                             self.recovery = true;
                             self.recoveries += 1;
                         }
@@ -332,7 +336,7 @@ impl Parser<'_> {
                 }
                 // In recovery mode nothing is reported, so an operator may follow (`%t` is
                 // the placeholder `%` the name `t`): the value is unknown all the same.
-                self.unknown_from = Some(start.from);
+                self.unknown_from.get_or_insert(start.from);
                 self.recovery = true;
                 self.recoveries += 1;
                 (start.span, diags)
