@@ -43,7 +43,12 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     // An invalid token the parser skipped in its recovery (`&` in a line of prose read as
     // a block header) is one hclsyntax's parser read like any other: the body it
     // recovered stands, and hcl-edit is shown the token blanked.
-    let blanked = |at: usize| parsed.blanks.iter().any(|&(from, to)| from <= at && at < to);
+    let blanked = |at: usize| {
+        parsed
+            .blanks
+            .iter()
+            .any(|&(from, to)| from <= at && at < to)
+    };
     let scanned_clean = diags.iter().all(|d| {
         d.range.as_ref().is_some_and(|r| {
             let at = r.start.byte;
