@@ -184,12 +184,17 @@ impl<'a> Parser<'a> {
         let value = self.peek();
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
+        self.unknown_from = None;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
         // argument is kept with it. So it is when the whole value is an expression
         // hclsyntax keeps after its error (see [`Parser::unknown_from`]).
         let nothing_read = self.read_index() == read_before && self.recovery;
+        // hclsyntax keeps the argument whatever its value's errors; it is read as unknown
+        // when the value starts with a placeholder, whatever follows it (after the first
+        // error nothing is reported, so `<y>` reads the placeholder `<`, then `y >` and one
+        // at the line's end). One inside (`[x.%d.id]`) leaves a value Terraform decodes.
         let kept_whole = self.recovery && self.unknown_from == Some(value.from);
         let placeholder = nothing_read || kept_whole;
         let value_span = if nothing_read { value.span } else { expr };

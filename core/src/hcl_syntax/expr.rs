@@ -168,8 +168,12 @@ impl Parser<'_> {
                                             ));
                                         }
                                     }
+                                    // hclsyntax keeps the traversal before the splat
+                                    // and goes on from the bad name: read as unknown,
+                                    // as a nameless dot is.
+                                    self.unknown_from.get_or_insert(from.start.byte);
                                     self.recovery = true;
-                                    self.recoveries += 1; // a placeholder in the tree: not shown
+                                    self.recoveries += 1;
                                     continue 'traversal;
                                 }
                                 last_range = self.read().span;
@@ -186,7 +190,7 @@ impl Parser<'_> {
                             // placeholder of unknown value, and the loop goes on from the
                             // token after the dot.
                             ret = from.to(dot.span);
-                            self.unknown_from = Some(from.start.byte);
+                            self.unknown_from.get_or_insert(from.start.byte);
                             self.recovery = true;
                             self.recoveries += 1;
                         }
@@ -295,7 +299,12 @@ impl Parser<'_> {
                 let open = self.read();
                 let closer = opposite(open.kind);
                 let (diags, literal_to_eof) = super::template::parse_template_inner(self, closer);
-                if literal_to_eof && !diags.is_empty() {
+                // A placeholder in an interpolation (`"${data.x.%d.id}"`) makes the whole
+                // template's value unknown, and the sequence's recovery stops at its own
+                // end, so the template is kept when it closes.
+                let closed = self.token(self.read_index().saturating_sub(1)).kind == closer;
+                let inner_placeholder = closed && self.unknown_from > Some(open.from);
+                if (literal_to_eof && !diags.is_empty()) || inner_placeholder {
                     self.unknown_from = Some(open.from);
                 }
                 let close_range = self.prev_range();
@@ -327,7 +336,7 @@ impl Parser<'_> {
                 }
                 // In recovery mode nothing is reported, so an operator may follow (`%t` is
                 // the placeholder `%` the name `t`): the value is unknown all the same.
-                self.unknown_from = Some(start.from);
+                self.unknown_from.get_or_insert(start.from);
                 self.recovery = true;
                 self.recoveries += 1;
                 (start.span, diags)

@@ -40,15 +40,31 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
     let parsed = parser::parse(&tokens, data, filename);
     // A line break in a label or a quoted template is the scanner's error, and the
     // parser's: whether the parser's recovery is one the blanks show is decided below.
+    // An invalid token the parser skipped in its recovery (`&` in a line of prose read as
+    // a block header) is one hclsyntax's parser read like any other: the body it
+    // recovered stands, and hcl-edit is shown the token blanked.
+    let blanked = |at: usize| {
+        parsed
+            .blanks
+            .iter()
+            .any(|&(from, to)| from <= at && at < to)
+    };
     let scanned_clean = diags.iter().all(|d| {
-        d.summary == "Invalid multi-line string"
-            && d.range.as_ref().is_some_and(|r| {
+        d.range.as_ref().is_some_and(|r| {
+            let at = r.start.byte;
+            if d.summary == "Invalid multi-line string" {
                 parsed
                     .label_breaks
                     .iter()
-                    .any(|&(from, to)| from <= r.start.byte && r.start.byte < to)
-            })
-    });
+                    .any(|&(from, to)| from <= at && at < to)
+            } else {
+                d.summary != "Invalid character encoding" && blanked(at)
+            }
+        })
+    }) && tokens
+        .iter()
+        .filter(|t| t.kind.is_invalid_token())
+        .all(|t| blanked(t.from));
     let mut blanks = parsed.blanks;
     let parsed_blanks = blanks.len();
     // Every recovery is shown, and each reported error (a redefined attribute aside) is

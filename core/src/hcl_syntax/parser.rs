@@ -172,11 +172,12 @@ pub(crate) struct Parser<'a> {
     /// Items of the recovered body that `blanks` hides from hcl-edit: blocks kept with an
     /// empty body after an invalid header, arguments kept with a placeholder value.
     pub kept_items: Vec<KeptItem>,
-    /// Where the last expression starts that hclsyntax keeps in its tree although parsing
-    /// it failed, and that is read here as of unknown value: a token that starts no
-    /// expression (a placeholder of unknown value), a traversal whose dot has no name (an
-    /// `ExprSyntaxError` placeholder), a heredoc or quoted template of literal text that
-    /// the file ends in. An argument whose value starts there is kept with it.
+    /// Where the first expression of the argument being read starts that hclsyntax keeps
+    /// in its tree although parsing it failed, and that is read here as of unknown value:
+    /// a token that starts no expression (a placeholder of unknown value), a traversal
+    /// whose dot has no name (an `ExprSyntaxError` placeholder) or a bad name after `.*.`,
+    /// a template with one of those inside or of literal text the file ends in. An
+    /// argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).

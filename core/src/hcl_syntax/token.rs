@@ -61,6 +61,25 @@ pub(crate) enum Kind {
     Nil,
 }
 
+impl Kind {
+    /// Whether `checkInvalidTokens` refuses this token wherever it stands (a line break
+    /// in a quoted string aside, which ends the string).
+    pub fn is_invalid_token(self) -> bool {
+        matches!(
+            self,
+            Kind::BitwiseAnd
+                | Kind::BitwiseOr
+                | Kind::BitwiseNot
+                | Kind::BitwiseXor
+                | Kind::Apostrophe
+                | Kind::Backtick
+                | Kind::Semicolon
+                | Kind::Invalid
+                | Kind::BadUtf8
+        )
+    }
+}
+
 /// Start and end positions without the file name, which every diagnostic adds later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
