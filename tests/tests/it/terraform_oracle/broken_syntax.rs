@@ -147,11 +147,25 @@ pub(super) fn compare(home: &Path, files: &[(String, String)]) -> (Option<String
 fn broken_syntax_is_reported_and_recovered_as_terraform_does() {
     let (mut rng, seed) = rng("broken syntax", 28_004);
     let cases: Vec<_> = (0..CASES).map(|_| case(&mut rng)).collect();
+    assert_judged_as_terraform_does(seed, &cases, |(files, what)| {
+        (files.as_slice(), format!(" ({what})"))
+    });
+}
+
+/// Runs [`compare`] on every generated case (its files, and a note naming it in a failure)
+/// and asserts that most cases had diagnostics and that none was judged differently.
+pub(super) fn assert_judged_as_terraform_does<T: Sync>(
+    seed: u64,
+    cases: &[T],
+    files_of: impl Fn(&T) -> (&[(String, String)], String) + Sync,
+) {
+    let count = cases.len();
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let outcomes = failures_of(&cases, |n, (files, what)| {
+    let outcomes = failures_of(cases, |n, case| {
+        let (files, note) = files_of(case);
         match compare(home.path(), files) {
-            (Some(f), _) => vec![format!("seed {seed}, case {n} ({what})\n{f}")],
+            (Some(f), _) => vec![format!("seed {seed}, case {n}{note}\n{f}")],
             (None, true) => vec![String::new()],
             (None, false) => Vec::new(),
         }
@@ -159,12 +173,12 @@ fn broken_syntax_is_reported_and_recovered_as_terraform_does() {
     let with_diagnostics = outcomes.len();
     let failures: Vec<&String> = outcomes.iter().filter(|f| !f.is_empty()).collect();
     assert!(
-        with_diagnostics > CASES / 2,
-        "only {with_diagnostics} of {CASES} broken modules had diagnostics"
+        with_diagnostics > count / 2,
+        "only {with_diagnostics} of {count} broken modules had diagnostics"
     );
     assert!(
         failures.is_empty(),
-        "{} of {CASES} broken modules are judged differently from Terraform:\n\n{}",
+        "{} of {count} broken modules are judged differently from Terraform:\n\n{}",
         failures.len(),
         failures
             .iter()

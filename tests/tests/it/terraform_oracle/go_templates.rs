@@ -12,8 +12,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use crate::terraform_oracle::broken_syntax::compare;
-use crate::terraform_oracle::harness::{cases, failures_of, rng};
+use crate::terraform_oracle::broken_syntax::{assert_judged_as_terraform_does, compare};
+use crate::terraform_oracle::harness::{cases, rng};
 
 const PLACEHOLDERS: &[&str] = &["%s", "%[1]s", "%[2]s", "%[3]s", "%d", "%t", "%q"];
 
@@ -129,31 +129,8 @@ fn case(rng: &mut StdRng) -> Vec<(String, String)> {
 #[test]
 fn go_template_placeholders_are_reported_and_recovered_as_terraform_does() {
     let (mut rng, seed) = rng("go templates", 28_028);
-    let count = cases(30);
-    let all: Vec<_> = (0..count).map(|_| case(&mut rng)).collect();
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let outcomes = failures_of(&all, |n, files| match compare(home.path(), files) {
-        (Some(f), _) => vec![format!("seed {seed}, case {n}\n{f}")],
-        (None, true) => vec![String::new()],
-        (None, false) => Vec::new(),
-    });
-    let with_diagnostics = outcomes.len();
-    let failures: Vec<&String> = outcomes.iter().filter(|f| !f.is_empty()).collect();
-    assert!(
-        with_diagnostics > count / 2,
-        "only {with_diagnostics} of {count} modules had diagnostics"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {count} modules are judged differently from Terraform:\n\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    let all: Vec<_> = (0..cases(30)).map(|_| case(&mut rng)).collect();
+    assert_judged_as_terraform_does(seed, &all, |files| (files.as_slice(), String::new()));
 }
 
 /// A placeholder where Terraform decodes the value while loading (`gohcl` into a bool or a
