@@ -705,7 +705,7 @@ fn walk(root: &Path, dir: &Path, dirs: &mut BTreeSet<String>, locks: &mut Vec<St
 }
 
 /// Copies the configuration and test files (not the lock files, judged apart) to `to`,
-/// without backend blocks (see [`scan::strip_backend`]).
+/// without backend blocks (see [`scan::strip_backend`] and [`scan::strip_backend_json`]).
 fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
     for e in std::fs::read_dir(from)?.flatten() {
         let (path, target) = (e.path(), to.join(e.file_name()));
@@ -718,10 +718,16 @@ fn copy_configuration(from: &Path, to: &Path) -> Result<()> {
             std::fs::create_dir_all(to)?;
             let text = std::fs::read_to_string(&path).ok();
             let name = e.file_name().to_string_lossy().into_owned();
-            match text
-                .filter(|_| name.ends_with(".tf"))
-                .and_then(|t| scan::strip_backend(&t))
-            {
+            let stripped = text.and_then(|t| {
+                if name.ends_with(".tf") {
+                    scan::strip_backend(&t)
+                } else if name.ends_with(".tf.json") {
+                    scan::strip_backend_json(&t)
+                } else {
+                    None
+                }
+            });
+            match stripped {
                 Some(stripped) => std::fs::write(&target, stripped)?,
                 None => drop(std::fs::copy(&path, &target)?),
             }

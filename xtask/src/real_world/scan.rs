@@ -97,6 +97,83 @@ pub fn module_sources(text: &str) -> Vec<Option<String>> {
     out
 }
 
+/// `text` (a `.tf.json` file) with the `backend` and `cloud` properties of its `terraform`
+/// blocks renamed to `"//"`, HCL JSON's comment property, which Terraform ignores (so the
+/// JSON stays valid and its lines stay); `None` when it has none. See [`strip_backend`].
+pub fn strip_backend_json(text: &str) -> Option<String> {
+    struct Frame {
+        object: bool,
+        key: String,
+        expect_key: bool,
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut found = false;
+    let mut last_key = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let (mut raw, mut value) = (String::from('"'), String::new());
+                while let Some(c) = chars.next() {
+                    raw.push(c);
+                    if c == '\\' {
+                        if let Some(e) = chars.next() {
+                            raw.push(e);
+                            value.push(e);
+                        }
+                        continue;
+                    }
+                    if c == '"' {
+                        break;
+                    }
+                    value.push(c);
+                }
+                let frame = stack.last_mut().filter(|f| f.object && f.expect_key);
+                let Some(frame) = frame else {
+                    out.push_str(&raw);
+                    continue;
+                };
+                frame.expect_key = false;
+                let in_terraform = match stack.as_slice() {
+                    [_, t] => t.key == "terraform",
+                    [_, list, o] => list.key == "terraform" && !list.object && o.object,
+                    _ => false,
+                };
+                if in_terraform && matches!(value.as_str(), "backend" | "cloud") {
+                    out.push_str("\"//\"");
+                    found = true;
+                } else {
+                    out.push_str(&raw);
+                }
+                last_key = value;
+                continue;
+            }
+            '{' | '[' => {
+                let key = match stack.last() {
+                    Some(f) if f.object => last_key.clone(),
+                    Some(f) => f.key.clone(),
+                    None => String::new(),
+                };
+                stack.push(Frame {
+                    object: c == '{',
+                    key,
+                    expect_key: c == '{',
+                });
+            }
+            '}' | ']' => drop(stack.pop()),
+            ',' => {
+                if let Some(f) = stack.last_mut().filter(|f| f.object) {
+                    f.expect_key = true;
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    found.then_some(out)
+}
+
 /// The marker left where [`strip_backend`] removed a block.
 pub const BACKEND_REMOVED: &str = "# backend removed by cargo xtask real-world";
 
@@ -344,6 +421,22 @@ mod tests {
             Some("terraform {\n# backend removed by cargo xtask real-world\n}\n")
         );
         assert_eq!(strip_backend("resource \"a\" \"b\" {}\n"), None);
+    }
+
+    #[test]
+    fn strips_json_backend_and_cloud_as_comment_properties() {
+        let text = "{\"terraform\": {\"cloud\": {\"organization\": \"x\"}, \"required_version\": \">= 1\"},\n \"variable\": {\"cloud\": {}}}";
+        let want = "{\"terraform\": {\"//\": {\"organization\": \"x\"}, \"required_version\": \">= 1\"},\n \"variable\": {\"cloud\": {}}}";
+        assert_eq!(strip_backend_json(text).as_deref(), Some(want));
+        let listed = "{\"terraform\": [{\"a\\\"\": 1, \"backend\": {\"local\": {}}}]}";
+        assert_eq!(
+            strip_backend_json(listed).as_deref(),
+            Some("{\"terraform\": [{\"a\\\"\": 1, \"//\": {\"local\": {}}}]}")
+        );
+        assert_eq!(
+            strip_backend_json("{\"resource\": {\"backend\": {}}}"),
+            None
+        );
     }
 
     #[test]
