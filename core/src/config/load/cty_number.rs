@@ -140,6 +140,17 @@ impl Num {
         }
     }
 
+    /// A finite number's numerator, denominator and exactness; `None` for an infinity (the
+    /// operations match infinities first, so their finite arms always get `Some`).
+    fn fraction(&self) -> Option<(i128, i128, Exactness)> {
+        match *self {
+            Num::Finite {
+                num, den, exact, ..
+            } => Some((num, den, exact)),
+            Num::Inf { .. } => None,
+        }
+    }
+
     fn is_zero(&self) -> bool {
         matches!(self, Num::Finite { num: 0, .. })
     }
@@ -167,20 +178,8 @@ impl Num {
         Some(Ok(match (self, y) {
             (Num::Inf { neg: a }, Num::Inf { neg: b }) if a != b => return Some(Err(Nan)),
             (i @ Num::Inf { .. }, _) | (_, i @ Num::Inf { .. }) => i,
-            (
-                Num::Finite {
-                    num: an,
-                    den: ad,
-                    exact: ae,
-                    ..
-                },
-                Num::Finite {
-                    num: bn,
-                    den: bd,
-                    exact: be,
-                    ..
-                },
-            ) => {
+            (a, b) => {
+                let ((an, ad, ae), (bn, bd, be)) = (a.fraction()?, b.fraction()?);
                 let num = an.checked_mul(bd)?.checked_add(bn.checked_mul(ad)?)?;
                 let den = ad.checked_mul(bd)?;
                 // Round to nearest gives +0 for a sum of opposites; -0 only from two -0s.
@@ -200,20 +199,10 @@ impl Num {
                 }
                 Num::Inf { neg }
             }
-            (
-                Num::Finite {
-                    num: an,
-                    den: ad,
-                    exact: ae,
-                    ..
-                },
-                Num::Finite {
-                    num: bn,
-                    den: bd,
-                    exact: be,
-                    ..
-                },
-            ) => Num::finite(an.checked_mul(bn)?, ad.checked_mul(bd)?, neg, worst(ae, be))?,
+            (a, b) => {
+                let ((an, ad, ae), (bn, bd, be)) = (a.fraction()?, b.fraction()?);
+                Num::finite(an.checked_mul(bn)?, ad.checked_mul(bd)?, neg, worst(ae, be))?
+            }
         }))
     }
 
@@ -224,20 +213,8 @@ impl Num {
             (Num::Inf { .. }, Num::Inf { .. }) => return Some(Err(Nan)),
             (Num::Inf { .. }, _) => Num::Inf { neg },
             (_, Num::Inf { .. }) => Num::finite(0, 1, neg, Exactness::Exact)?,
-            (
-                Num::Finite {
-                    num: an,
-                    den: ad,
-                    exact: ae,
-                    ..
-                },
-                Num::Finite {
-                    num: bn,
-                    den: bd,
-                    exact: be,
-                    ..
-                },
-            ) => {
+            (a, b) => {
+                let ((an, ad, ae), (bn, bd, be)) = (a.fraction()?, b.fraction()?);
                 if bn == 0 {
                     if be == Exactness::Inexact {
                         return None;
@@ -308,20 +285,8 @@ impl Num {
             } else {
                 Ordering::Less
             }),
-            (
-                Num::Finite {
-                    num: an,
-                    den: ad,
-                    exact: ae,
-                    ..
-                },
-                Num::Finite {
-                    num: bn,
-                    den: bd,
-                    exact: be,
-                    ..
-                },
-            ) => {
+            (a, b) => {
+                let ((an, ad, ae), (bn, bd, be)) = (a.fraction()?, b.fraction()?);
                 let o = an.checked_mul(bd)?.cmp(&bn.checked_mul(ad)?);
                 let inexact = ae == Exactness::Inexact || be == Exactness::Inexact;
                 (o != Ordering::Equal || !inexact).then_some(o)
