@@ -94,7 +94,7 @@ pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diag
 /// A static `to` address of an import block (its traversal text).
 fn import_target(a: &crate::config::model::Attribute) -> Option<String> {
     match &a.value {
-        crate::config::model::Value::Unknown => None,
+        crate::config::model::Value::Unknown(_) => None,
         crate::config::model::Value::Native { expr, src } => {
             expr.as_traversal().map(|_| src.trim().to_string())
         }

@@ -387,7 +387,7 @@ fn effective_type(b: &Block) -> &str {
 /// An argument's value as native source text (JSON values printed the way the merge renders them).
 fn value_text(a: &Attribute, kind: &str) -> String {
     match &a.value {
-        Value::Unknown => String::new(),
+        Value::Unknown(_) => String::new(),
         Value::Native { src, .. } => src.clone(),
         Value::Json(n) => json_expr::render(n, "", json_expr::reading(kind, &a.name)),
     }

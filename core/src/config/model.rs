@@ -41,7 +41,16 @@ pub enum Value {
     Json(Node),
     /// A value hclsyntax could not parse, which it keeps as a placeholder of unknown value
     /// (`cty.DynamicVal`) after the syntax error: the argument is present, its value is not.
-    Unknown,
+    Unknown(Placeholder),
+}
+
+/// What hclsyntax's placeholder for a value gives when Terraform evaluates it while loading.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Placeholder {
+    /// The diagnostics evaluating it reports (an `ExprSyntaxError` its parse diagnostics
+    /// again), its value being unknown; `None` where the expression hclsyntax kept is not
+    /// modelled, and nothing is said about its value.
+    pub evaluated: Option<Vec<crate::diag::Diagnostic>>,
 }
 
 /// `name = value` inside a body.
@@ -267,7 +276,7 @@ impl Attribute {
     /// The value as a literal string, when it is one (no interpolation).
     pub fn literal_str(&self) -> Option<String> {
         match &self.value {
-            Value::Unknown => None,
+            Value::Unknown(_) => None,
             Value::Native { expr, .. } => literal_native_str(expr),
             Value::Json(node) => node
                 .as_str()
@@ -279,7 +288,7 @@ impl Attribute {
     /// True when the value is an empty tuple/list literal (`[]`).
     pub fn is_empty_list(&self) -> bool {
         match &self.value {
-            Value::Unknown => false,
+            Value::Unknown(_) => false,
             Value::Native { expr, .. } => expr.as_array().is_some_and(|a| a.is_empty()),
             Value::Json(node) => node.as_array().is_some_and(|a| a.is_empty()),
         }
@@ -288,7 +297,7 @@ impl Attribute {
     /// True when the value is a tuple or object literal (`[...]`, `{...}`).
     pub fn is_collection(&self) -> bool {
         match &self.value {
-            Value::Unknown => false,
+            Value::Unknown(_) => false,
             Value::Native { expr, .. } => expr.is_array() || expr.is_object(),
             Value::Json(node) => node.as_array().is_some() || node.as_object().is_some(),
         }
@@ -297,7 +306,7 @@ impl Attribute {
     /// True when the value is an empty object/map literal (`{}`).
     pub fn is_empty_object(&self) -> bool {
         match &self.value {
-            Value::Unknown => false,
+            Value::Unknown(_) => false,
             Value::Native { expr, .. } => expr.as_object().is_some_and(|o| o.is_empty()),
             Value::Json(node) => node.as_object().is_some_and(|o| o.is_empty()),
         }

@@ -35,7 +35,7 @@ pub fn expression_reference_paths(e: &Expression) -> Vec<Vec<String>> {
 pub fn reference_paths(value: &Value) -> Vec<Vec<String>> {
     let mut refs = Refs::default();
     match value {
-        Value::Unknown => {}
+        Value::Unknown(_) => {}
         Value::Native { expr, .. } => refs.visit_expr(expr),
         Value::Json(node) => json(node, &mut refs),
     }

@@ -185,6 +185,7 @@ impl<'a> Parser<'a> {
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
         self.unknown_from = None;
+        self.evaluated = None;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
@@ -211,6 +212,12 @@ impl<'a> Parser<'a> {
                 name_span: ident.span,
                 value_span,
                 end: expr_end,
+                // Nothing read: hclsyntax's placeholder of unknown value.
+                evaluated: if nothing_read {
+                    Some(Diags::new())
+                } else {
+                    self.evaluated.clone()
+                },
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();

@@ -171,7 +171,7 @@ impl Parser<'_> {
                                     // hclsyntax keeps the traversal before the splat
                                     // and goes on from the bad name: read as unknown,
                                     // as a nameless dot is.
-                                    self.unknown_from.get_or_insert(from.start.byte);
+                                    self.keep_placeholder(from.start.byte, None);
                                     self.recovery = true;
                                     self.recoveries += 1;
                                     continue 'traversal;
@@ -190,7 +190,7 @@ impl Parser<'_> {
                             // placeholder of unknown value, and the loop goes on from the
                             // token after the dot.
                             ret = from.to(dot.span);
-                            self.unknown_from.get_or_insert(from.start.byte);
+                            self.keep_placeholder(from.start.byte, Some(diags.clone()));
                             self.recovery = true;
                             self.recoveries += 1;
                         }
@@ -305,6 +305,12 @@ impl Parser<'_> {
                 let closed = self.token(self.read_index().saturating_sub(1)).kind == closer;
                 let inner_placeholder = closed && self.unknown_from > Some(open.from);
                 if (literal_to_eof && !diags.is_empty()) || inner_placeholder {
+                    // Evaluating the template evaluates its parts: an inner placeholder's
+                    // diagnostics again; literal text to the end of the file is a known
+                    // string, not modelled.
+                    if !inner_placeholder {
+                        self.evaluated = None;
+                    }
                     self.unknown_from = Some(open.from);
                 }
                 let close_range = self.prev_range();
@@ -336,7 +342,7 @@ impl Parser<'_> {
                 }
                 // In recovery mode nothing is reported, so an operator may follow (`%t` is
                 // the placeholder `%` the name `t`): the value is unknown all the same.
-                self.unknown_from.get_or_insert(start.from);
+                self.keep_placeholder(start.from, Some(Diags::new()));
                 self.recovery = true;
                 self.recoveries += 1;
                 (start.span, diags)

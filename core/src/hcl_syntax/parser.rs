@@ -76,6 +76,8 @@ pub(crate) enum KeptItem {
         /// Where the argument's range ends: after the last token its value read (the
         /// equals sign when it read none), as hclsyntax's `Attribute.SrcRange` does.
         end: usize,
+        /// What evaluating the placeholder reports (see [`Parser::evaluated`]).
+        evaluated: Option<Vec<Diagnostic>>,
     },
 }
 
@@ -132,6 +134,7 @@ impl<'a> Parser<'a> {
             closers: 0,
             kept_items: Vec::new(),
             unknown_from: None,
+            evaluated: None,
             quotes: Vec::new(),
             label_breaks: Vec::new(),
         }
@@ -179,6 +182,11 @@ pub(crate) struct Parser<'a> {
     /// a template with one of those inside or of literal text the file ends in. An
     /// argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
+    /// What Terraform's evaluation of the placeholder at `unknown_from` reports: an
+    /// `ExprSyntaxError` gives its parse diagnostics again, a placeholder of unknown value
+    /// nothing; `None` where the kept expression is not modelled (a traversal kept before
+    /// a bad splat name, a template the file ends in).
+    pub evaluated: Option<Diags>,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,
@@ -418,6 +426,15 @@ impl<'a> Parser<'a> {
             .into_iter()
             .map(|(detail, at)| self.diag("Invalid escape sequence", detail, at))
             .collect()
+    }
+
+    /// Keeps the expression from byte `at` as the argument's placeholder unless one was
+    /// kept already; `evaluated` as [`Parser::evaluated`].
+    pub(super) fn keep_placeholder(&mut self, at: usize, evaluated: Option<Diags>) {
+        if self.unknown_from.is_none() {
+            self.unknown_from = Some(at);
+            self.evaluated = evaluated;
+        }
     }
 
     /// Runs `f` one nesting level deeper, or reports that the nesting is too deep.

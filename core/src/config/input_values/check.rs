@@ -101,7 +101,7 @@ pub(crate) fn consts_without_value<'a>(
 /// `const = true`, written as a literal (anything else the loader refuses).
 pub(crate) fn is_const(var: &Block) -> bool {
     var.body.attribute("const").is_some_and(|a| match &a.value {
-        Value::Unknown => false,
+        Value::Unknown(_) => false,
         Value::Native { expr, .. } => {
             matches!(**expr, hcl_edit::expr::Expression::Bool(ref b) if *b.value())
         }
@@ -117,7 +117,7 @@ fn evaluation_errors(name: &str, v: &InputValue, var: &Block) -> Vec<Diagnostic>
 /// `const = false`, written as a literal (OpenTofu's `ConstSet && !Const`).
 pub(crate) fn is_const_false(var: &Block) -> bool {
     var.body.attribute("const").is_some_and(|a| match &a.value {
-        Value::Unknown => false,
+        Value::Unknown(_) => false,
         Value::Native { expr, .. } => {
             matches!(**expr, hcl_edit::expr::Expression::Bool(ref b) if !*b.value())
         }

@@ -19,7 +19,7 @@ use hcl_edit::expr::Expression;
 pub(crate) fn root_value(var: &Block, name: &str, values: &InputValues) -> Option<String> {
     match values.get(name) {
         Some(InputValue::Expr { attr, .. }) => match &attr.value {
-            Value::Unknown => None,
+            Value::Unknown(_) => None,
             Value::Native { .. } => {
                 let x = Expr::of(attr)?;
                 let (v, diags) = value(&x, x.expr)?;
@@ -72,7 +72,7 @@ pub(crate) fn default_val(var: &Block) -> Option<Val> {
 /// A constant attribute's value; `None` when evaluating it reports anything.
 fn attribute_val(attr: &Attribute) -> Option<Val> {
     match &attr.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { .. } => {
             let x = Expr::of(attr)?;
             let (v, diags) = value(&x, x.expr)?;
@@ -142,7 +142,7 @@ pub(crate) fn parses_literally(var: &Block) -> bool {
     };
     let primitive = |s: &str| matches!(s, "string" | "number" | "bool");
     match &ty.value {
-        Value::Unknown => false,
+        Value::Unknown(_) => false,
         Value::Native { expr, .. } => match &**expr {
             Expression::Variable(v) => primitive(v.as_str()),
             Expression::String(s) => s.value() == "string",

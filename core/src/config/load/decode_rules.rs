@@ -177,7 +177,7 @@ fn only_self_refs<'a>(
 fn keyword_or_quoted(v: &crate::config::model::Value) -> Option<String> {
     use crate::config::model::Value;
     match v {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => match expr.as_ref() {
             hcl_edit::expr::Expression::Variable(v) => Some(v.as_str().to_string()),
             e => crate::config::model::literal_native_str(e),

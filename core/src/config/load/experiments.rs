@@ -54,7 +54,7 @@ fn language(a: &Attribute, diags: &mut Diagnostics) {
 /// `hcl.ExprAsKeyword`: a bare name (in JSON, a string holding one).
 fn keyword(v: &Value) -> Option<String> {
     match v {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => match expr.as_ref() {
             hcl_edit::expr::Expression::Variable(v) => Some(v.as_str().to_string()),
             _ => None,

@@ -1,7 +1,7 @@
 //! Native syntax (`.tf`): `hcl-edit` keeps every comment and byte of layout, which the merged
 //! preview needs; this module turns its tree into the configuration model.
 
-use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Value};
+use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Placeholder, Value};
 use crate::diag::{Diagnostic, LineIndex, Range};
 use crate::hcl_syntax::{ForHclEdit, KeptItem};
 use hcl_edit::structure as hs;
@@ -129,9 +129,12 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             name_span,
             value_span,
             end,
+            evaluated,
         } => Item::Attribute(Attribute {
             name: name.clone(),
-            value: Value::Unknown,
+            value: Value::Unknown(Placeholder {
+                evaluated: evaluated.clone(),
+            }),
             origin: Origin {
                 file: f.name.to_string(),
                 decl: f.range(name_span.start.byte..*end),

@@ -206,20 +206,34 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
     })
 }
 
+/// [`value`] of attribute `a`'s expression, hclsyntax's placeholder for one that did not
+/// parse included (unknown, with what evaluating it reports).
+pub fn attribute_value(a: &Attribute) -> Option<(Val, Vec<Diagnostic>)> {
+    if let Value::Unknown(p) = &a.value {
+        return Some((Val::Unknown(Ty::Dynamic), p.evaluated.clone()?));
+    }
+    let x = Expr::of(a)?;
+    value(&x, x.expr)
+}
+
 /// `gohcl.DecodeExpression(attr, nil, &target)` for a bool or string target: the
 /// evaluation's diagnostics, then "Unsuitable value type" when the value does not convert,
 /// is unknown or is null. `None` when not modelled; otherwise the decoded bool (for bool
 /// targets) when decoding succeeded.
 pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)> {
-    let x = Expr::of(a)?;
-    let (v, mut diags) = value(&x, x.expr)?;
+    let (v, mut diags) = attribute_value(a)?;
+    let start = match Expr::of(a) {
+        Some(x) => start_range(&x, x.expr),
+        // hclsyntax's placeholder: its range is its start range.
+        None => Some(a.expr_range.clone()),
+    };
     let unsuitable = |detail: String| -> Option<Diagnostic> {
         Some(
             Diagnostic::error(
                 "Unsuitable value type",
                 format!("Unsuitable value: {detail}"),
             )
-            .with_range(start_range(&x, x.expr)?),
+            .with_range(start.clone()?),
         )
     };
     match convert_plain(&v, want) {

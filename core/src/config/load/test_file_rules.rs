@@ -970,7 +970,7 @@ fn index_text(e: &Expression) -> Option<String> {
 /// `hcl.ExprAsKeyword`: a bare name.
 fn keyword(a: &Attribute) -> Option<String> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => match expr.as_ref() {
             Expression::Variable(v) => Some(v.as_str().to_string()),
             _ => None,
@@ -983,7 +983,7 @@ fn keyword(a: &Attribute) -> Option<String> {
 /// variables); `None` for anything else.
 fn bool_value(a: &Attribute) -> Option<bool> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => match expr.as_ref() {
             Expression::Bool(b) => Some(*b.value()),
             _ => None,

@@ -143,8 +143,7 @@ fn default(
     nullable: Option<bool>,
     diags: &mut Diagnostics,
 ) {
-    let Some(x) = Expr::of(a) else { return };
-    let Some((v, found)) = value(&x, x.expr) else {
+    let Some((v, found)) = crate::config::load::static_eval::attribute_value(a) else {
         return;
     };
     diags.extend(found);
@@ -224,7 +223,7 @@ fn keyword(e: &Expression) -> Option<&str> {
 /// typeexpr on hclsyntax's placeholder for a value that did not parse: neither a keyword
 /// nor a call.
 fn unknown_type(a: &crate::config::model::Attribute, diags: &mut Diagnostics) {
-    if matches!(a.value, crate::config::model::Value::Unknown) {
+    if matches!(a.value, crate::config::model::Value::Unknown(_)) {
         diags.push(err(
             "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
             a.expr_range.clone(),

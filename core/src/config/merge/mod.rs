@@ -197,7 +197,7 @@ fn reject_depends_on(over: &Block, diags: &mut Diagnostics) {
 
 fn first_element_range(a: &Attribute) -> Option<crate::diag::Range> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => match expr.as_array() {
             Some(arr) if arr.is_empty() => None,
             Some(arr) => {

@@ -33,7 +33,7 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
         return;
     }
     let value = match &default.value {
-        Value::Unknown => return,
+        Value::Unknown(_) => return,
         Value::Native { src, .. } => eval_literal(src),
         Value::Json(n) => json_literal(n),
     };
@@ -57,7 +57,7 @@ pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
             .body
             .attribute("nullable")
             .is_some_and(|a| match &a.value {
-                Value::Unknown => false,
+                Value::Unknown(_) => false,
                 Value::Native { expr, .. } => expr.as_bool() == Some(false),
                 Value::Json(n) => {
                     matches!(n.kind, crate::config::load::json::NodeKind::Bool(false))
@@ -100,7 +100,7 @@ fn type_of(variable: &Block) -> Option<Type> {
         .body
         .attribute("type")
         .and_then(|a| match &a.value {
-            Value::Unknown => None,
+            Value::Unknown(_) => None,
             Value::Native { expr, .. } => Type::parse(expr),
             Value::Json(n) => n
                 .as_str()
@@ -124,7 +124,7 @@ fn keep_converted_default(variable: &mut Block, decoded_as: Option<&Type>) {
         return;
     };
     let written = match &default.value {
-        Value::Unknown => return,
+        Value::Unknown(_) => return,
         Value::Native { src, .. } => eval_literal(src),
         Value::Json(n) => json_literal(n),
     };

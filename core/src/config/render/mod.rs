@@ -72,7 +72,7 @@ fn render_body(out: &mut String, body: &Body, indent: &str, kind: &str) {
 fn render_attribute(a: &Attribute, indent: &str, kind: &str) -> String {
     match (&a.text, &a.value) {
         (Some(t), _) => format!("{}{}{}\n", reindent(&t.prefix, indent), t.src, t.suffix),
-        (None, Value::Unknown) => String::new(),
+        (None, Value::Unknown(_)) => String::new(),
         (None, Value::Json(node)) => {
             let how = json_expr::reading(kind, &a.name);
             format!(

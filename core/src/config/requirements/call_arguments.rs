@@ -256,7 +256,7 @@ pub(crate) fn surely_unknown(
                         .blocks_of("locals")
                         .find_map(|b| b.body.attribute(name))
                         .is_some_and(|a| match &a.value {
-                            Value::Unknown => true,
+                            Value::Unknown(_) => true,
                             Value::Native { expr, .. } => surely_unknown(expr, module, depth + 1),
                             Value::Json(_) => false,
                         })

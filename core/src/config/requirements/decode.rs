@@ -236,7 +236,7 @@ fn decode_entry(a: &Attribute, flavor: Flavor, diags: &mut Diagnostics) -> Optio
 /// anything that is not a primitive (the object form).
 pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => {
             if expr.is_object() || expr.is_array() {
                 return None;
@@ -268,7 +268,7 @@ pub(super) fn legacy_string(a: &Attribute) -> Option<Option<String>> {
 fn object_props(a: &Attribute) -> Option<Vec<Prop>> {
     use hcl_edit::Span;
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => {
             let obj = expr.as_object()?;
             let x = crate::config::load::static_eval::Expr::of(a)?;

@@ -293,7 +293,7 @@ pub fn add_module(
                 None => {
                     // hclsyntax's placeholder after a syntax error is an unknown value,
                     // which `decodeVersionConstraint` passes over in silence.
-                    if !matches!(a.value, Value::Unknown) {
+                    if !matches!(a.value, Value::Unknown(_)) {
                         reqs.diagnostics.push(
                             Diagnostic::error(
                                 "Invalid version constraint",
@@ -357,7 +357,7 @@ pub(crate) fn unnormalized_provider_name(name: &str, range: &Range) -> Option<Di
 /// Terraform skips them to find the configuration resource.
 fn import_target(a: &Attribute) -> Option<(bool, bool, String, String)> {
     let text = match &a.value {
-        Value::Unknown => return None,
+        Value::Unknown(_) => return None,
         Value::Native { src, .. } => src.trim().to_string(),
         Value::Json(n) => n.as_str()?.trim().to_string(),
     };

@@ -73,7 +73,7 @@ pub fn module_source(call: &Block, scope: &Scope<'_>) -> Result<Option<String>, 
         return Ok(Some(s));
     }
     let evaluated = match &attr.value {
-        Value::Unknown => Err(Vec::new()),
+        Value::Unknown(_) => Err(Vec::new()),
         Value::Native { expr, .. } => eval(expr, scope, 0),
         Value::Json(node) => node
             .as_str()
@@ -128,7 +128,7 @@ pub(crate) fn call_args(call: &Block, scope: &Scope<'_>) -> CallArgs {
         .filter(|a| !META.contains(&a.name.as_str()))
         .map(|a| {
             let v = match &a.value {
-                Value::Unknown => None,
+                Value::Unknown(_) => None,
                 Value::Native { expr, .. } => eval(expr, scope, 0).ok(),
                 Value::Json(node) => node.as_str().map(str::to_string),
             };
@@ -369,7 +369,7 @@ fn local(scope: &Scope<'_>, name: &str, depth: usize) -> Result<Val, Vec<Diagnos
         .find_map(|b| b.body.attribute(name))
         .ok_or_else(Vec::new)?;
     match &attr.value {
-        Value::Unknown => Err(Vec::new()),
+        Value::Unknown(_) => Err(Vec::new()),
         Value::Native { expr, .. } => value_of(expr, scope, depth + 1),
         Value::Json(node) => node
             .as_str()

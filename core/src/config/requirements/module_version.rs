@@ -27,7 +27,7 @@ pub(crate) fn tofu_version_set(call: &Block) -> bool {
         .is_some_and(|a| match &a.value {
             Value::Native { expr, .. } => !matches!(expr.as_ref(), Expression::Null(_)),
             Value::Json(node) => !matches!(node.kind, crate::config::load::json::NodeKind::Null),
-            Value::Unknown => true,
+            Value::Unknown(_) => true,
         })
 }
 
@@ -46,7 +46,7 @@ pub(crate) fn check_version(
         Err(vec![Diagnostic::error(summary, detail).with_range(at)])
     };
     let value = match &attr.value {
-        Value::Unknown => return Ok(None),
+        Value::Unknown(_) => return Ok(None),
         Value::Json(node) => node.as_str().map(str::to_string),
         Value::Native { expr, .. } => {
             let Some(x) = Expr::of(attr) else {

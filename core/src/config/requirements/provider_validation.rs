@@ -255,7 +255,7 @@ fn call_facts(b: &Block) -> CallFacts {
 /// `None` for an empty list, which Terraform does not count.
 fn first_dependency(a: &crate::config::model::Attribute) -> Option<Range> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { expr, .. } => {
             let first = expr.as_array()?.iter().next()?;
             use hcl_edit::Span;

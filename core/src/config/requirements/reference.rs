@@ -489,7 +489,7 @@ fn decode(
 /// Decodes attribute `a` (a `provider` argument) as a provider configuration reference.
 pub fn attribute_ref(a: &Attribute, diags: &mut Diagnostics) -> Option<ProviderRef> {
     match &a.value {
-        Value::Unknown => None,
+        Value::Unknown(_) => None,
         Value::Native { src, expr } => decode(
             native_form(src, expr),
             &Place {
@@ -529,7 +529,7 @@ pub type PassedProvider = (Option<ProviderRef>, Option<ProviderRef>);
 pub fn check_providers_map(a: &Attribute, diags: &mut Diagnostics) -> Vec<PassedProvider> {
     let mut out = Vec::new();
     match &a.value {
-        Value::Unknown => {}
+        Value::Unknown(_) => {}
         Value::Native { src, expr } => {
             let Some(obj) = expr.as_object() else {
                 // Not a map: Terraform's own error for that is outside requirements.
