@@ -19,6 +19,7 @@ use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 
+const NOT_A_LIST: &str = "A static list expression is required.";
 const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 
 /// Checks top-level block `b` of a file whose text is `src`.
@@ -96,6 +97,17 @@ fn reference(e: &Expression) -> Result<Option<&str>, ()> {
     }
 }
 
+/// hclsyntax's placeholder for a value that did not parse, read where Terraform wants a
+/// static list or reference (`detail` says which): it is neither, and is not evaluated.
+/// `None` for any other value, or a kept expression not modelled.
+fn placeholder(a: &Attribute, detail: &str) -> Option<Diagnostic> {
+    let Value::Unknown(p) = &a.value else {
+        return None;
+    };
+    p.evaluated.as_ref()?;
+    Some(Diagnostic::error("Invalid expression", detail).with_range(a.expr_range.clone()))
+}
+
 /// `hcl.ExprList`: the elements of a tuple constructor, or the diagnostic for anything else;
 /// `None` for parentheses (not modelled).
 fn static_list<'e>(
@@ -108,9 +120,7 @@ fn static_list<'e>(
         // HCL points at where the expression starts.
         _ => Err(Diagnostic::error(
             "Invalid expression",
-            "A static list expression is required.",
-        )
-        .with_range(start_range(x, e)?)),
+NOT_A_LIST).with_range(start_range(x, e)?)),
     })
 }
 
@@ -124,6 +134,10 @@ fn quoted_reference(e: &Expression) -> bool {
 }
 
 fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(d) = placeholder(a, NOT_A_LIST) {
+        diags.push(d);
+        return Some(());
+    }
     let x = Expr::of(a)?;
     let items = match static_list(&x, x.expr)? {
         Ok(items) => items,
@@ -156,6 +170,10 @@ fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
 }
 
 fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(d) = placeholder(a, NOT_A_LIST) {
+        diags.push(d);
+        return Some(());
+    }
     let x = Expr::of(a)?;
     if matches!(x.expr, Expression::Variable(v) if v.as_str() == "all") {
         return Some(());
@@ -212,6 +230,10 @@ fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
 
 /// `from`/`to` of `moved`, `from` of `removed`: one static reference (no quoted form).
 fn single(a: &Attribute, diags: &mut Diagnostics) {
+    if let Some(d) = placeholder(a, NOT_A_REFERENCE) {
+        diags.push(d);
+        return;
+    }
     let Some(x) = Expr::of(a) else { return };
     if let Ok(None) = reference(x.expr) {
         diags.push(not_a_reference(&x, x.expr));
@@ -254,6 +276,10 @@ fn trigger(path: &[String]) -> Option<Trigger> {
 /// `decodeReplaceTriggeredBy`: each element refers to exactly one managed resource, and
 /// otherwise only to `count.index` or `each.key`.
 fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(d) = placeholder(a, NOT_A_LIST) {
+        diags.push(d);
+        return Some(());
+    }
     let x = Expr::of(a)?;
     let items = match static_list(&x, x.expr)? {
         Ok(items) => items,

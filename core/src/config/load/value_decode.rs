@@ -2,7 +2,8 @@
 //! block schema: a variable's `type` (HCL's `typeexpr` with Terraform's quoted and legacy
 //! forms), its `default` against that type, `nullable = false` with a null default, `const`
 //! with `sensitive`/`ephemeral`, and the constant bools and strings of variables, outputs
-//! and resource lifecycles (`gohcl.DecodeExpression` with no evaluation context).
+//! and resource and `removed` lifecycles (`gohcl.DecodeExpression` with no evaluation
+//! context).
 //!
 //! Native syntax only: a JSON file's values are read through another path in HCL, not
 //! modelled here, so nothing is said about them.
@@ -57,6 +58,11 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
                         diags.extend(found);
                     }
                 }
+            }
+        }
+        "removed" if b.labels.is_empty() => {
+            for lc in b.body.blocks_of("lifecycle").filter(|l| l.labels.is_empty()) {
+                decode_into(lc, "destroy", &Ty::Bool, diags);
             }
         }
         "resource" if b.labels.len() == 2 => {

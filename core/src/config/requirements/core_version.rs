@@ -83,6 +83,11 @@ fn constraint_of(attr: &Attribute, invalid: &mut Diagnostics) -> Option<String> 
     let refuse = |detail: &str| {
         Diagnostic::error("Invalid version constraint", detail).with_range(attr.expr_range.clone())
     };
+    // hclsyntax's placeholder: what evaluating it reports, then nothing (unknown).
+    if let crate::config::model::Value::Unknown(p) = &attr.value {
+        invalid.extend(p.evaluated.iter().flatten().cloned());
+        return None;
+    }
     match legacy_string(attr) {
         Some(Some(s)) if check_config_syntax(&s) => Some(s),
         Some(Some(_)) => {

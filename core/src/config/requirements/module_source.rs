@@ -73,7 +73,9 @@ pub fn module_source(call: &Block, scope: &Scope<'_>) -> Result<Option<String>, 
         return Ok(Some(s));
     }
     let evaluated = match &attr.value {
-        Value::Unknown(_) => Err(Vec::new()),
+        // hclsyntax's placeholder: evaluating it reports its parse errors again, or gives
+        // an unknown value.
+        Value::Unknown(p) => Err(p.evaluated.clone().unwrap_or_default()),
         Value::Native { expr, .. } => eval(expr, scope, 0),
         Value::Json(node) => node
             .as_str()

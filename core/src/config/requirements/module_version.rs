@@ -17,6 +17,8 @@ use crate::diag::Diagnostic;
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::Span;
 
+const UNKNOWN: &str = "Only literal values and const variables can be evaluated during init.";
+
 /// Whether OpenTofu takes the call as asking for a registry module: it sets `version` to
 /// anything but a literal `null` (`ModuleCall.VersionAttr`, dropped for a null value in
 /// `decodeStaticVersion`, `internal/configs/module_call.go`). A variable that evaluates to
@@ -46,7 +48,15 @@ pub(crate) fn check_version(
         Err(vec![Diagnostic::error(summary, detail).with_range(at)])
     };
     let value = match &attr.value {
-        Value::Unknown(_) => return Ok(None),
+        // hclsyntax's placeholder: evaluating it reports its parse errors again, or gives
+        // an unknown value.
+        Value::Unknown(p) => {
+            return match &p.evaluated {
+                Some(again) if !again.is_empty() => Err(again.clone()),
+                Some(_) => error("Unknown module version", UNKNOWN, range),
+                None => Ok(None),
+            }
+        }
         Value::Json(node) => node.as_str().map(str::to_string),
         Value::Native { expr, .. } => {
             let Some(x) = Expr::of(attr) else {
@@ -77,11 +87,7 @@ pub(crate) fn check_version(
                 }
                 e => {
                     if super::call_arguments::surely_unknown(e, scope.module, 0) {
-                        return error(
-                            "Unknown module version",
-                            "Only literal values and const variables can be evaluated during init.",
-                            range,
-                        );
+                        return error("Unknown module version", UNKNOWN, range);
                     }
                     eval_string(e, scope)
                 }

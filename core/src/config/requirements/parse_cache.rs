@@ -33,8 +33,12 @@ pub(crate) fn without_cached(
         .iter()
         .filter(|d| file(d).is_some_and(|f| parsed.contains(&f)))
         .collect();
-    if !cached.is_empty() {
-        own.0.retain(|d| !cached.contains(&d));
+    // One copy each: a placeholder hclsyntax kept reports its parse errors again when
+    // decoding evaluates it, and that copy is the decoder's, not the cached parse's.
+    for d in cached {
+        if let Some(at) = own.0.iter().position(|o| o == d) {
+            own.0.remove(at);
+        }
     }
     parsed.extend(syntax.iter().filter_map(file));
     own
