@@ -51,6 +51,33 @@ pub struct Placeholder {
     /// again), its value being unknown; `None` where the expression hclsyntax kept is not
     /// modelled, and nothing is said about its value.
     pub evaluated: Option<Vec<crate::diag::Diagnostic>>,
+    /// The operation hclsyntax made of a silent placeholder token that is an arithmetic
+    /// operator, the placeholder its left operand; the value is then that operation's.
+    pub operation: Option<Box<Operation>>,
+}
+
+impl Placeholder {
+    /// The placeholder's `StartRange`, where the attribute's value `range` was written.
+    pub fn start_range(&self, range: &Range) -> Range {
+        self.operation
+            .as_ref()
+            .map_or_else(|| range.clone(), |o| o.start.clone())
+    }
+}
+
+/// `<placeholder> op <right operand>` as hclsyntax reads `%t` after a file's first error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operation {
+    /// `*`, `/` or `%`.
+    pub operator: char,
+    /// The right operand's text.
+    pub rhs: String,
+    /// Where the right operand was written.
+    pub rhs_range: Range,
+    /// Where the whole operation was written.
+    pub whole: Range,
+    /// Where the placeholder (the operator token) was written: the operation's start.
+    pub start: Range,
 }
 
 /// `name = value` inside a body.

@@ -199,6 +199,27 @@ impl<'a> Parser<'a> {
         let kept_whole = self.recovery && self.unknown_from == Some(value.from);
         let placeholder = nothing_read || kept_whole;
         let value_span = if nothing_read { value.span } else { expr };
+        // A silent placeholder token read on as something else: an arithmetic operator
+        // whose left operand it is, or a form not modelled.
+        let mut evaluated = if nothing_read {
+            Some(Diags::new())
+        } else {
+            self.evaluated.clone()
+        };
+        let mut operation = None;
+        if kept_whole && !nothing_read && evaluated.as_ref().is_some_and(Vec::is_empty) {
+            let operator = match value.kind {
+                Kind::Star => Some('*'),
+                Kind::Slash => Some('/'),
+                Kind::Percent => Some('%'),
+                _ => None,
+            };
+            let rhs = self.token(read_before + 1).span.to(self.prev_range());
+            operation = operator.map(|op| (op, value.span, rhs));
+            if operation.is_none() {
+                evaluated = None;
+            }
+        }
         if placeholder && !single_line {
             let represented = self.represented;
             self.recover_after_body_item();
@@ -212,12 +233,8 @@ impl<'a> Parser<'a> {
                 name_span: ident.span,
                 value_span,
                 end: expr_end,
-                // Nothing read: hclsyntax's placeholder of unknown value.
-                evaluated: if nothing_read {
-                    Some(Diags::new())
-                } else {
-                    self.evaluated.clone()
-                },
+                evaluated,
+                operation,
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();

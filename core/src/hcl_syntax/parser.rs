@@ -78,6 +78,10 @@ pub(crate) enum KeptItem {
         end: usize,
         /// What evaluating the placeholder reports (see [`Parser::evaluated`]).
         evaluated: Option<Vec<Diagnostic>>,
+        /// A placeholder token that is also an arithmetic operator (`%t` after the first
+        /// error: hclsyntax reads `%` as a placeholder of unknown value, then as `%` with
+        /// `t` its right operand): the operator, where it and its right operand were written.
+        operation: Option<(char, Span, Span)>,
     },
 }
 

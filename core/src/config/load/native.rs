@@ -1,7 +1,8 @@
 //! Native syntax (`.tf`): `hcl-edit` keeps every comment and byte of layout, which the merged
 //! preview needs; this module turns its tree into the configuration model.
 
-use crate::config::model::{Attribute, Block, Body, Item, NativeText, Origin, Placeholder, Value};
+use crate::config::model::{Attribute, Block, Body, Item, NativeText, Operation, Origin, Placeholder,
+    Value};
 use crate::diag::{Diagnostic, LineIndex, Range};
 use crate::hcl_syntax::{ForHclEdit, KeptItem};
 use hcl_edit::structure as hs;
@@ -130,10 +131,21 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             value_span,
             end,
             evaluated,
+            operation,
         } => Item::Attribute(Attribute {
             name: name.clone(),
             value: Value::Unknown(Placeholder {
                 evaluated: evaluated.clone(),
+                operation: operation.map(|(operator, op, rhs)| {
+                    let at = bytes(rhs);
+                    Box::new(Operation {
+                        operator,
+                        rhs: f.src.get(at.clone()).unwrap_or_default().to_string(),
+                        rhs_range: f.range(at.clone()),
+                        whole: f.range(bytes(*value_span).start..at.end),
+                        start: f.range(bytes(op)),
+                    })
+                }),
             }),
             origin: Origin {
                 file: f.name.to_string(),

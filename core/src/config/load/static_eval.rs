@@ -105,6 +105,9 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
                 match op.value() {
                     TraversalOperator::GetAttr(_) | TraversalOperator::LegacyIndex(_) => {}
                     TraversalOperator::Index(Expression::Number(_) | Expression::String(_)) => {}
+                    // A splat's source fails to evaluate, and its `Each` is then not
+                    // evaluated (only its anonymous item, which says nothing).
+                    TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => break,
                     _ => return None,
                 }
             }
@@ -202,15 +205,50 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
             let open = x.text(&span).find('(')?;
             x.range(Some(span.start..span.start + open + 1))
         }
+        Expression::Traversal(t) => match splat_marker(t) {
+            Ok(Some(marker)) => x.range(Some(marker)),
+            Ok(None) => x.range(Some(span)),
+            Err(()) => return None,
+        },
         _ => x.range(Some(span)),
     })
+}
+
+/// A traversal whose outermost node in hclsyntax's tree is its one splat (`SplatExpr`,
+/// which starts at its marker): the marker's span (`.*` or `[*]`); `Ok(None)` without a
+/// splat, `Err` for other forms (several splats, an index after an attribute splat).
+fn splat_marker(t: &hcl_edit::expr::Traversal) -> Result<Option<std::ops::Range<usize>>, ()> {
+    let mut ops = t.operators.iter();
+    while let Some(op) = ops.next() {
+        let full = match op.value() {
+            TraversalOperator::AttrSplat(_) => false,
+            TraversalOperator::FullSplat(_) => true,
+            _ => continue,
+        };
+        // A full splat takes every step after it; an attribute splat only names.
+        let rest_taken = ops.all(|o| match o.value() {
+            TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => false,
+            TraversalOperator::GetAttr(_) | TraversalOperator::LegacyIndex(_) => true,
+            TraversalOperator::Index(_) => full,
+        });
+        return if rest_taken {
+            op.span().map(Some).ok_or(())
+        } else {
+            Err(())
+        };
+    }
+    Ok(None)
 }
 
 /// [`value`] of attribute `a`'s expression, hclsyntax's placeholder for one that did not
 /// parse included (unknown, with what evaluating it reports).
 pub fn attribute_value(a: &Attribute) -> Option<(Val, Vec<Diagnostic>)> {
     if let Value::Unknown(p) = &a.value {
-        return Some((Val::Unknown(Ty::Dynamic), p.evaluated.clone()?));
+        let diags = p.evaluated.clone()?;
+        return match &p.operation {
+            Some(op) => super::static_ops::unknown_left(op, diags),
+            None => Some((Val::Unknown(Ty::Dynamic), diags)),
+        };
     }
     let x = Expr::of(a)?;
     value(&x, x.expr)
@@ -224,8 +262,10 @@ pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)
     let (v, mut diags) = attribute_value(a)?;
     let start = match Expr::of(a) {
         Some(x) => start_range(&x, x.expr),
-        // hclsyntax's placeholder: its range is its start range.
-        None => Some(a.expr_range.clone()),
+        None => match &a.value {
+            Value::Unknown(p) => Some(p.start_range(&a.expr_range)),
+            _ => None,
+        },
     };
     let unsuitable = |detail: String| -> Option<Diagnostic> {
         Some(

@@ -85,6 +85,41 @@ fn operation_failed(x: &Expr<'_>, span: Option<std::ops::Range<usize>>, msg: &st
     .with_range(x.range(span))
 }
 
+/// `BinaryOpExpr.Value(nil)` of an arithmetic operation whose left operand is hclsyntax's
+/// placeholder of unknown value, which reported `lhs_diags`: the right operand converted
+/// to a number, its diagnostics, a null refused; the result an unknown number. `None` where
+/// the right operand's text is no single operand (another operator would bind first).
+pub(crate) fn unknown_left(
+    op: &crate::config::model::Operation,
+    lhs_diags: Vec<Diagnostic>,
+) -> Option<(Val, Vec<Diagnostic>)> {
+    let e = hcl_edit::parser::parse_expr(&op.rhs).ok()?;
+    if matches!(e, Expression::BinaryOp(_) | Expression::Conditional(_)) {
+        return None;
+    }
+    let x = Expr::in_text(&e, &op.rhs, &op.rhs_range);
+    let mut rhs_diags = Vec::new();
+    let rhs = eval(&x, &e, &mut rhs_diags)?;
+    let mut diags = Vec::new();
+    let converted = convert(rhs, &Ty::Number)?;
+    if let Err(m) = &converted {
+        diags.push(invalid_operand(&x, "right", &e, m));
+    }
+    let failed = lhs_diags.iter().chain(&rhs_diags).any(Diagnostic::is_error);
+    diags.extend(lhs_diags);
+    diags.extend(rhs_diags);
+    if converted.as_ref().is_ok_and(|v| *v == Val::Null) && !failed {
+        diags.push(
+            Diagnostic::error(
+                "Operation failed",
+                "Error during operation: argument must not be null.",
+            )
+            .with_range(op.whole.clone()),
+        );
+    }
+    Some((Val::Unknown(Ty::Number), diags))
+}
+
 /// `BinaryOpExpr.Value(nil)`.
 pub(crate) fn binary(x: &Expr<'_>, op: &BinaryOp, diags: &mut Vec<Diagnostic>) -> Option<Val> {
     let operator = *op.operator.value();

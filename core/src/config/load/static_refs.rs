@@ -105,7 +105,13 @@ fn placeholder(a: &Attribute, detail: &str) -> Option<Diagnostic> {
         return None;
     };
     p.evaluated.as_ref()?;
-    Some(Diagnostic::error("Invalid expression", detail).with_range(a.expr_range.clone()))
+    // `hcl.ExprList` points at the expression's start, `hcl.AbsTraversalForExpr` at all of it.
+    let at = if detail == NOT_A_LIST {
+        p.start_range(&a.expr_range)
+    } else {
+        a.expr_range.clone()
+    };
+    Some(Diagnostic::error("Invalid expression", detail).with_range(at))
 }
 
 /// `hcl.ExprList`: the elements of a tuple constructor, or the diagnostic for anything else;
@@ -235,7 +241,8 @@ fn single(a: &Attribute, diags: &mut Diagnostics) {
         return;
     }
     let Some(x) = Expr::of(a) else { return };
-    if let Ok(None) = reference(x.expr) {
+    // No shim for quoted addresses here: a template is no reference either.
+    if let Ok(None) | Err(()) = reference(x.expr) {
         diags.push(not_a_reference(&x, x.expr));
     }
 }

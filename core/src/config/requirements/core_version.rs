@@ -83,9 +83,16 @@ fn constraint_of(attr: &Attribute, invalid: &mut Diagnostics) -> Option<String> 
     let refuse = |detail: &str| {
         Diagnostic::error("Invalid version constraint", detail).with_range(attr.expr_range.clone())
     };
-    // hclsyntax's placeholder: what evaluating it reports, then nothing (unknown).
-    if let crate::config::model::Value::Unknown(p) = &attr.value {
-        invalid.extend(p.evaluated.iter().flatten().cloned());
+    // `Value(nil)` first: its errors end the decoding (an unknown value too: hclsyntax's
+    // placeholder for a value that did not parse).
+    let evaluated = crate::config::load::static_eval::attribute_value(attr);
+    if let Some((v, found)) = &evaluated {
+        if found.iter().any(Diagnostic::is_error) || matches!(v, crate::config::load::cty::Val::Unknown(_)) {
+            invalid.extend(found.iter().cloned());
+            return None;
+        }
+    }
+    if let crate::config::model::Value::Unknown(_) = &attr.value {
         return None;
     }
     match legacy_string(attr) {
