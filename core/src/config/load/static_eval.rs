@@ -104,7 +104,13 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
             for op in &t.operators {
                 match op.value() {
                     TraversalOperator::GetAttr(_) | TraversalOperator::LegacyIndex(_) => {}
-                    TraversalOperator::Index(Expression::Number(_) | Expression::String(_)) => {}
+                    // Literal keys make a traversal step (`true-[null]`: the name `true-`).
+                    TraversalOperator::Index(
+                        Expression::Number(_)
+                        | Expression::String(_)
+                        | Expression::Null(_)
+                        | Expression::Bool(_),
+                    ) => {}
                     // A splat's source fails to evaluate, and its `Each` is then not
                     // evaluated (only its anonymous item, which says nothing).
                     TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => break,
