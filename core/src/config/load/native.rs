@@ -1,8 +1,9 @@
 //! Native syntax (`.tf`): `hcl-edit` keeps every comment and byte of layout, which the merged
 //! preview needs; this module turns its tree into the configuration model.
 
-use crate::config::model::{Attribute, Block, Body, Item, NativeText, Operation, Origin, Placeholder,
-    Value};
+use crate::config::model::{
+    Attribute, Block, Body, Item, NativeText, Operation, Origin, Placeholder, Value,
+};
 use crate::diag::{Diagnostic, LineIndex, Range};
 use crate::hcl_syntax::{ForHclEdit, KeptItem};
 use hcl_edit::structure as hs;

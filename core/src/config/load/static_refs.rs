@@ -124,9 +124,9 @@ fn static_list<'e>(
         Expression::Parenthesis(_) => return None,
         Expression::Array(items) => Ok(items.iter().collect()),
         // HCL points at where the expression starts.
-        _ => Err(Diagnostic::error(
-            "Invalid expression",
-NOT_A_LIST).with_range(start_range(x, e)?)),
+        _ => {
+            Err(Diagnostic::error("Invalid expression", NOT_A_LIST).with_range(start_range(x, e)?))
+        }
     })
 }
 

@@ -61,7 +61,11 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
             }
         }
         "removed" if b.labels.is_empty() => {
-            for lc in b.body.blocks_of("lifecycle").filter(|l| l.labels.is_empty()) {
+            for lc in b
+                .body
+                .blocks_of("lifecycle")
+                .filter(|l| l.labels.is_empty())
+            {
                 decode_into(lc, "destroy", &Ty::Bool, diags);
             }
         }

@@ -87,7 +87,9 @@ fn constraint_of(attr: &Attribute, invalid: &mut Diagnostics) -> Option<String> 
     // placeholder for a value that did not parse).
     let evaluated = crate::config::load::static_eval::attribute_value(attr);
     if let Some((v, found)) = &evaluated {
-        if found.iter().any(Diagnostic::is_error) || matches!(v, crate::config::load::cty::Val::Unknown(_)) {
+        if found.iter().any(Diagnostic::is_error)
+            || matches!(v, crate::config::load::cty::Val::Unknown(_))
+        {
             invalid.extend(found.iter().cloned());
             return None;
         }
