@@ -30,13 +30,16 @@ use std::time::{Duration, Instant};
 use compare::{diagnostics, short_diff, tree};
 
 const USAGE: &str =
-    "usage: cargo xtask real-world [--mirror DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
+    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
 
 struct Options {
     mirror: PathBuf,
+    /// Where the extracted repositories, the scratch copies and the report go (two runs with
+    /// different ones can run side by side).
+    out: PathBuf,
     only: Option<String>,
     jobs: usize,
     /// Skip the `init` comparison.
@@ -48,6 +51,7 @@ fn options(args: &[String]) -> Result<Options> {
         mirror: std::env::var_os("TFLOCK_REAL_WORLD_MIRROR")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/work/.mirror")),
+        out: crate::target_dir().join("real-world"),
         only: None,
         jobs: 2,
         no_init: false,
@@ -57,6 +61,7 @@ fn options(args: &[String]) -> Result<Options> {
         let mut value = || it.next().cloned().context(USAGE);
         match a.as_str() {
             "--mirror" => o.mirror = PathBuf::from(value()?),
+            "--out" => o.out = PathBuf::from(value()?),
             "--only" => o.only = Some(value()?),
             "--jobs" => o.jobs = value()?.parse().context(USAGE)?,
             "--no-init" => o.no_init = true,
@@ -168,7 +173,7 @@ struct Outcome {
 pub fn run(args: &[String]) -> Result<()> {
     let o = options(args)?;
     crate::install_terraform_oracle()?;
-    let base = crate::target_dir().join("real-world");
+    let base = o.out.clone();
     let work = base.join("work");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(work.join("jobs"))?;
