@@ -336,7 +336,13 @@ fn compare_init(
         rel: module.rel.clone(),
         kind: Kind::Differ,
         detail: Vec::new(),
-        constructs: module.constructs.clone(),
+        // `init` reads the files as written, `required_version` included.
+        constructs: module
+            .constructs
+            .iter()
+            .copied()
+            .filter(|c| *c != UNPINNED)
+            .collect(),
         fmt_changes: false,
         requirements: BTreeSet::new(),
         locks_written: false,
