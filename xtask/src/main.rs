@@ -85,12 +85,14 @@ fn main() -> Result<()> {
             eprintln!(
                 "  install-check  cargo install --path cli and --git (this clone), then tflock version (part of test)"
             );
-            eprintln!("  real-world [--mirror DIR] [--only TEXT] [--jobs N]");
+            eprintln!(
+                "  real-world [--mirror DIR] [--out DIR] [--only TEXT] [--jobs N] [--no-init]"
+            );
             eprintln!(
                 "         Terraform vs tflock on the repositories of tests/real-world-repos.txt"
             );
             eprintln!("         (fetched beforehand into DIR, default /work/.mirror); not in CI;");
-            eprintln!("         report in <target>/real-world/report.md");
+            eprintln!("         report in DIR of --out, default <target>/real-world, report.md");
             std::process::exit(2)
         }
     }

@@ -6,7 +6,8 @@
 //! Every module directory whose module calls are all local (`./`, `../`; the others need the
 //! network and are listed as skipped) is copied to a scratch directory, where the real
 //! Terraform runs `get` + `providers` and tflock runs `providers`; the requirement trees
-//! (siblings sorted), exit statuses and diagnostic summaries are compared. Every lock file is
+//! (siblings sorted), exit statuses and diagnostic summaries are compared (where `get` refuses
+//! only the core version, on a copy without `required_version`). Every lock file is
 //! judged by `terraform providers` and `tflock lockfile check`, and rewritten by
 //! `tflock lockfile fmt` (a file Terraform wrote should come back unchanged). The report goes
 //! to stdout and `<target>/real-world/report.md` (with `results.tsv` beside it).
@@ -29,13 +30,16 @@ use std::time::{Duration, Instant};
 use compare::{diagnostics, short_diff, tree};
 
 const USAGE: &str =
-    "usage: cargo xtask real-world [--mirror DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
+    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
 
 struct Options {
     mirror: PathBuf,
+    /// Where the extracted repositories, the scratch copies and the report go (two runs with
+    /// different ones can run side by side).
+    out: PathBuf,
     only: Option<String>,
     jobs: usize,
     /// Skip the `init` comparison.
@@ -47,6 +51,7 @@ fn options(args: &[String]) -> Result<Options> {
         mirror: std::env::var_os("TFLOCK_REAL_WORLD_MIRROR")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/work/.mirror")),
+        out: crate::target_dir().join("real-world"),
         only: None,
         jobs: 2,
         no_init: false,
@@ -56,6 +61,7 @@ fn options(args: &[String]) -> Result<Options> {
         let mut value = || it.next().cloned().context(USAGE);
         match a.as_str() {
             "--mirror" => o.mirror = PathBuf::from(value()?),
+            "--out" => o.out = PathBuf::from(value()?),
             "--only" => o.only = Some(value()?),
             "--jobs" => o.jobs = value()?.parse().context(USAGE)?,
             "--no-init" => o.no_init = true,
@@ -167,7 +173,7 @@ struct Outcome {
 pub fn run(args: &[String]) -> Result<()> {
     let o = options(args)?;
     crate::install_terraform_oracle()?;
-    let base = crate::target_dir().join("real-world");
+    let base = o.out.clone();
     let work = base.join("work");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(work.join("jobs"))?;
@@ -330,7 +336,13 @@ fn compare_init(
         rel: module.rel.clone(),
         kind: Kind::Differ,
         detail: Vec::new(),
-        constructs: module.constructs.clone(),
+        // `init` reads the files as written, `required_version` included.
+        constructs: module
+            .constructs
+            .iter()
+            .copied()
+            .filter(|c| *c != UNPINNED)
+            .collect(),
         fmt_changes: false,
         requirements: BTreeSet::new(),
         locks_written: false,
@@ -842,7 +854,8 @@ fn clean_env(cmd: &mut Command, work: &Path, data: &Path) {
 }
 
 /// Terraform (`get`, then `providers`) and tflock (`providers`, with a data directory of
-/// its own: it must find local modules without Terraform's manifest) in one module directory.
+/// its own: it must find local modules without Terraform's manifest) in one module directory;
+/// where `get` refuses only the core version, both again on a copy without `required_version`.
 fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Path) -> Outcome {
     let dir = copy.join(rel);
     let reach = scan::reach(copy, &dir);
@@ -867,29 +880,23 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
         return outcome;
     }
     let _ = std::fs::create_dir_all(scratch);
-    let tf_data = scratch.join("tf-data");
-    // `get` installs the local modules (a no-op, skipped, when there are no module calls).
-    let get = (reach.calls > 0).then(|| {
-        run_captured(
-            terraform(&dir, work, &tf_data, &["get", "-no-color"]),
-            scratch,
-            "get",
-        )
-    });
-    let tf = if let Some(get) = get.filter(|g| !g.ok) {
-        get
-    } else {
-        run_captured(
-            terraform(&dir, work, &tf_data, &["providers", "-no-color"]),
-            scratch,
-            "tf",
-        )
-    };
-    let ours = run_captured(
-        tflock(&dir, work, &scratch.join("tflock-data"), &["providers"]),
-        scratch,
-        "tflock",
-    );
+    outcome.reached = reach
+        .dirs
+        .iter()
+        .filter(|d| !d.starts_with(&dir))
+        .filter_map(|d| d.strip_prefix(copy).ok())
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
+    let mut ran = providers_by_both(&dir, reach.calls > 0, scratch, work, "");
+    if core_version_refused(&ran.0) {
+        let unpinned = scratch.join("unpinned");
+        let copied = init::copy_reached(copy, rel, &outcome.reached, &unpinned);
+        if copied.is_ok() && unpin(&unpinned) {
+            outcome.constructs.insert(UNPINNED);
+            ran = providers_by_both(&unpinned.join(rel), true, scratch, work, "unpinned-");
+        }
+    }
+    let (tf, ours) = ran;
     let (tf_tree, our_tree) = (tree(&tf.stdout), tree(&ours.stdout));
     let (tf_diags, our_diags) = (diagnostics(&tf.text), diagnostics(&ours.text));
     let render = |d: &BTreeSet<(String, String)>| -> BTreeSet<String> {
@@ -900,14 +907,96 @@ fn compare_module(repo: usize, copy: &Path, rel: &str, scratch: &Path, work: &Pa
     outcome.kind = Kind::judge(tf.ok, ours.ok, diff.is_empty());
     outcome.detail = diff;
     outcome.requirements = tf_tree.union(&our_tree).cloned().collect();
-    outcome.reached = reach
-        .dirs
-        .iter()
-        .filter(|d| !d.starts_with(&dir))
-        .filter_map(|d| d.strip_prefix(copy).ok())
-        .map(|d| d.to_string_lossy().into_owned())
-        .collect();
     outcome
+}
+
+/// The construct naming a directory compared without its `required_version` arguments.
+const UNPINNED: &str = "required_version refused by get (compared without it)";
+
+/// Terraform (`get` when there are module calls, then `providers`) and tflock (`providers`)
+/// in `dir`; their output files and data directories under `scratch` start with `prefix`.
+fn providers_by_both(
+    dir: &Path,
+    calls: bool,
+    scratch: &Path,
+    work: &Path,
+    prefix: &str,
+) -> (Ran, Ran) {
+    let tf_data = scratch.join(format!("{prefix}tf-data"));
+    // `get` installs the local modules (a no-op, skipped, when there are no module calls).
+    let get = calls.then(|| {
+        run_captured(
+            terraform(dir, work, &tf_data, &["get", "-no-color"]),
+            scratch,
+            &format!("{prefix}get"),
+        )
+    });
+    let tf = if let Some(get) = get.filter(|g| !g.ok) {
+        get
+    } else {
+        run_captured(
+            terraform(dir, work, &tf_data, &["providers", "-no-color"]),
+            scratch,
+            &format!("{prefix}tf"),
+        )
+    };
+    let ours = run_captured(
+        tflock(
+            dir,
+            work,
+            &scratch.join(format!("{prefix}tflock-data")),
+            &["providers"],
+        ),
+        scratch,
+        &format!("{prefix}tflock"),
+    );
+    (tf, ours)
+}
+
+/// Whether Terraform failed only because a `required_version` refuses its version: `get`
+/// stops there before installing anything, so `providers` has no tree to show, while
+/// `providers` itself never checks the constraint.
+fn core_version_refused(tf: &Ran) -> bool {
+    let errors: Vec<String> = diagnostics(&tf.text)
+        .into_iter()
+        .filter(|(severity, _)| severity == "error")
+        .map(|(_, summary)| summary)
+        .collect();
+    !tf.ok && !errors.is_empty() && errors.iter().all(|e| e == CORE_VERSION_REFUSED)
+}
+
+/// Terraform's summary for a `required_version` its version does not meet.
+const CORE_VERSION_REFUSED: &str = "Unsupported Terraform Core version";
+
+/// Takes the `required_version` arguments out of every configuration file under `root`;
+/// whether there was one.
+fn unpin(root: &Path) -> bool {
+    let mut found = false;
+    for e in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        let (path, name) = (e.path(), e.file_name().to_string_lossy().into_owned());
+        let Ok(kind) = e.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            found |= unpin(&path);
+            continue;
+        }
+        if !kind.is_file() {
+            continue; // a link's target is reached, if at all, as a directory of its own
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let stripped = if name.ends_with(".tf") {
+            scan::strip_required_version(&text)
+        } else if name.ends_with(".tf.json") {
+            scan::strip_required_version_json(&text)
+        } else {
+            None
+        };
+        if let Some(stripped) = stripped {
+            found |= std::fs::write(&path, stripped).is_ok();
+        }
+    }
+    found
 }
 
 /// One lock file beside an empty configuration: `terraform providers` reads it, `tflock
@@ -1106,6 +1195,16 @@ fn report(repos: &[Repo], results: &[Outcome], tflock_commit: &str) -> String {
         "\nLock files `tflock lockfile fmt` rewrites: {fmt} of {}.",
         count(None, What::Lock, None)
     );
+    let unpinned = results
+        .iter()
+        .filter(|r| r.what == What::Module && r.constructs.contains(UNPINNED))
+        .count();
+    let _ = writeln!(
+        out,
+        "Module directories compared without their `required_version` (`terraform get` \
+         refuses the core version; `init` compares that refusal on the files as written): \
+         {unpinned}."
+    );
     let written = results.iter().filter(|r| r.locks_written).count();
     let _ = writeln!(
         out,
@@ -1183,7 +1282,7 @@ fn tsv(repos: &[Repo], results: &[Outcome]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::selected;
+    use super::{core_version_refused, selected, unpin, Ran};
 
     const LISTED: &[&str] = &[
         "hashicorp/terraform",
@@ -1214,5 +1313,49 @@ mod tests {
         ));
         assert!(selected("x,-ls", "hashicorp/terraform-ls", LISTED));
         assert!(!selected("x,y", "hashicorp/terraform-ls", LISTED));
+    }
+
+    fn ran(ok: bool, text: &str) -> Ran {
+        Ran {
+            ok,
+            stdout: String::new(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn only_a_failure_with_nothing_but_the_core_version_is_refused() {
+        let refused = "Warning: Quoted references are deprecated\n\nError: Unsupported Terraform Core version\n";
+        assert!(core_version_refused(&ran(false, refused)));
+        let beside = format!("{refused}\nError: Module not installed\n");
+        assert!(!core_version_refused(&ran(false, &beside)));
+        assert!(!core_version_refused(&ran(true, refused)));
+        assert!(!core_version_refused(&ran(false, "(killed after 120 s)\n")));
+    }
+
+    #[test]
+    fn unpin_takes_required_version_out_of_every_configuration_file() {
+        let root = std::env::temp_dir().join(format!("xtask-unpin-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("modules/a")).unwrap();
+        let pinned = "terraform {\n  required_version = \"= 0.11.15\"\n}\n";
+        std::fs::write(root.join("main.tf"), pinned).unwrap();
+        std::fs::write(root.join("notes.txt"), pinned).unwrap();
+        std::fs::write(
+            root.join("modules/a/v.tf.json"),
+            "{\"terraform\": {\"required_version\": \"~> 0.12\"}}",
+        )
+        .unwrap();
+        assert!(unpin(&root));
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+        assert!(!read("main.tf").contains("required_version ="));
+        assert_eq!(read("main.tf").lines().count(), 3, "line numbers stay");
+        assert_eq!(read("notes.txt"), pinned, "not a configuration file");
+        assert_eq!(
+            read("modules/a/v.tf.json"),
+            "{\"terraform\": {\"//\": \"~> 0.12\"}}"
+        );
+        assert!(!unpin(&root), "nothing left to take out");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -101,6 +101,18 @@ pub fn module_sources(text: &str) -> Vec<Option<String>> {
 /// blocks renamed to `"//"`, HCL JSON's comment property, which Terraform ignores (so the
 /// JSON stays valid and its lines stay); `None` when it has none. See [`strip_backend`].
 pub fn strip_backend_json(text: &str) -> Option<String> {
+    rename_terraform_properties(text, &["backend", "cloud"])
+}
+
+/// `text` (a `.tf.json` file) with the `required_version` properties of its `terraform`
+/// blocks renamed to `"//"`; `None` when it has none. See [`strip_required_version`].
+pub fn strip_required_version_json(text: &str) -> Option<String> {
+    rename_terraform_properties(text, &["required_version"])
+}
+
+/// `text` with the properties called one of `names` directly in a `terraform` object (or
+/// an object of a `terraform` list) renamed to `"//"`; `None` when there is none.
+fn rename_terraform_properties(text: &str, names: &[&str]) -> Option<String> {
     struct Frame {
         object: bool,
         key: String,
@@ -140,7 +152,7 @@ pub fn strip_backend_json(text: &str) -> Option<String> {
                     [_, list, o] => list.key == "terraform" && !list.object && o.object,
                     _ => false,
                 };
-                if in_terraform && matches!(value.as_str(), "backend" | "cloud") {
+                if in_terraform && names.contains(&value.as_str()) {
                     out.push_str("\"//\"");
                     found = true;
                 } else {
@@ -224,6 +236,54 @@ pub fn strip_backend(text: &str) -> Option<String> {
                 }
             }
             None => out.push_str(line),
+        }
+    }
+    found.then_some(out)
+}
+
+/// The marker left where [`strip_required_version`] removed an argument.
+pub const REQUIRED_VERSION_REMOVED: &str = "# required_version removed by cargo xtask real-world";
+
+/// `text` without the one-line `required_version` arguments of its `terraform` blocks (each
+/// replaced by a comment, so line numbers stay), or `None` when it has none. Terraform's
+/// `get` refuses a constraint its version does not meet before it installs anything, so a
+/// directory pinned to an old Terraform has no requirement tree to compare unless the
+/// constraint goes; `init` compares the refusal itself on the files as written.
+pub fn strip_required_version(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut stack: Vec<String> = Vec::new();
+    let mut found = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let first_word: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (opens, closes) = if t.starts_with('#') || t.starts_with("//") {
+            (0, 0)
+        } else {
+            braces(t)
+        };
+        let strip = first_word == "required_version"
+            && (opens, closes) == (0, 0)
+            && stack.last().is_some_and(|b| b == "terraform")
+            && attribute(t, "required_version").is_some_and(|v| v.is_some());
+        for i in 0..opens {
+            stack.push(if i == 0 {
+                first_word.clone()
+            } else {
+                String::new()
+            });
+        }
+        for _ in 0..closes {
+            stack.pop();
+        }
+        if strip {
+            found = true;
+            out.push_str(REQUIRED_VERSION_REMOVED);
+            out.push_str(if line.ends_with('\n') { "\n" } else { "" });
+        } else {
+            out.push_str(line);
         }
     }
     found.then_some(out)
@@ -435,6 +495,31 @@ mod tests {
         );
         assert_eq!(
             strip_backend_json("{\"resource\": {\"backend\": {}}}"),
+            None
+        );
+    }
+
+    #[test]
+    fn strips_the_required_version_of_terraform_blocks_only() {
+        let text = "terraform {\n  required_version = \"~> 0.12.31\"\n  required_providers {\n    required_version = \"x\"\n  }\n}\nlocals {\n  required_version = \"1\"\n}\n";
+        let want = "terraform {\n# required_version removed by cargo xtask real-world\n  required_providers {\n    required_version = \"x\"\n  }\n}\nlocals {\n  required_version = \"1\"\n}\n";
+        assert_eq!(strip_required_version(text).as_deref(), Some(want));
+        assert_eq!(
+            strip_required_version("terraform {\n  required_version = var.v\n}\n"),
+            None,
+            "only a string literal on one line is taken out"
+        );
+        assert_eq!(strip_required_version("locals {}\n"), None);
+    }
+
+    #[test]
+    fn strips_the_json_required_version_as_a_comment_property() {
+        let text = "{\"terraform\": [{\"required_version\": \"0.11.15\"}], \"locals\": {\"required_version\": 1}}";
+        let want =
+            "{\"terraform\": [{\"//\": \"0.11.15\"}], \"locals\": {\"required_version\": 1}}";
+        assert_eq!(strip_required_version_json(text).as_deref(), Some(want));
+        assert_eq!(
+            strip_required_version_json("{\"terraform\": {\"backend\": {}}}"),
             None
         );
     }
