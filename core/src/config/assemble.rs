@@ -66,6 +66,9 @@ pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diag
                     }
                     module.blocks.push(b);
                 }
+                // Terraform drops a provider block whose name it refuses before it looks
+                // for duplicates; tflock keeps it for rendering, and requirements skips it.
+                "provider" if refused_provider_name(&b) => module.blocks.push(b),
                 _ => match block_key(&b) {
                     Some(key) => match seen.get(&key) {
                         Some((idx, prev)) => {
@@ -74,7 +77,10 @@ pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diag
                                 // Terraform keeps the later declaration of these.
                                 let idx = *idx;
                                 seen.insert(key, (idx, b.origin.decl.clone()));
-                                module.blocks[idx] = b;
+                                let earlier = std::mem::replace(&mut module.blocks[idx], b);
+                                module.shadowed.push(earlier);
+                            } else {
+                                module.shadowed.push(b);
                             }
                         }
                         None => {
@@ -89,6 +95,12 @@ pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diag
         conflict_check(&backends, flavor, diags);
     }
     module
+}
+
+fn refused_provider_name(b: &Block) -> bool {
+    b.labels.first().is_some_and(|name| {
+        crate::config::requirements::unnormalized_provider_name(name, &b.origin.decl).is_some()
+    })
 }
 
 /// A static `to` address of an import block (its traversal text).

@@ -13,6 +13,9 @@ use crate::config::model::{Block, Item};
 pub struct Module {
     /// Top-level blocks in render order.
     pub blocks: Vec<Block>,
+    /// The duplicates `blocks` does not keep: Terraform decodes every block of a file before
+    /// it finds the duplicates, so their decoding problems are still reported.
+    pub shadowed: Vec<Block>,
 }
 
 impl Module {

@@ -11,6 +11,7 @@ mod parse_cache;
 mod provider_validation;
 pub mod reference;
 mod render;
+mod shadowed;
 mod test_providers;
 mod tree;
 
@@ -265,56 +266,54 @@ pub fn add_module(
             continue;
         }
         let fqn = fqn_for(local);
-        match b.body.attribute("version") {
-            Some(a) => match a.literal_str() {
-                Some(text) => match parse_config_constraint(&text, flavor) {
-                    Ok(c) => reqs.constrain(
-                        &fqn,
-                        flavor,
-                        &c,
-                        origin(
-                            local,
-                            OriginKind::ProviderBlockVersion,
-                            Some(text.clone()),
-                            &a.origin.decl,
-                        ),
-                    ),
-                    Err(e) => {
-                        reqs.diagnostics.push(
-                            Diagnostic::error(e.summary, e.detail).with_range(a.expr_range.clone()),
-                        );
-                        reqs.mention(
-                            &fqn,
-                            flavor,
-                            origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
-                        );
-                    }
-                },
-                None => {
-                    // hclsyntax's placeholder after a syntax error is an unknown value,
-                    // which `decodeVersionConstraint` passes over in silence.
-                    if !matches!(a.value, Value::Unknown(_)) {
-                        reqs.diagnostics.push(
-                            Diagnostic::error(
-                                "Invalid version constraint",
-                                "A string value is required for version.",
-                            )
-                            .with_range(a.expr_range.clone()),
-                        );
-                    }
-                    reqs.mention(
-                        &fqn,
-                        flavor,
-                        origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
-                    );
-                }
-            },
-            None => reqs.mention(
+        let block_origin = || origin(local, OriginKind::ProviderBlock, None, &b.origin.decl);
+        let Some(a) = b.body.attribute("version") else {
+            reqs.mention(&fqn, flavor, block_origin());
+            continue;
+        };
+        match provider_block_version(a, flavor) {
+            Ok((c, text)) => reqs.constrain(
                 &fqn,
                 flavor,
-                origin(local, OriginKind::ProviderBlock, None, &b.origin.decl),
+                &c,
+                origin(
+                    local,
+                    OriginKind::ProviderBlockVersion,
+                    Some(text),
+                    &a.origin.decl,
+                ),
             ),
+            Err(d) => {
+                reqs.diagnostics.extend(d);
+                reqs.mention(&fqn, flavor, block_origin());
+            }
         }
+    }
+    shadowed::check(module, flavor, &mut reqs.diagnostics);
+}
+
+/// A provider block's `version` constraint and its text, or the error decoding it gives
+/// (none for hclsyntax's placeholder after a syntax error: an unknown value, which
+/// `decodeVersionConstraint` passes over in silence).
+fn provider_block_version(
+    a: &Attribute,
+    flavor: Flavor,
+) -> Result<(Constraints, String), Option<Diagnostic>> {
+    match a.literal_str() {
+        Some(text) => match parse_config_constraint(&text, flavor) {
+            Ok(c) => Ok((c, text)),
+            Err(e) => Err(Some(
+                Diagnostic::error(e.summary, e.detail).with_range(a.expr_range.clone()),
+            )),
+        },
+        None if matches!(a.value, Value::Unknown(_)) => Err(None),
+        None => Err(Some(
+            Diagnostic::error(
+                "Invalid version constraint",
+                "A string value is required for version.",
+            )
+            .with_range(a.expr_range.clone()),
+        )),
     }
 }
 
