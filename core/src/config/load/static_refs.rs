@@ -12,8 +12,10 @@
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::Span;
 
+use crate::config::load::cty::Ty;
 use crate::config::load::json::Node;
 use crate::config::load::static_eval::{start_range, Expr};
+use crate::config::load::value_decode::decode_into;
 use crate::config::model::{Attribute, Block, Value};
 use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
@@ -38,13 +40,20 @@ pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
             if let Some(a) = b.body.attribute("depends_on") {
                 depends_on(a, diags);
             }
-            if b.kind == "resource" {
-                let lifecycle = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty());
-                if let Some(a) = lifecycle.and_then(|l| l.body.attribute("ignore_changes")) {
-                    ignore_changes(a, diags);
+            // `decodeResourceBlock`'s order: `depends_on`, then the lifecycle's flags and
+            // references in turn.
+            let lifecycle = (b.kind == "resource")
+                .then(|| b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty()))
+                .flatten();
+            if let Some(lc) = lifecycle {
+                for flag in ["create_before_destroy", "prevent_destroy"] {
+                    decode_into(lc, flag, &Ty::Bool, diags);
                 }
-                if let Some(a) = lifecycle.and_then(|l| l.body.attribute("replace_triggered_by")) {
+                if let Some(a) = lc.body.attribute("replace_triggered_by") {
                     replace_triggered_by(a, diags);
+                }
+                if let Some(a) = lc.body.attribute("ignore_changes") {
+                    ignore_changes(a, diags);
                 }
             }
         }

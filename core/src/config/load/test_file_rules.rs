@@ -12,7 +12,9 @@ use crate::collections::SortedMap;
 use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::Decorated;
 
+use super::cty::Ty;
 use super::names::BAD_IDENTIFIER;
+use super::static_eval::decode;
 use super::{content, decode_rules};
 use crate::config::model::{Attribute, Block, Body, Value};
 use crate::config::requirements::unnormalized_provider_name;
@@ -225,8 +227,18 @@ fn test_block(body: &Body, diags: &mut Diagnostics) -> bool {
     }
     let before = errors(diags);
     strict_content(first, &TEST, diags);
+    if let Some((found, _)) = first
+        .body
+        .attribute("parallel")
+        .and_then(|a| decode(a, &Ty::Bool))
+    {
+        diags.extend(found);
+    }
     if let Some(a) = first.body.attribute("skip_cleanup") {
         diags.push(experimental_skip_cleanup(a));
+        if let Some((found, _)) = decode(a, &Ty::Bool) {
+            diags.extend(found);
+        }
     }
     errors(diags) == before
 }
@@ -377,6 +389,12 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
             }
         },
     };
+    // `gohcl.DecodeExpression` with no context, as for a module's constant arguments.
+    for (name, ty) in [("state_key", Ty::String), ("parallel", Ty::Bool)] {
+        if let Some((found, _)) = b.body.attribute(name).and_then(|a| decode(a, &ty)) {
+            diags.extend(found);
+        }
+    }
     if let (false, Some(be)) = (apply, backend) {
         diags.push(
             Diagnostic::error(
@@ -389,6 +407,9 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
     let skip_cleanup = b.body.attribute("skip_cleanup");
     if let Some(a) = skip_cleanup {
         diags.push(experimental_skip_cleanup(a));
+        if let Some((found, _)) = decode(a, &Ty::Bool) {
+            diags.extend(found);
+        }
         if backend.is_some() && bool_value(a) == Some(false) {
             diags.push(
                 Diagnostic::error(

@@ -69,12 +69,6 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
                 decode_into(lc, "destroy", &Ty::Bool, diags);
             }
         }
-        "resource" if b.labels.len() == 2 => {
-            if let Some(lc) = b.body.blocks_of("lifecycle").find(|l| l.labels.is_empty()) {
-                decode_into(lc, "create_before_destroy", &Ty::Bool, diags);
-                decode_into(lc, "prevent_destroy", &Ty::Bool, diags);
-            }
-        }
         _ => {}
     }
 }
@@ -94,7 +88,9 @@ pub(crate) fn own_default_fails(b: &Block, override_file: bool) -> bool {
 }
 
 /// Decodes argument `name` of `b` into `ty`; the decoded value when that succeeded.
-fn decode_into(b: &Block, name: &str, ty: &Ty, diags: &mut Diagnostics) -> Option<Val> {
+/// Decodes argument `name` of `b` into `ty` as gohcl does, its diagnostics to `diags` (a
+/// resource's lifecycle flags are decoded among its references, `static_refs`).
+pub(crate) fn decode_into(b: &Block, name: &str, ty: &Ty, diags: &mut Diagnostics) -> Option<Val> {
     let a = b.body.attribute(name)?;
     let (found, decoded) = decode(a, ty)?;
     diags.extend(found);
