@@ -182,6 +182,7 @@ impl<'a> Parser<'a> {
     fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
         let value = self.peek();
+        let builds = self.builds_a_value(value);
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
         self.unknown_from = None;
@@ -194,9 +195,16 @@ impl<'a> Parser<'a> {
         // hclsyntax keeps the argument whatever its value's errors; it is read as unknown
         // when the value starts with a placeholder, whatever follows it (after the first
         // error nothing is reported, so `<y>` reads the placeholder `<`, then `y >` and one
-        // at the line's end). One inside (`[x.%d.id]`) leaves a value Terraform decodes.
+        // at the line's end). One inside a constructor, call or template (`[x.%d.id]`,
+        // `{ a = x.%d }`, `f(x.%d)`) ends it, and hclsyntax keeps the value built so far
+        // around the placeholder: read as unknown too, which is what Terraform makes of it
+        // except where it decodes the value while loading (`depends_on`: see
+        // `static_refs`). One after an operator (`1 + x.%d`) leaves the left operand,
+        // a value Terraform decodes.
         let kept_whole = self.recovery && self.unknown_from == Some(value.from);
-        let placeholder = nothing_read || kept_whole;
+        let kept_inside =
+            self.recovery && builds && self.unknown_from.is_some_and(|at| at > value.from);
+        let placeholder = nothing_read || kept_whole || kept_inside;
         let value_span = if nothing_read { value.span } else { expr };
         if placeholder && !single_line {
             let represented = self.represented;
@@ -241,6 +249,19 @@ impl<'a> Parser<'a> {
             end: expr_end,
         };
         (Some(item), diags)
+    }
+
+    /// Whether a value starting at `value` is a collection constructor, a template or a
+    /// function call: what hclsyntax keeps, cut short, around a placeholder inside it.
+    fn builds_a_value(&self, value: Token) -> bool {
+        match value.kind {
+            Kind::OBrack | Kind::OBrace | Kind::OQuote | Kind::OHeredoc => true,
+            Kind::Ident => matches!(
+                self.token(self.next_index() + 1).kind,
+                Kind::OParen | Kind::DoubleColon
+            ),
+            _ => false,
+        }
     }
 
     fn finish_block(&mut self, ident: Token) -> Diags {

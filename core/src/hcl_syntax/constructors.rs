@@ -31,10 +31,12 @@ impl Parser<'_> {
                 close = self.read();
                 break;
             }
-            let (_, expr_diags) = self.parse_expression();
+            let item = self.peek().from;
+            let (item_expr, expr_diags) = self.parse_expression();
             let failed = !expr_diags.is_empty();
             diags.extend(expr_diags);
             if self.recovery && failed {
+                self.tuple_cuts.push((item, item_expr));
                 close = self.recover(Kind::CBrack);
                 break;
             }

@@ -110,6 +110,25 @@ pub(crate) fn parse_expression<'a>(
     (diags, p.blanks)
 }
 
+/// For a lone tuple constructor whose parse hclsyntax cut short at a failing item: where
+/// that item starts, and its range.
+pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8]) -> Option<(usize, Span)> {
+    let mut p = Parser::new(tokens, data, "");
+    p.push_newlines(false);
+    if p.peek().kind != Kind::OBrack {
+        return None;
+    }
+    let (_, diags) = p.parse_expression();
+    // A token that starts no expression is reported only outside recovery mode, and
+    // what follows it is read differently in it (`%[4]` is the placeholder `%`, or the
+    // placeholder modulo `[4]`): the value's own parse may have been either.
+    if diags.iter().any(|d| d.summary == "Invalid expression") {
+        return None;
+    }
+    // The outer tuple's failing item holds any inner one's: it starts first.
+    p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at)
+}
+
 /// A byte range of the scanned data that hcl-edit must read as spaces.
 pub(crate) type Blank = (usize, usize);
 
@@ -132,6 +151,7 @@ impl<'a> Parser<'a> {
             closers: 0,
             kept_items: Vec::new(),
             unknown_from: None,
+            tuple_cuts: Vec::new(),
             quotes: Vec::new(),
             label_breaks: Vec::new(),
         }
@@ -179,6 +199,9 @@ pub(crate) struct Parser<'a> {
     /// a template with one of those inside or of literal text the file ends in. An
     /// argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
+    /// Tuple constructors whose item failed to parse, cutting them short there (hclsyntax
+    /// keeps the failing item as the last): where the item starts, and its range.
+    pub tuple_cuts: Vec<(usize, Span)>,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,
