@@ -262,6 +262,11 @@ impl Parser<'_> {
             }
         }
         let close = self.recover(close_kind);
+        // hclsyntax keeps a placeholder of unknown value from the bracket through the
+        // token its recovery stopped at.
+        if self.unknown_from.is_none_or(|at| at > open.from) {
+            self.unknown_from = Some(open.from);
+        }
         (open.span.to(close.span), diags)
     }
 

@@ -491,6 +491,18 @@ mod tests {
     }
 
     #[test]
+    fn a_for_expression_that_fails_keeps_its_argument() {
+        let src = "r \"a\" \"b\" {\n  x = [for i in v.a_%[1]s : {\n    a = i\n  }]\n  y = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        // The placeholder runs from the bracket through the one its recovery stopped at.
+        let at = src.find('[').expect("for");
+        let end = src.find("}]").expect("end") + 2;
+        assert_eq!(unknown_items(&edit), vec![("x".into(), at, end)]);
+    }
+
+    #[test]
     fn a_tuple_cut_short_keeps_its_failing_item_last() {
         assert_eq!(tuple_cut("[a.b, x.%s]"), Some((6, 6..8)));
         // An invalid token is read differently in recovery mode: not derived here.
