@@ -186,6 +186,8 @@ impl<'a> Parser<'a> {
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
         self.unknown_from = None;
+        self.syntax_error_from = None;
+        self.placeholder_dropped = false;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
@@ -202,8 +204,15 @@ impl<'a> Parser<'a> {
         // `static_refs`). One after an operator (`1 + x.%d`) leaves the left operand,
         // a value Terraform decodes.
         let kept_whole = self.recovery && self.unknown_from == Some(value.from);
-        let kept_inside =
-            self.recovery && builds && self.unknown_from.is_some_and(|at| at > value.from);
+        // Only when the value's recovery stopped at its own closer: one that ran on (to
+        // the end of the file, say) leaves a value cut short elsewhere, which Terraform
+        // may decode (`required_providers` entries).
+        let closed = builds
+            .is_some_and(|closer| self.token(self.read_index().saturating_sub(1)).kind == closer);
+        let kept_inside = self.recovery
+            && closed
+            && !self.placeholder_dropped
+            && self.unknown_from.is_some_and(|at| at > value.from);
         let placeholder = nothing_read || kept_whole || kept_inside;
         let value_span = if nothing_read { value.span } else { expr };
         if placeholder && !single_line {
@@ -252,15 +261,19 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether a value starting at `value` is a collection constructor, a template or a
-    /// function call: what hclsyntax keeps, cut short, around a placeholder inside it.
-    fn builds_a_value(&self, value: Token) -> bool {
+    /// function call (what hclsyntax keeps, cut short, around a placeholder inside it):
+    /// the token that closes it.
+    fn builds_a_value(&self, value: Token) -> Option<Kind> {
         match value.kind {
-            Kind::OBrack | Kind::OBrace | Kind::OQuote | Kind::OHeredoc => true,
+            Kind::OBrack | Kind::OBrace | Kind::OQuote | Kind::OHeredoc => {
+                Some(super::parser::opposite(value.kind))
+            }
             Kind::Ident => matches!(
                 self.token(self.next_index() + 1).kind,
                 Kind::OParen | Kind::DoubleColon
-            ),
-            _ => false,
+            )
+            .then_some(Kind::CParen),
+            _ => None,
         }
     }
 

@@ -112,6 +112,8 @@ impl Parser<'_> {
             let failed = !key_diags.is_empty();
             diags.extend(key_diags);
             if self.recovery && failed {
+                // hclsyntax keeps the object without the failing item.
+                self.placeholder_dropped = true;
                 close = self.recover(Kind::CBrace);
                 break;
             }
@@ -154,10 +156,14 @@ impl Parser<'_> {
                 break;
             }
             self.read();
+            let value = self.peek().from;
             let (_, value_diags) = self.parse_expression();
             let failed = !value_diags.is_empty();
             diags.extend(value_diags);
             if self.recovery && failed {
+                // hclsyntax keeps the failing item only when its value is the placeholder
+                // of a traversal whose dot has no name (`ExprSyntaxError`).
+                self.placeholder_dropped |= self.syntax_error_from != Some(value);
                 close = self.recover(Kind::CBrace);
                 break;
             }

@@ -488,6 +488,16 @@ mod tests {
             unknown_items(&edit)[1].1..unknown_items(&edit)[1].2,
             at..at + 11
         );
+        // An object drops a failing key, and a failing value that is not the traversal's
+        // placeholder: what it keeps has no placeholder, and is not read as unknown.
+        assert!(!check(b"x = {\n  , a = 1\n}\ny = 1\n", "main.tf")
+            .1
+            .recovered());
+        assert!(!check(b"x = { a = \"${b.%s}\" }\ny = 1\n", "main.tf")
+            .1
+            .recovered());
+        // One whose recovery runs past its closer is cut short elsewhere.
+        assert!(!check(b"x = [a.%s\ny = 1\n", "main.tf").1.recovered());
     }
 
     #[test]

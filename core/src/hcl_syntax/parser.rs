@@ -152,6 +152,8 @@ impl<'a> Parser<'a> {
             kept_items: Vec::new(),
             unknown_from: None,
             tuple_cuts: Vec::new(),
+            syntax_error_from: None,
+            placeholder_dropped: false,
             quotes: Vec::new(),
             label_breaks: Vec::new(),
         }
@@ -202,6 +204,13 @@ pub(crate) struct Parser<'a> {
     /// Tuple constructors whose item failed to parse, cutting them short there (hclsyntax
     /// keeps the failing item as the last): where the item starts, and its range.
     pub tuple_cuts: Vec<(usize, Span)>,
+    /// Where the first traversal of the argument being read starts whose dot has no name:
+    /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
+    pub syntax_error_from: Option<usize>,
+    /// Whether an object constructor in the argument being read dropped its failing item
+    /// (a key, or a value that is no `ExprSyntaxError`): the value hclsyntax keeps has no
+    /// placeholder then, and is not read as unknown.
+    pub placeholder_dropped: bool,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,
