@@ -20,7 +20,8 @@ use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::hcl_syntax;
 
-const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+/// `hcl.AbsTraversalForExpr`'s detail for an expression that is no reference.
+pub(crate) const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 
 /// Checks top-level block `b` of a file whose text is `src`.
 pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
