@@ -107,14 +107,15 @@ impl Parser<'_> {
                 break;
             }
             let key_start = self.next_index();
+            let item = (!self.recovery, self.recoveries);
             let (_, key_diags) = self.parse_expression();
             let key_end = self.read_index();
             let failed = !key_diags.is_empty();
+            let reported = key_diags.len();
             diags.extend(key_diags);
             if self.recovery && failed {
-                // hclsyntax keeps the object without the failing item.
-                self.placeholder_dropped = true;
                 close = self.recover(Kind::CBrace);
+                self.cut_failing_item(key_start, close, item, reported);
                 break;
             }
             let next = self.peek();
@@ -159,12 +160,15 @@ impl Parser<'_> {
             let value = self.peek().from;
             let (_, value_diags) = self.parse_expression();
             let failed = !value_diags.is_empty();
+            let reported = value_diags.len();
             diags.extend(value_diags);
             if self.recovery && failed {
+                close = self.recover(Kind::CBrace);
                 // hclsyntax keeps the failing item only when its value is the placeholder
                 // of a traversal whose dot has no name (`ExprSyntaxError`).
-                self.placeholder_dropped |= self.syntax_error_from != Some(value);
-                close = self.recover(Kind::CBrace);
+                if self.syntax_error_from != Some(value) {
+                    self.cut_failing_item(key_start, close, item, reported);
+                }
                 break;
             }
             let next = self.peek();
@@ -207,6 +211,28 @@ impl Parser<'_> {
             self.blank_repeated_keys(&items);
         }
         (open.span.to(close.span), diags)
+    }
+
+    /// An object item (from token `key_start` on) failed, and hclsyntax keeps the object
+    /// without it, skipped through `close`: hcl-edit is shown the object without it, the
+    /// value holds no placeholder (see [`Parser::placeholder_dropped`]), and the item's
+    /// recoveries and its `reported` errors are shown. `item` says whether the item started
+    /// outside recovery mode, and how many recoveries there were before it.
+    fn cut_failing_item(
+        &mut self,
+        key_start: usize,
+        close: Token,
+        (first_error, recoveries): (bool, usize),
+        reported: usize,
+    ) {
+        self.placeholder_dropped = true;
+        if close.kind != Kind::CBrace {
+            return;
+        }
+        self.blanks.push((self.token(key_start).from, close.from));
+        self.represented += self.recoveries - recoveries;
+        self.represented_errors += reported;
+        self.first_error_cut |= first_error && reported > 0;
     }
 
     /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps

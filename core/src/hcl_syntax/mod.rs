@@ -489,13 +489,15 @@ mod tests {
             at..at + 11
         );
         // An object drops a failing key, and a failing value that is not the traversal's
-        // placeholder: what it keeps has no placeholder, and is not read as unknown.
-        assert!(!check(b"x = {\n  , a = 1\n}\ny = 1\n", "main.tf")
-            .1
-            .recovered());
-        assert!(!check(b"x = { a = \"${b.%s}\" }\ny = 1\n", "main.tf")
-            .1
-            .recovered());
+        // placeholder: hcl-edit is shown the object without that item and what follows.
+        let src = "x = {\n  a = 1\n  , b = 1\n}\ny = {\n  a = 1, b = \"${b.%s}\", c = 2 }\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        assert_eq!(
+            edit.apply(src),
+            "x = {\n  a = 1\n          }\ny = {\n  a = 1,                      }\nz = 1\n"
+        );
         // One whose recovery runs past its closer is cut short elsewhere.
         assert!(!check(b"x = [a.%s\ny = 1\n", "main.tf").1.recovered());
     }

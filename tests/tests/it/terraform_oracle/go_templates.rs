@@ -73,7 +73,15 @@ fn value(rng: &mut StdRng) -> String {
         8 => format!("{} + 1", reference(rng)),
         // A placeholder inside an object, a call, a tuple of templates or a `for`
         // expression's collection (`local.l_%[1]s` reads `local.l_ % [1]`, then `s`).
-        9 => format!("{{\n    name = {}\n    n    = 1\n  }}", reference(rng)),
+        9 => {
+            // An object keeps a failing item only when its value is a nameless dot.
+            let item = if rng.gen_bool(0.5) {
+                reference(rng)
+            } else {
+                format!("[\"${{{}}}\"]", reference(rng))
+            };
+            format!("{{\n    name = {item}\n    n    = 1\n  }}")
+        }
         10 => format!("format(\"%s\", {})", reference(rng)),
         11 => format!("[\"${{{}}}\", \"b\"]", reference(rng)),
         12 => format!(
