@@ -182,10 +182,13 @@ impl<'a> Parser<'a> {
     fn finish_attribute(&mut self, ident: Token, single_line: bool) -> (Option<Item<'a>>, Diags) {
         self.read(); // the equals sign
         let value = self.peek();
+        let builds = self.builds_a_value(value);
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
         self.unknown_from = None;
         self.evaluated = None;
+        self.syntax_error_from = None;
+        self.placeholder_dropped = false;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
@@ -195,9 +198,23 @@ impl<'a> Parser<'a> {
         // hclsyntax keeps the argument whatever its value's errors; it is read as unknown
         // when the value starts with a placeholder, whatever follows it (after the first
         // error nothing is reported, so `<y>` reads the placeholder `<`, then `y >` and one
-        // at the line's end). One inside (`[x.%d.id]`) leaves a value Terraform decodes.
+        // at the line's end). One inside a constructor, call or template (`[x.%d.id]`,
+        // `{ a = x.%d }`, `f(x.%d)`) ends it, and hclsyntax keeps the value built so far
+        // around the placeholder: read as unknown too, which is what Terraform makes of it
+        // except where it decodes the value while loading (`depends_on`: see
+        // `static_refs`). One after an operator (`1 + x.%d`) leaves the left operand,
+        // a value Terraform decodes.
         let kept_whole = self.recovery && self.unknown_from == Some(value.from);
-        let placeholder = nothing_read || kept_whole;
+        // Only when the value's recovery stopped at its own closer: one that ran on (to
+        // the end of the file, say) leaves a value cut short elsewhere, which Terraform
+        // may decode (`required_providers` entries).
+        let closed = builds
+            .is_some_and(|closer| self.token(self.read_index().saturating_sub(1)).kind == closer);
+        let kept_inside = self.recovery
+            && closed
+            && !self.placeholder_dropped
+            && self.unknown_from.is_some_and(|at| at > value.from);
+        let placeholder = nothing_read || kept_whole || kept_inside;
         let value_span = if nothing_read { value.span } else { expr };
         // A silent placeholder token read on as something else: an arithmetic operator
         // whose left operand it is, or a form not modelled.
@@ -265,6 +282,23 @@ impl<'a> Parser<'a> {
             end: expr_end,
         };
         (Some(item), diags)
+    }
+
+    /// Whether a value starting at `value` is a collection constructor, a template or a
+    /// function call (what hclsyntax keeps, cut short, around a placeholder inside it):
+    /// the token that closes it.
+    fn builds_a_value(&self, value: Token) -> Option<Kind> {
+        match value.kind {
+            Kind::OBrack | Kind::OBrace | Kind::OQuote | Kind::OHeredoc => {
+                Some(super::parser::opposite(value.kind))
+            }
+            Kind::Ident => matches!(
+                self.token(self.next_index() + 1).kind,
+                Kind::OParen | Kind::DoubleColon
+            )
+            .then_some(Kind::CParen),
+            _ => None,
+        }
     }
 
     fn finish_block(&mut self, ident: Token) -> Diags {

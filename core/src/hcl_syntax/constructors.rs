@@ -31,10 +31,12 @@ impl Parser<'_> {
                 close = self.read();
                 break;
             }
-            let (_, expr_diags) = self.parse_expression();
+            let item = self.peek().from;
+            let (item_expr, expr_diags) = self.parse_expression();
             let failed = !expr_diags.is_empty();
             diags.extend(expr_diags);
             if self.recovery && failed {
+                self.tuple_cuts.push((item, item_expr));
                 close = self.recover(Kind::CBrack);
                 break;
             }
@@ -105,12 +107,15 @@ impl Parser<'_> {
                 break;
             }
             let key_start = self.next_index();
+            let item = (!self.recovery, self.recoveries);
             let (_, key_diags) = self.parse_expression();
             let key_end = self.read_index();
             let failed = !key_diags.is_empty();
+            let reported = key_diags.len();
             diags.extend(key_diags);
             if self.recovery && failed {
                 close = self.recover(Kind::CBrace);
+                self.cut_failing_item(key_start, close, item, reported);
                 break;
             }
             let next = self.peek();
@@ -152,11 +157,18 @@ impl Parser<'_> {
                 break;
             }
             self.read();
+            let value = self.peek().from;
             let (_, value_diags) = self.parse_expression();
             let failed = !value_diags.is_empty();
+            let reported = value_diags.len();
             diags.extend(value_diags);
             if self.recovery && failed {
                 close = self.recover(Kind::CBrace);
+                // hclsyntax keeps the failing item only when its value is the placeholder
+                // of a traversal whose dot has no name (`ExprSyntaxError`).
+                if self.syntax_error_from != Some(value) {
+                    self.cut_failing_item(key_start, close, item, reported);
+                }
                 break;
             }
             let next = self.peek();
@@ -199,6 +211,28 @@ impl Parser<'_> {
             self.blank_repeated_keys(&items);
         }
         (open.span.to(close.span), diags)
+    }
+
+    /// An object item (from token `key_start` on) failed, and hclsyntax keeps the object
+    /// without it, skipped through `close`: hcl-edit is shown the object without it, the
+    /// value holds no placeholder (see [`Parser::placeholder_dropped`]), and the item's
+    /// recoveries and its `reported` errors are shown. `item` says whether the item started
+    /// outside recovery mode, and how many recoveries there were before it.
+    fn cut_failing_item(
+        &mut self,
+        key_start: usize,
+        close: Token,
+        (first_error, recoveries): (bool, usize),
+        reported: usize,
+    ) {
+        self.placeholder_dropped = true;
+        if close.kind != Kind::CBrace {
+            return;
+        }
+        self.blanks.push((self.token(key_start).from, close.from));
+        self.represented += self.recoveries - recoveries;
+        self.represented_errors += reported;
+        self.first_error_cut |= first_error && reported > 0;
     }
 
     /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps
@@ -260,6 +294,11 @@ impl Parser<'_> {
             }
         }
         let close = self.recover(close_kind);
+        // hclsyntax keeps a placeholder of unknown value from the bracket through the
+        // token its recovery stopped at.
+        if self.unknown_from.is_none_or(|at| at > open.from) {
+            self.unknown_from = Some(open.from);
+        }
         (open.span.to(close.span), diags)
     }
 

@@ -191,6 +191,7 @@ impl Parser<'_> {
                             // token after the dot.
                             ret = from.to(dot.span);
                             self.keep_placeholder(from.start.byte, Some(diags.clone()));
+                            self.syntax_error_from.get_or_insert(from.start.byte);
                             self.recovery = true;
                             self.recoveries += 1;
                         }

@@ -222,6 +222,18 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
     .apply(src)
 }
 
+/// For the text of a value that is a tuple constructor hclsyntax cut short at an item that
+/// failed to parse (`[a.b, x.%s]`): where that item starts and the byte range hclsyntax
+/// keeps it with (`x.`), relative to `src`. The items before it are the others it keeps.
+pub fn tuple_cut(src: &str) -> Option<(usize, std::ops::Range<usize>)> {
+    let (tokens, data, _) = scan::scan(src.as_bytes());
+    if data.len() != src.len() {
+        return None;
+    }
+    let (at, span) = parser::tuple_cut(&tokens, data)?;
+    Some((at, span.start.byte..span.end.byte))
+}
+
 /// What `hclsyntax.ParseExpression` reports for `src` read as a lone expression starting at
 /// `start` of `filename`: a `-var` value of a complex-typed variable (from the file's start),
 /// or a JSON string holding a reference, which Terraform re-parses from its opening quote.
@@ -455,6 +467,64 @@ mod tests {
             edit.apply(src),
             format!("{}\n{}\nz = 1\n", " ".repeat(8), " ".repeat(6))
         );
+    }
+
+    #[test]
+    fn a_placeholder_inside_a_constructor_call_or_template_keeps_the_argument() {
+        let src = "r \"a\" \"b\" {\n  t = {\n    n = a.%s.id\n  }\n  l = [a.b, c.%s]\n  f = f(1, d.%s)\n  s = [\"${e.%s}\"]\n  y = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        // Each nameless dot is reported, in recovery mode too.
+        assert_eq!(diags.len(), 4, "{diags:?}");
+        assert!(edit.recovered());
+        let names: Vec<_> = unknown_items(&edit)
+            .into_iter()
+            .map(|(n, _, _)| n)
+            .collect();
+        assert_eq!(names, ["t", "l", "f", "s"]);
+        assert!(edit.apply(src).ends_with("\n  y = 1\n}\n"));
+        // The tuple's range is the value's, through its closing bracket.
+        let at = src.find("[a.b").expect("tuple");
+        assert_eq!(
+            unknown_items(&edit)[1].1..unknown_items(&edit)[1].2,
+            at..at + 11
+        );
+        // An object drops a failing key, and a failing value that is not the traversal's
+        // placeholder: hcl-edit is shown the object without that item and what follows.
+        let src = "x = {\n  a = 1\n  , b = 1\n}\ny = {\n  a = 1, b = \"${b.%s}\", c = 2 }\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        assert_eq!(
+            edit.apply(src),
+            "x = {\n  a = 1\n          }\ny = {\n  a = 1,                      }\nz = 1\n"
+        );
+        // One whose recovery runs past its closer is cut short elsewhere.
+        assert!(!check(b"x = [a.%s\ny = 1\n", "main.tf").1.recovered());
+    }
+
+    #[test]
+    fn a_for_expression_that_fails_keeps_its_argument() {
+        let src = "r \"a\" \"b\" {\n  x = [for i in v.a_%[1]s : {\n    a = i\n  }]\n  y = 1\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        // The placeholder runs from the bracket through the one its recovery stopped at.
+        let at = src.find('[').expect("for");
+        let end = src.find("}]").expect("end") + 2;
+        assert_eq!(unknown_items(&edit), vec![("x".into(), at, end)]);
+    }
+
+    #[test]
+    fn a_tuple_cut_short_keeps_its_failing_item_last() {
+        assert_eq!(tuple_cut("[a.b, x.%s]"), Some((6, 6..8)));
+        // An invalid token is read differently in recovery mode: not derived here.
+        assert_eq!(tuple_cut("[%[4]s]"), None);
+        // A template, a tuple or an index around a placeholder is kept whole.
+        assert_eq!(tuple_cut("[\"${x.%s}\"]"), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a, [x.%s]]"), Some((4, 4..10)));
+        assert_eq!(tuple_cut("[x.y[a.%s]]"), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a.b]"), None);
+        assert_eq!(tuple_cut("x.%s"), None);
     }
 
     #[test]

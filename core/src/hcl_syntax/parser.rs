@@ -116,6 +116,25 @@ pub(crate) fn parse_expression<'a>(
     (diags, p.blanks)
 }
 
+/// For a lone tuple constructor whose parse hclsyntax cut short at a failing item: where
+/// that item starts, and its range.
+pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8]) -> Option<(usize, Span)> {
+    let mut p = Parser::new(tokens, data, "");
+    p.push_newlines(false);
+    if p.peek().kind != Kind::OBrack {
+        return None;
+    }
+    let (_, diags) = p.parse_expression();
+    // A token that starts no expression is reported only outside recovery mode, and
+    // what follows it is read differently in it (`%[4]` is the placeholder `%`, or the
+    // placeholder modulo `[4]`): the value's own parse may have been either.
+    if diags.iter().any(|d| d.summary == "Invalid expression") {
+        return None;
+    }
+    // The outer tuple's failing item holds any inner one's: it starts first.
+    p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at)
+}
+
 /// A byte range of the scanned data that hcl-edit must read as spaces.
 pub(crate) type Blank = (usize, usize);
 
@@ -139,6 +158,9 @@ impl<'a> Parser<'a> {
             kept_items: Vec::new(),
             unknown_from: None,
             evaluated: None,
+            tuple_cuts: Vec::new(),
+            syntax_error_from: None,
+            placeholder_dropped: false,
             quotes: Vec::new(),
             label_breaks: Vec::new(),
         }
@@ -191,6 +213,16 @@ pub(crate) struct Parser<'a> {
     /// nothing; `None` where the kept expression is not modelled (a traversal kept before
     /// a bad splat name, a template the file ends in).
     pub evaluated: Option<Diags>,
+    /// Tuple constructors whose item failed to parse, cutting them short there (hclsyntax
+    /// keeps the failing item as the last): where the item starts, and its range.
+    pub tuple_cuts: Vec<(usize, Span)>,
+    /// Where the first traversal of the argument being read starts whose dot has no name:
+    /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
+    pub syntax_error_from: Option<usize>,
+    /// Whether an object constructor in the argument being read dropped its failing item
+    /// (a key, or a value that is no `ExprSyntaxError`): the value hclsyntax keeps has no
+    /// placeholder then, and is not read as unknown.
+    pub placeholder_dropped: bool,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,

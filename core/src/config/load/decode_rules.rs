@@ -403,7 +403,11 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         if json.is_some_and(|n| !parses(&n)) {
             return;
         }
-        type_only_target(to, diags);
+        if matches!(to.value, crate::config::model::Value::Unknown(_)) {
+            placeholder_target(to, diags);
+        } else {
+            type_only_target(to, diags);
+        }
     }
     let detail = match (b.body.attribute("id"), b.body.attribute("identity")) {
         (None, None) => "At least one of 'id' or 'identity' must be specified.",
@@ -411,6 +415,23 @@ fn import(b: &Block, flavor: Flavor, override_file: bool, diags: &mut Diagnostic
         _ => return,
     };
     diags.push(Diagnostic::error("Invalid import block", detail).with_range(b.origin.decl.clone()));
+}
+
+/// An import `to` hclsyntax kept as a placeholder after its syntax error (`to = x.%s`):
+/// no reference (`hcl.AbsTraversalForExpr`), so the address Terraform reads is the zero
+/// one, which is no managed resource.
+fn placeholder_target(to: &crate::config::model::Attribute, diags: &mut Diagnostics) {
+    diags.push(
+        Diagnostic::error("Invalid expression", super::static_refs::NOT_A_REFERENCE)
+            .with_range(to.expr_range.clone()),
+    );
+    diags.push(
+        Diagnostic::error(
+            "Invalid import address",
+            "Only managed resources can be imported.",
+        )
+        .with_range(to.origin.decl.clone()),
+    );
 }
 
 /// An import `to` naming only a resource type (`to = web`, `to = web[each.key]`: Terraform

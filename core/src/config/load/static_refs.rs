@@ -20,9 +20,11 @@ use crate::config::model::{Attribute, Block, Value};
 use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::hcl_syntax;
 
 const NOT_A_LIST: &str = "A static list expression is required.";
-const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+/// `hcl.AbsTraversalForExpr`'s detail for an expression that is no reference.
+pub(crate) const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
 
 /// Checks top-level block `b` of a file whose text is `src`.
 pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
@@ -38,7 +40,7 @@ pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
     match (b.kind.as_str(), b.labels.len()) {
         ("resource" | "data" | "ephemeral", 2) | ("module" | "output", 1) => {
             if let Some(a) = b.body.attribute("depends_on") {
-                depends_on(a, diags);
+                depends_on(a, src, diags);
             }
             // `decodeResourceBlock`'s order: `depends_on`, then the lifecycle's flags and
             // references in turn.
@@ -148,9 +150,13 @@ fn quoted_reference(e: &Expression) -> bool {
     quoted_traversal(e).is_some()
 }
 
-fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(d) = placeholder(a, NOT_A_LIST) {
-        diags.push(d);
+fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if matches!(a.value, Value::Unknown(_)) {
+        // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
+        // a value that is wholly a placeholder is no list.
+        if cut_depends_on(a, src, diags).is_none() {
+            diags.extend(placeholder(a, NOT_A_LIST));
+        }
         return Some(());
     }
     let x = Expr::of(a)?;
@@ -161,6 +167,32 @@ fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
             return Some(());
         }
     };
+    depends_on_items(&x, items, diags);
+    Some(())
+}
+
+/// A `depends_on` list hclsyntax cut short at an item that failed to parse (`[a.b, x.%s]`,
+/// kept as unknown while loading): Terraform decodes the items before it, then refuses the
+/// one it kept of the failing item (a placeholder, a template or index around one), which
+/// is no reference.
+fn cut_depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    let range = &a.expr_range;
+    let text = src.get(range.start.byte..range.end.byte)?;
+    let (cut, failed) = hcl_syntax::tuple_cut(text)?;
+    let kept = format!("{}]", text.get(..cut)?);
+    let expr = hcl_edit::parser::parse_expr(&hcl_syntax::expression_for_hcl_edit(&kept)).ok()?;
+    let x = Expr::in_text(&expr, text, range);
+    let Expression::Array(items) = &expr else {
+        return None;
+    };
+    depends_on_items(&x, items.iter().collect(), diags);
+    diags.push(
+        Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(Some(failed))),
+    );
+    Some(())
+}
+
+fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnostics) {
     for item in items {
         if quoted_reference(item) {
             continue;
@@ -176,12 +208,11 @@ fn depends_on(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
             Ok(Some(_)) | Err(()) => {}
             Ok(None) => {
                 if !matches!(item, Expression::String(_)) {
-                    diags.push(not_a_reference(&x, item));
+                    diags.push(not_a_reference(x, item));
                 }
             }
         }
     }
-    Some(())
 }
 
 fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {

@@ -267,3 +267,18 @@ fn arithmetic_on_an_object_in_a_default_is_refused() {
         "variable \"v0\" {\n  default = { \"a\" = \"a\" }%{\n  type = any\n}\n",
     )]);
 }
+
+/// An object constructor drops an item whose key fails (a stray comma) or whose value
+/// fails with no placeholder of its own (a broken string): Terraform decodes the object
+/// kept without it, and finds nothing wrong with the `required_providers` entry.
+#[test]
+fn an_object_keeps_no_failing_key() {
+    assert_same_init_diagnostics(&[(
+        "providers.tf",
+        "terraform {\n  required_providers {\n    terraform = {\n    ,  source = \"terraform.io/builtin/terraform\"\n    }\n  }\n}\n",
+    )]);
+    assert_same_init_diagnostics(&[(
+        "providers.tf",
+        "terraform {\n  required_providers {\n    terraform = {\n      source = \"terraform.io/builtin/terraform\"\n\"\n    }\n  }\n}\n",
+    )]);
+}

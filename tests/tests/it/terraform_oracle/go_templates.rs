@@ -1,6 +1,7 @@
 //! Go `fmt` templates read as configuration, against Terraform itself: provider test suites
 //! keep their configurations as Go format strings (cloudflare's `testdata`: `"%[1]s"`
-//! labels, `zone_id = %[2]s`, `data.x.%[1]s.id`, heredocs around `%[3]s`), and real-world
+//! labels, `zone_id = %[2]s`, `data.x.%[1]s.id`, heredocs around `%[3]s`, `depends_on` lists
+//! and objects, calls and `for` expressions around them), and real-world
 //! runs read them as modules. Each case is a few files of such blocks, the placeholders
 //! (`%s`, `%[n]s`, `%d`, `%t`, `%q`) in labels, values, traversal steps, heredoc bodies and
 //! closing markers; `terraform init -backend=false -json` and tflock must report the same
@@ -62,7 +63,7 @@ fn heredoc(rng: &mut StdRng) -> String {
 
 /// An argument's value.
 fn value(rng: &mut StdRng) -> String {
-    match rng.gen_range(0..10) {
+    match rng.gen_range(0..14) {
         0 => format!("\"{}\"", placeholder(rng)),
         1 | 2 => placeholder(rng).to_string(),
         3 | 4 => reference(rng),
@@ -70,8 +71,37 @@ fn value(rng: &mut StdRng) -> String {
         6 => format!("\"${{{}}}\"", reference(rng)),
         7 => heredoc(rng),
         8 => format!("{} + 1", reference(rng)),
+        // A placeholder inside an object, a call, a tuple of templates or a `for`
+        // expression's collection (`local.l_%[1]s` reads `local.l_ % [1]`, then `s`).
+        9 => {
+            // An object keeps a failing item only when its value is a nameless dot.
+            let item = if rng.gen_bool(0.5) {
+                reference(rng)
+            } else {
+                format!("[\"${{{}}}\"]", reference(rng))
+            };
+            format!("{{\n    name = {item}\n    n    = 1\n  }}")
+        }
+        10 => format!("format(\"%s\", {})", reference(rng)),
+        11 => format!("[\"${{{}}}\", \"b\"]", reference(rng)),
+        12 => format!(
+            "[for i in local.l_{} : {{\n    a = i\n  }}]",
+            placeholder(rng)
+        ),
         _ => "\"plain\"".to_string(),
     }
+}
+
+/// A `depends_on` list: references, with a placeholder among them or not.
+fn depends_on(rng: &mut StdRng) -> String {
+    let items: Vec<String> = (0..rng.gen_range(1..=3))
+        .map(|_| match rng.gen_range(0..4) {
+            0 => "terraform_data.test".to_string(),
+            1 => format!("[{}]", reference(rng)),
+            _ => reference(rng),
+        })
+        .collect();
+    format!("  depends_on = [{}]\n", items.join(", "))
 }
 
 fn arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
@@ -138,7 +168,7 @@ fn block(rng: &mut StdRng) -> String {
                 String::new()
             };
             let depends = match rng.gen_range(0..5) {
-                0 => format!("  depends_on = [{}]\n", reference(rng)),
+                0 => depends_on(rng),
                 1 => format!("  depends_on = {}\n", decoded_value(rng)),
                 _ => String::new(),
             };
