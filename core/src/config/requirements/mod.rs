@@ -272,7 +272,7 @@ pub fn add_module(
             continue;
         };
         match provider_block_version(a, flavor) {
-            Ok((c, text)) => reqs.constrain(
+            BlockVersion::Valid(c, text) => reqs.constrain(
                 &fqn,
                 flavor,
                 &c,
@@ -283,37 +283,43 @@ pub fn add_module(
                     &a.origin.decl,
                 ),
             ),
-            Err(d) => {
-                reqs.diagnostics.extend(d);
+            BlockVersion::Refused(d) => {
+                reqs.diagnostics.push(d);
                 reqs.mention(&fqn, flavor, block_origin());
             }
+            BlockVersion::Unknown => reqs.mention(&fqn, flavor, block_origin()),
         }
     }
     shadowed::check(module, flavor, &mut reqs.diagnostics);
 }
 
-/// A provider block's `version` constraint and its text, or the error decoding it gives
-/// (none for hclsyntax's placeholder after a syntax error: an unknown value, which
-/// `decodeVersionConstraint` passes over in silence).
-fn provider_block_version(
-    a: &Attribute,
-    flavor: Flavor,
-) -> Result<(Constraints, String), Option<Diagnostic>> {
+/// What a provider block's `version` argument decodes to.
+enum BlockVersion {
+    /// The constraint and its text.
+    Valid(Constraints, String),
+    /// The error decoding it gives.
+    Refused(Diagnostic),
+    /// hclsyntax's placeholder after a syntax error: an unknown value, which
+    /// `decodeVersionConstraint` passes over in silence.
+    Unknown,
+}
+
+fn provider_block_version(a: &Attribute, flavor: Flavor) -> BlockVersion {
     match a.literal_str() {
         Some(text) => match parse_config_constraint(&text, flavor) {
-            Ok(c) => Ok((c, text)),
-            Err(e) => Err(Some(
+            Ok(c) => BlockVersion::Valid(c, text),
+            Err(e) => BlockVersion::Refused(
                 Diagnostic::error(e.summary, e.detail).with_range(a.expr_range.clone()),
-            )),
+            ),
         },
-        None if matches!(a.value, Value::Unknown(_)) => Err(None),
-        None => Err(Some(
+        None if matches!(a.value, Value::Unknown(_)) => BlockVersion::Unknown,
+        None => BlockVersion::Refused(
             Diagnostic::error(
                 "Invalid version constraint",
                 "A string value is required for version.",
             )
             .with_range(a.expr_range.clone()),
-        )),
+        ),
     }
 }
 

@@ -4,7 +4,7 @@
 //! its own decoding found: a quoted `provider` reference, a `providers` map's problems, a
 //! provider block's name or version. It implies no provider.
 
-use super::{provider_block_version, reference, unnormalized_provider_name};
+use super::{provider_block_version, reference, unnormalized_provider_name, BlockVersion};
 use crate::config::model::Block;
 use crate::config::module::Module;
 use crate::diag::Diagnostics;
@@ -45,7 +45,7 @@ fn provider_block(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
         diags.push(d);
         return;
     }
-    if let Some(Err(Some(d))) = b
+    if let Some(BlockVersion::Refused(d)) = b
         .body
         .attribute("version")
         .map(|a| provider_block_version(a, flavor))
