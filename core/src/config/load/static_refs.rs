@@ -5,8 +5,8 @@
 //! single references (`hcl.AbsTraversalForExpr`: a name, attributes, constant indexes).
 //!
 //! Quoted references (Terraform 0.11's form) are warned about elsewhere; one that does not
-//! parse as a reference, and forms whose handling is not modelled (templates, a negative
-//! index), are left alone. In JSON files only `replace_triggered_by` is checked: each
+//! parse as a reference, and forms whose handling is not modelled (heredocs and templates of
+//! literal text alone, a negative index), are left alone. In JSON files only `replace_triggered_by` is checked: each
 //! element a string Terraform re-parses as native syntax from its opening quote on.
 
 use hcl_edit::expr::{Expression, TraversalOperator};
@@ -102,6 +102,14 @@ fn reference(e: &Expression) -> Result<Option<&str>, ()> {
                 }
             }
             Ok(Some(root.as_str()))
+        }
+        // An interpolation makes a template no quoted reference, and hclsyntax's template
+        // (even `"${a.b}"`, one interpolation alone) has no traversal form.
+        Expression::StringTemplate(t)
+            if t.iter()
+                .any(|e| !matches!(e, hcl_edit::template::Element::Literal(_))) =>
+        {
+            Ok(None)
         }
         Expression::StringTemplate(_) | Expression::HeredocTemplate(_) => Err(()),
         _ => Ok(None),
