@@ -38,7 +38,7 @@ fn module_files(dir: &Path) -> Vec<PathBuf> {
 /// the string, or `None` when it is not a plain string literal.
 pub fn module_sources(text: &str) -> Vec<Option<String>> {
     let mut out = Vec::new();
-    let mut stack: Vec<String> = Vec::new();
+    let mut stack = Nesting::default();
     let mut heredoc: Option<String> = None;
     let mut in_comment = false;
     for line in text.lines() {
@@ -60,29 +60,17 @@ pub fn module_sources(text: &str) -> Vec<Option<String>> {
             in_comment = !t.contains("*/");
             continue;
         }
-        let first_word: String = t
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
-            .collect();
+        let first_word = first_word(t, true);
         let (opens, closes) = braces(t);
         // `module "x" { source = "./a" }` may sit on one line.
         let one_line_module = first_word == "module" && opens > 0;
-        let in_module = first_word == "source" && stack.last().is_some_and(|b| b == "module");
+        let in_module = first_word == "source" && stack.inside("module");
         if one_line_module || in_module {
             if let Some(s) = attribute(t, "source") {
                 out.push(s);
             }
         }
-        for i in 0..opens {
-            stack.push(if i == 0 {
-                first_word.clone()
-            } else {
-                String::new()
-            });
-        }
-        for _ in 0..closes {
-            stack.pop();
-        }
+        stack.step(&first_word, (opens, closes));
         if let Some(at) = t.find("<<") {
             let tag: String = t[at + 2..]
                 .trim_start_matches('-')
@@ -195,43 +183,27 @@ pub const BACKEND_REMOVED: &str = "# backend removed by cargo xtask real-world";
 /// requirements never depend on it.
 pub fn strip_backend(text: &str) -> Option<String> {
     let mut out = String::new();
-    let mut stack: Vec<String> = Vec::new();
+    let mut stack = Nesting::default();
     let mut skipping: Option<usize> = None;
     let mut found = false;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
-        let first_word: String = t
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let (opens, closes) = if t.starts_with('#') || t.starts_with("//") {
-            (0, 0)
-        } else {
-            braces(t)
-        };
+        let first_word = first_word(t, false);
+        let (opens, closes) = code_braces(t);
         let starts = skipping.is_none()
             && matches!(first_word.as_str(), "backend" | "cloud")
             && opens > 0
-            && stack.last().is_some_and(|b| b == "terraform");
+            && stack.inside("terraform");
         if starts {
-            skipping = Some(stack.len());
+            skipping = Some(stack.depth());
             found = true;
         }
-        for i in 0..opens {
-            stack.push(if i == 0 {
-                first_word.clone()
-            } else {
-                String::new()
-            });
-        }
-        for _ in 0..closes {
-            stack.pop();
-        }
+        stack.step(&first_word, (opens, closes));
         match skipping {
             Some(depth) => {
                 out.push_str(if starts { BACKEND_REMOVED } else { "#" });
                 out.push_str(if line.ends_with('\n') { "\n" } else { "" });
-                if stack.len() <= depth {
+                if stack.depth() <= depth {
                     skipping = None;
                 }
             }
@@ -251,33 +223,17 @@ pub const REQUIRED_VERSION_REMOVED: &str = "# required_version removed by cargo 
 /// constraint goes; `init` compares the refusal itself on the files as written.
 pub fn strip_required_version(text: &str) -> Option<String> {
     let mut out = String::new();
-    let mut stack: Vec<String> = Vec::new();
+    let mut stack = Nesting::default();
     let mut found = false;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
-        let first_word: String = t
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let (opens, closes) = if t.starts_with('#') || t.starts_with("//") {
-            (0, 0)
-        } else {
-            braces(t)
-        };
+        let first_word = first_word(t, false);
+        let (opens, closes) = code_braces(t);
         let strip = first_word == "required_version"
             && (opens, closes) == (0, 0)
-            && stack.last().is_some_and(|b| b == "terraform")
+            && stack.inside("terraform")
             && attribute(t, "required_version").is_some_and(|v| v.is_some());
-        for i in 0..opens {
-            stack.push(if i == 0 {
-                first_word.clone()
-            } else {
-                String::new()
-            });
-        }
-        for _ in 0..closes {
-            stack.pop();
-        }
+        stack.step(&first_word, (opens, closes));
         if strip {
             found = true;
             out.push_str(REQUIRED_VERSION_REMOVED);
@@ -308,6 +264,54 @@ fn attribute(line: &str, name: &str) -> Option<Option<String>> {
         }
     }
     Some(None)
+}
+
+/// The names of the blocks open at a line of these line-based scans: a block's first word
+/// for the first `{` of its line, an unnamed entry for any other.
+#[derive(Default)]
+struct Nesting(Vec<String>);
+
+impl Nesting {
+    /// Whether the innermost open block is `name`.
+    fn inside(&self, name: &str) -> bool {
+        self.0.last().is_some_and(|b| b == name)
+    }
+
+    /// How many blocks are open.
+    fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Opens and closes the braces of a line that starts with `first_word`.
+    fn step(&mut self, first_word: &str, (opens, closes): (usize, usize)) {
+        for i in 0..opens {
+            self.0.push(if i == 0 {
+                first_word.to_string()
+            } else {
+                String::new()
+            });
+        }
+        for _ in 0..closes {
+            self.0.pop();
+        }
+    }
+}
+
+/// The name a trimmed line starts with (`terraform`, `required_version`); `-` counts as a
+/// name character where `dashes` says so.
+fn first_word(t: &str, dashes: bool) -> String {
+    t.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || (dashes && *c == '-'))
+        .collect()
+}
+
+/// [`braces`] of a trimmed line, none for a comment line.
+fn code_braces(t: &str) -> (usize, usize) {
+    if t.starts_with('#') || t.starts_with("//") {
+        (0, 0)
+    } else {
+        braces(t)
+    }
 }
 
 /// The `{` and `}` of a line outside string literals and template interpolations.
