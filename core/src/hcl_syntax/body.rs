@@ -220,6 +220,10 @@ impl<'a> Parser<'a> {
         // whose left operand it is, or a form not modelled.
         let mut evaluated = if nothing_read {
             Some(Diags::new())
+        } else if kept_inside {
+            // The value built around the placeholder (a tuple, object or call) is one
+            // Terraform decodes by its own type: not modelled, so nothing is said of it.
+            None
         } else {
             self.evaluated.clone()
         };
