@@ -252,6 +252,7 @@ impl<'a> Parser<'a> {
                 end: expr_end,
                 evaluated,
                 operation,
+                read_first: first_error,
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();

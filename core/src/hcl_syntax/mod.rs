@@ -225,12 +225,14 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
 /// For the text of a value that is a tuple constructor hclsyntax cut short at an item that
 /// failed to parse (`[a.b, x.%s]`): where that item starts and the byte range hclsyntax
 /// keeps it with (`x.`), relative to `src`. The items before it are the others it keeps.
-pub fn tuple_cut(src: &str) -> Option<(usize, std::ops::Range<usize>)> {
+/// `read_first`: the file's parse read the value outside recovery mode (see
+/// `Placeholder::read_first`).
+pub fn tuple_cut(src: &str, read_first: bool) -> Option<(usize, std::ops::Range<usize>)> {
     let (tokens, data, _) = scan::scan(src.as_bytes());
     if data.len() != src.len() {
         return None;
     }
-    let (at, span) = parser::tuple_cut(&tokens, data)?;
+    let (at, span) = parser::tuple_cut(&tokens, data, read_first)?;
     Some((at, span.start.byte..span.end.byte))
 }
 
@@ -516,15 +518,17 @@ mod tests {
 
     #[test]
     fn a_tuple_cut_short_keeps_its_failing_item_last() {
-        assert_eq!(tuple_cut("[a.b, x.%s]"), Some((6, 6..8)));
+        assert_eq!(tuple_cut("[a.b, x.%s]", false), Some((6, 6..8)));
         // An invalid token is read differently in recovery mode: not derived here.
-        assert_eq!(tuple_cut("[%[4]s]"), None);
+        assert_eq!(tuple_cut("[%[4]s]", false), None);
+        // Unless the file's parse read it outside recovery mode too.
+        assert_eq!(tuple_cut("[a, %[4]s]", true), Some((4, 4..5)));
         // A template, a tuple or an index around a placeholder is kept whole.
-        assert_eq!(tuple_cut("[\"${x.%s}\"]"), Some((1, 1..10)));
-        assert_eq!(tuple_cut("[a, [x.%s]]"), Some((4, 4..10)));
-        assert_eq!(tuple_cut("[x.y[a.%s]]"), Some((1, 1..10)));
-        assert_eq!(tuple_cut("[a.b]"), None);
-        assert_eq!(tuple_cut("x.%s"), None);
+        assert_eq!(tuple_cut("[\"${x.%s}\"]", false), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a, [x.%s]]", false), Some((4, 4..10)));
+        assert_eq!(tuple_cut("[x.y[a.%s]]", false), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a.b]", false), None);
+        assert_eq!(tuple_cut("x.%s", false), None);
     }
 
     #[test]

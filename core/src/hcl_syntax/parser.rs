@@ -82,6 +82,9 @@ pub(crate) enum KeptItem {
         /// error: hclsyntax reads `%` as a placeholder of unknown value, then as `%` with
         /// `t` its right operand): the operator, where it and its right operand were written.
         operation: Option<(char, Span, Span)>,
+        /// Whether the value was read outside recovery mode: its text read alone is then
+        /// read as the file's parse read it (see [`tuple_cut`]).
+        read_first: bool,
     },
 }
 
@@ -117,8 +120,9 @@ pub(crate) fn parse_expression<'a>(
 }
 
 /// For a lone tuple constructor whose parse hclsyntax cut short at a failing item: where
-/// that item starts, and its range.
-pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8]) -> Option<(usize, Span)> {
+/// that item starts, and its range. `read_first` says whether the file's parse read the value
+/// outside recovery mode, as this one does.
+pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8], read_first: bool) -> Option<(usize, Span)> {
     let mut p = Parser::new(tokens, data, "");
     p.push_newlines(false);
     if p.peek().kind != Kind::OBrack {
@@ -127,8 +131,9 @@ pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8]) -> Option<(usize, Span)> 
     let (_, diags) = p.parse_expression();
     // A token that starts no expression is reported only outside recovery mode, and
     // what follows it is read differently in it (`%[4]` is the placeholder `%`, or the
-    // placeholder modulo `[4]`): the value's own parse may have been either.
-    if diags.iter().any(|d| d.summary == "Invalid expression") {
+    // placeholder modulo `[4]`): unless the file's parse read the value outside it too, that
+    // parse may have been either.
+    if !read_first && diags.iter().any(|d| d.summary == "Invalid expression") {
         return None;
     }
     // The outer tuple's failing item holds any inner one's: it starts first.
