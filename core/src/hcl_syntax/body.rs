@@ -185,6 +185,8 @@ impl<'a> Parser<'a> {
         let builds = self.builds_a_value(value);
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
+        // A placeholder argument stands for whatever was recovered and reported inside it.
+        let shown_before = (self.represented, self.represented_errors);
         self.unknown_from = None;
         self.evaluated = None;
         self.syntax_error_from = None;
@@ -238,12 +240,11 @@ impl<'a> Parser<'a> {
             }
         }
         if placeholder && !single_line {
-            let represented = self.represented;
             self.recover_after_body_item();
             let last = self.token(self.read_index().saturating_sub(1));
             self.blanks.push((ident.from, last.from.max(ident.from)));
-            self.represented = represented + (self.recoveries - recoveries_before);
-            self.represented_errors += diags.len();
+            self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+            self.represented_errors = shown_before.1 + diags.len();
             self.first_error_cut |= first_error && !diags.is_empty();
             self.kept_items.push(KeptItem::Unknown {
                 name: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),

@@ -183,7 +183,8 @@ impl Parser<'_> {
                 break;
             }
             if next.kind != Kind::Comma && next.kind != Kind::Newline {
-                if !self.recovery {
+                let first_error = !self.recovery;
+                if first_error {
                     diags.push(if next.kind == Kind::Eof {
                         self.diag(
                             "Unterminated object constructor expression",
@@ -199,6 +200,13 @@ impl Parser<'_> {
                     });
                 }
                 close = self.recover(Kind::CBrace);
+                // hclsyntax keeps the items through the one before the missing separator.
+                if close.kind == Kind::CBrace {
+                    self.blanks.push((next.from, close.from));
+                    self.represented += 1;
+                    self.represented_errors += usize::from(first_error);
+                    self.first_error_cut |= first_error;
+                }
                 break;
             }
             let sep = self.read();
