@@ -11,6 +11,16 @@ struct ObjectItem {
     bytes: (usize, usize),
 }
 
+/// The parser's state where an object item starts, for what it shows of the item if
+/// hclsyntax drops it.
+struct ItemStart {
+    /// Whether the item starts outside recovery mode.
+    first_error: bool,
+    recoveries: usize,
+    represented: usize,
+    represented_errors: usize,
+}
+
 impl Parser<'_> {
     pub(super) fn parse_tuple_cons(&mut self) -> (Expr, Diags) {
         let open = self.read();
@@ -107,7 +117,12 @@ impl Parser<'_> {
                 break;
             }
             let key_start = self.next_index();
-            let item = (!self.recovery, self.recoveries);
+            let item = ItemStart {
+                first_error: !self.recovery,
+                recoveries: self.recoveries,
+                represented: self.represented,
+                represented_errors: self.represented_errors,
+            };
             let (_, key_diags) = self.parse_expression();
             let key_end = self.read_index();
             let failed = !key_diags.is_empty();
@@ -115,7 +130,7 @@ impl Parser<'_> {
             diags.extend(key_diags);
             if self.recovery && failed {
                 close = self.recover(Kind::CBrace);
-                self.cut_failing_item(key_start, close, item, reported);
+                self.cut_failing_item(key_start, close, &item, reported);
                 break;
             }
             let next = self.peek();
@@ -167,7 +182,7 @@ impl Parser<'_> {
                 // hclsyntax keeps the failing item only when its value is the placeholder
                 // of a traversal whose dot has no name (`ExprSyntaxError`).
                 if self.syntax_error_from != Some(value) {
-                    self.cut_failing_item(key_start, close, item, reported);
+                    self.cut_failing_item(key_start, close, &item, reported);
                 }
                 break;
             }
@@ -224,23 +239,16 @@ impl Parser<'_> {
     /// An object item (from token `key_start` on) failed, and hclsyntax keeps the object
     /// without it, skipped through `close`: hcl-edit is shown the object without it, the
     /// value holds no placeholder (see [`Parser::placeholder_dropped`]), and the item's
-    /// recoveries and its `reported` errors are shown. `item` says whether the item started
-    /// outside recovery mode, and how many recoveries there were before it.
-    fn cut_failing_item(
-        &mut self,
-        key_start: usize,
-        close: Token,
-        (first_error, recoveries): (bool, usize),
-        reported: usize,
-    ) {
+    /// recoveries and its `reported` errors are shown, once whatever was cut inside it.
+    fn cut_failing_item(&mut self, key_start: usize, close: Token, item: &ItemStart, reported: usize) {
         self.placeholder_dropped = true;
         if close.kind != Kind::CBrace {
             return;
         }
         self.blanks.push((self.token(key_start).from, close.from));
-        self.represented += self.recoveries - recoveries;
-        self.represented_errors += reported;
-        self.first_error_cut |= first_error && reported > 0;
+        self.represented = item.represented + (self.recoveries - item.recoveries);
+        self.represented_errors = item.represented_errors + reported;
+        self.first_error_cut |= item.first_error && reported > 0;
     }
 
     /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps
