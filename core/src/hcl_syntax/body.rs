@@ -220,10 +220,14 @@ impl<'a> Parser<'a> {
         let value_span = if nothing_read { value.span } else { expr };
         // A silent placeholder token read on as something else: an arithmetic operator
         // whose left operand it is, or a form not modelled.
+        // A constructor or call around the placeholder evaluates to a tuple, an object or
+        // the call's result, not to the placeholder's unknown value: not modelled.
         let mut evaluated = if nothing_read {
             Some(Diags::new())
-        } else {
+        } else if kept_whole {
             self.evaluated.clone()
+        } else {
+            None
         };
         let mut operation = None;
         if kept_whole && !nothing_read && evaluated.as_ref().is_some_and(Vec::is_empty) {

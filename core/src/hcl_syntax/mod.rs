@@ -505,6 +505,25 @@ mod tests {
     }
 
     #[test]
+    fn a_placeholder_inside_a_value_is_not_what_the_value_evaluates_to() {
+        let src = "r \"a\" \"b\" {\n  l = [a.%s]\n  w = a.%s\n  s = \"${b.%s}\"\n}\n";
+        let (_, edit) = check(src.as_bytes(), "main.tf");
+        let evaluated: Vec<_> = edit
+            .kept_items()
+            .iter()
+            .map(|k| match k {
+                KeptItem::Unknown {
+                    name, evaluated, ..
+                } => (name.as_str(), evaluated.is_some()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // A tuple around it is a tuple; the placeholder alone, or a template around it
+        // (which evaluates its parts), is unknown with what evaluating it reports.
+        assert_eq!(evaluated, [("l", false), ("w", true), ("s", true)]);
+    }
+
+    #[test]
     fn a_for_expression_that_fails_keeps_its_argument() {
         let src = "r \"a\" \"b\" {\n  x = [for i in v.a_%[1]s : {\n    a = i\n  }]\n  y = 1\n}\n";
         let (diags, edit) = check(src.as_bytes(), "main.tf");
