@@ -42,7 +42,18 @@ impl Parser<'_> {
                 break;
             }
             let item = self.peek().from;
+            // Whether this item holds a placeholder, the argument's own kept aside.
+            let outermost = self.items_holding.is_some() && open.from == 0;
+            let outer = outermost.then(|| (self.unknown_from.take(), self.evaluated.take()));
             let (item_expr, expr_diags) = self.parse_expression();
+            if let Some((unknown_from, evaluated)) = outer {
+                if self.unknown_from.is_some() {
+                    self.items_holding.get_or_insert_default().push(item_expr);
+                }
+                if unknown_from.is_some() {
+                    (self.unknown_from, self.evaluated) = (unknown_from, evaluated);
+                }
+            }
             let failed = !expr_diags.is_empty();
             diags.extend(expr_diags);
             if self.recovery && failed {
@@ -240,7 +251,13 @@ impl Parser<'_> {
     /// without it, skipped through `close`: hcl-edit is shown the object without it, the
     /// value holds no placeholder (see [`Parser::placeholder_dropped`]), and the item's
     /// recoveries and its `reported` errors are shown, once whatever was cut inside it.
-    fn cut_failing_item(&mut self, key_start: usize, close: Token, item: &ItemStart, reported: usize) {
+    fn cut_failing_item(
+        &mut self,
+        key_start: usize,
+        close: Token,
+        item: &ItemStart,
+        reported: usize,
+    ) {
         self.placeholder_dropped = true;
         if close.kind != Kind::CBrace {
             return;

@@ -228,12 +228,26 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
 /// `read_first`: the file's parse read the value outside recovery mode (see
 /// `Placeholder::read_first`).
 pub fn tuple_cut(src: &str, read_first: bool) -> Option<(usize, std::ops::Range<usize>)> {
+    tuple_read(src, read_first)?.ok()
+}
+
+/// For the text of a value that is a tuple constructor: [`tuple_cut`]'s cut, or for one
+/// hclsyntax read whole, the byte ranges of its items that hold a placeholder
+/// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder modulo `s`).
+#[allow(clippy::type_complexity)]
+pub fn tuple_read(
+    src: &str,
+    read_first: bool,
+) -> Option<Result<(usize, std::ops::Range<usize>), Vec<std::ops::Range<usize>>>> {
     let (tokens, data, _) = scan::scan(src.as_bytes());
     if data.len() != src.len() {
         return None;
     }
-    let (at, span) = parser::tuple_cut(&tokens, data, read_first)?;
-    Some((at, span.start.byte..span.end.byte))
+    let bytes = |span: Span| span.start.byte..span.end.byte;
+    Some(match parser::tuple_cut(&tokens, data, read_first)? {
+        Ok((at, span)) => Ok((at, bytes(span))),
+        Err(items) => Err(items.into_iter().map(bytes).collect()),
+    })
 }
 
 /// What `hclsyntax.ParseExpression` reports for `src` read as a lone expression starting at
@@ -542,6 +556,12 @@ mod tests {
         assert_eq!(tuple_cut("[%[4]s]", false), None);
         // Unless the file's parse read it outside recovery mode too.
         assert_eq!(tuple_cut("[a, %[4]s]", true), Some((4, 4..5)));
+        // In recovery mode `%s` is the placeholder modulo `s`: the tuple is read whole.
+        assert_eq!(
+            tuple_read("[{ k = %s }, a.b]", false),
+            Some(Err(vec![1..11]))
+        );
+        assert_eq!(tuple_read("[a.b]", false), Some(Err(vec![])));
         // A template, a tuple or an index around a placeholder is kept whole.
         assert_eq!(tuple_cut("[\"${x.%s}\"]", false), Some((1, 1..10)));
         assert_eq!(tuple_cut("[a, [x.%s]]", false), Some((4, 4..10)));

@@ -184,34 +184,66 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     Some(())
 }
 
-/// A list hclsyntax cut short at an item that failed to parse (`[a.b, x.%s]`, kept as
-/// unknown while loading): Terraform decodes the items before it (`items` checks them), then
-/// refuses the one it kept of the failing item (a placeholder, a template or index around
-/// one), which is no reference.
+/// A list kept as unknown while loading for a placeholder inside it. hclsyntax cut it
+/// short at an item that failed to parse (`[a.b, x.%s]`): Terraform decodes the items before
+/// it (`items` checks them), then refuses the one it kept of the failing item (a
+/// placeholder, a template or index around one), which is no reference. Or it read it whole
+/// (`[{ k = %s }, a.b]` after the file's first error): each item holding a placeholder is
+/// refused, in its place among the others.
 fn cut_list(
     a: &Attribute,
     src: &str,
     diags: &mut Diagnostics,
-    items: impl FnOnce(&Expr<'_>, Vec<&Expression>, &mut Diagnostics) -> Option<()>,
+    items: impl Fn(&Expr<'_>, Vec<&Expression>, &mut Diagnostics) -> Option<()>,
 ) -> Option<()> {
     let Value::Unknown(p) = &a.value else {
         return None;
     };
     let range = &a.expr_range;
     let text = src.get(range.start.byte..range.end.byte)?;
-    let (cut, failed) = hcl_syntax::tuple_cut(text, p.read_first)?;
-    let kept = format!("{}]", text.get(..cut)?);
+    let (kept, failed, holding) = match hcl_syntax::tuple_read(text, p.read_first)? {
+        Ok((cut, failed)) => (format!("{}]", text.get(..cut)?), Some(failed), Vec::new()),
+        Err(holding) if !holding.is_empty() => {
+            // hcl-edit is shown a number where each such item was written.
+            let mut shown = text.to_string();
+            for r in &holding {
+                let width = r.end.checked_sub(r.start)?;
+                shown.replace_range(
+                    r.clone(),
+                    &format!("0{}", " ".repeat(width.checked_sub(1)?)),
+                );
+            }
+            (shown, None, holding)
+        }
+        Err(_) => return None,
+    };
     let expr = hcl_edit::parser::parse_expr(&hcl_syntax::expression_for_hcl_edit(&kept)).ok()?;
     let x = Expr::in_text(&expr, text, range);
     let Expression::Array(list) = &expr else {
         return None;
     };
     let mut found = Diagnostics::default();
-    items(&x, list.iter().collect(), &mut found)?;
+    if holding.is_empty() {
+        items(&x, list.iter().collect(), &mut found)?;
+    } else {
+        for item in list.iter() {
+            let at = item.span().map(|s| s.start);
+            match holding.iter().find(|r| Some(r.start) == at) {
+                Some(r) => found.push(
+                    Diagnostic::error("Invalid expression", NOT_A_REFERENCE)
+                        .with_range(x.range(Some(r.clone()))),
+                ),
+                None => items(&x, vec![item], &mut found)?,
+            }
+        }
+    }
     diags.extend(found);
-    diags.push(
-        Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(Some(failed))),
-    );
+    if let Some(failed) = failed {
+        diags.push(
+            Diagnostic::error("Invalid expression", NOT_A_REFERENCE)
+                .with_range(x.range(Some(failed))),
+        );
+    }
     Some(())
 }
 
@@ -260,7 +292,11 @@ fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<(
 }
 
 /// The references of an `ignore_changes` list; `None` where a form is not modelled.
-fn ignore_changes_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnostics) -> Option<()> {
+fn ignore_changes_items(
+    x: &Expr<'_>,
+    items: Vec<&Expression>,
+    diags: &mut Diagnostics,
+) -> Option<()> {
     let mut star = None;
     let mut references = 0;
     for item in items {
