@@ -54,6 +54,9 @@ pub struct Placeholder {
     /// The operation hclsyntax made of a silent placeholder token that is an arithmetic
     /// operator, the placeholder its left operand; the value is then that operation's.
     pub operation: Option<Box<Operation>>,
+    /// Whether hclsyntax read the value outside recovery mode (before the file's first
+    /// error): reading its text alone then reads it the same way.
+    pub read_first: bool,
 }
 
 impl Placeholder {

@@ -185,6 +185,8 @@ impl<'a> Parser<'a> {
         let builds = self.builds_a_value(value);
         let first_error = !self.recovery;
         let (read_before, recoveries_before) = (self.read_index(), self.recoveries);
+        // A placeholder argument stands for whatever was recovered and reported inside it.
+        let shown_before = (self.represented, self.represented_errors);
         self.unknown_from = None;
         self.evaluated = None;
         self.syntax_error_from = None;
@@ -218,14 +220,14 @@ impl<'a> Parser<'a> {
         let value_span = if nothing_read { value.span } else { expr };
         // A silent placeholder token read on as something else: an arithmetic operator
         // whose left operand it is, or a form not modelled.
+        // A constructor or call around the placeholder evaluates to a tuple, an object or
+        // the call's result, not to the placeholder's unknown value: not modelled.
         let mut evaluated = if nothing_read {
             Some(Diags::new())
-        } else if kept_inside {
-            // The value built around the placeholder (a tuple, object or call) is one
-            // Terraform decodes by its own type: not modelled, so nothing is said of it.
-            None
-        } else {
+        } else if kept_whole {
             self.evaluated.clone()
+        } else {
+            None
         };
         let mut operation = None;
         if kept_whole && !nothing_read && evaluated.as_ref().is_some_and(Vec::is_empty) {
@@ -242,12 +244,11 @@ impl<'a> Parser<'a> {
             }
         }
         if placeholder && !single_line {
-            let represented = self.represented;
             self.recover_after_body_item();
             let last = self.token(self.read_index().saturating_sub(1));
             self.blanks.push((ident.from, last.from.max(ident.from)));
-            self.represented = represented + (self.recoveries - recoveries_before);
-            self.represented_errors += diags.len();
+            self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+            self.represented_errors = shown_before.1 + diags.len();
             self.first_error_cut |= first_error && !diags.is_empty();
             self.kept_items.push(KeptItem::Unknown {
                 name: String::from_utf8_lossy(self.bytes(&ident)).into_owned(),
@@ -256,6 +257,7 @@ impl<'a> Parser<'a> {
                 end: expr_end,
                 evaluated,
                 operation,
+                read_first: first_error,
             });
         } else if self.recovery && !diags.is_empty() {
             self.recover_after_body_item();

@@ -11,6 +11,16 @@ struct ObjectItem {
     bytes: (usize, usize),
 }
 
+/// The parser's state where an object item starts, for what it shows of the item if
+/// hclsyntax drops it.
+struct ItemStart {
+    /// Whether the item starts outside recovery mode.
+    first_error: bool,
+    recoveries: usize,
+    represented: usize,
+    represented_errors: usize,
+}
+
 impl Parser<'_> {
     pub(super) fn parse_tuple_cons(&mut self) -> (Expr, Diags) {
         let open = self.read();
@@ -32,7 +42,18 @@ impl Parser<'_> {
                 break;
             }
             let item = self.peek().from;
+            // Whether this item holds a placeholder, the argument's own kept aside.
+            let outermost = self.items_holding.is_some() && open.from == 0;
+            let outer = outermost.then(|| (self.unknown_from.take(), self.evaluated.take()));
             let (item_expr, expr_diags) = self.parse_expression();
+            if let Some((unknown_from, evaluated)) = outer {
+                if self.unknown_from.is_some() {
+                    self.items_holding.get_or_insert_default().push(item_expr);
+                }
+                if unknown_from.is_some() {
+                    (self.unknown_from, self.evaluated) = (unknown_from, evaluated);
+                }
+            }
             let failed = !expr_diags.is_empty();
             diags.extend(expr_diags);
             if self.recovery && failed {
@@ -107,7 +128,12 @@ impl Parser<'_> {
                 break;
             }
             let key_start = self.next_index();
-            let item = (!self.recovery, self.recoveries);
+            let item = ItemStart {
+                first_error: !self.recovery,
+                recoveries: self.recoveries,
+                represented: self.represented,
+                represented_errors: self.represented_errors,
+            };
             let (_, key_diags) = self.parse_expression();
             let key_end = self.read_index();
             let failed = !key_diags.is_empty();
@@ -115,7 +141,7 @@ impl Parser<'_> {
             diags.extend(key_diags);
             if self.recovery && failed {
                 close = self.recover(Kind::CBrace);
-                self.cut_failing_item(key_start, close, item, reported);
+                self.cut_failing_item(key_start, close, &item, reported);
                 break;
             }
             let next = self.peek();
@@ -167,7 +193,7 @@ impl Parser<'_> {
                 // hclsyntax keeps the failing item only when its value is the placeholder
                 // of a traversal whose dot has no name (`ExprSyntaxError`).
                 if self.syntax_error_from != Some(value) {
-                    self.cut_failing_item(key_start, close, item, reported);
+                    self.cut_failing_item(key_start, close, &item, reported);
                 }
                 break;
             }
@@ -183,7 +209,8 @@ impl Parser<'_> {
                 break;
             }
             if next.kind != Kind::Comma && next.kind != Kind::Newline {
-                if !self.recovery {
+                let first_error = !self.recovery;
+                if first_error {
                     diags.push(if next.kind == Kind::Eof {
                         self.diag(
                             "Unterminated object constructor expression",
@@ -199,6 +226,13 @@ impl Parser<'_> {
                     });
                 }
                 close = self.recover(Kind::CBrace);
+                // hclsyntax keeps the items through the one before the missing separator.
+                if close.kind == Kind::CBrace {
+                    self.blanks.push((next.from, close.from));
+                    self.represented += 1;
+                    self.represented_errors += usize::from(first_error);
+                    self.first_error_cut |= first_error;
+                }
                 break;
             }
             let sep = self.read();
@@ -216,13 +250,12 @@ impl Parser<'_> {
     /// An object item (from token `key_start` on) failed, and hclsyntax keeps the object
     /// without it, skipped through `close`: hcl-edit is shown the object without it, the
     /// value holds no placeholder (see [`Parser::placeholder_dropped`]), and the item's
-    /// recoveries and its `reported` errors are shown. `item` says whether the item started
-    /// outside recovery mode, and how many recoveries there were before it.
+    /// recoveries and its `reported` errors are shown, once whatever was cut inside it.
     fn cut_failing_item(
         &mut self,
         key_start: usize,
         close: Token,
-        (first_error, recoveries): (bool, usize),
+        item: &ItemStart,
         reported: usize,
     ) {
         self.placeholder_dropped = true;
@@ -230,9 +263,9 @@ impl Parser<'_> {
             return;
         }
         self.blanks.push((self.token(key_start).from, close.from));
-        self.represented += self.recoveries - recoveries;
-        self.represented_errors += reported;
-        self.first_error_cut |= first_error && reported > 0;
+        self.represented = item.represented + (self.recoveries - item.recoveries);
+        self.represented_errors = item.represented_errors + reported;
+        self.first_error_cut |= item.first_error && reported > 0;
     }
 
     /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps

@@ -225,13 +225,29 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
 /// For the text of a value that is a tuple constructor hclsyntax cut short at an item that
 /// failed to parse (`[a.b, x.%s]`): where that item starts and the byte range hclsyntax
 /// keeps it with (`x.`), relative to `src`. The items before it are the others it keeps.
-pub fn tuple_cut(src: &str) -> Option<(usize, std::ops::Range<usize>)> {
+/// `read_first`: the file's parse read the value outside recovery mode (see
+/// `Placeholder::read_first`).
+pub fn tuple_cut(src: &str, read_first: bool) -> Option<(usize, std::ops::Range<usize>)> {
+    tuple_read(src, read_first)?.ok()
+}
+
+/// For the text of a value that is a tuple constructor: [`tuple_cut`]'s cut, or for one
+/// hclsyntax read whole, the byte ranges of its items that hold a placeholder
+/// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder modulo `s`).
+#[allow(clippy::type_complexity)]
+pub fn tuple_read(
+    src: &str,
+    read_first: bool,
+) -> Option<Result<(usize, std::ops::Range<usize>), Vec<std::ops::Range<usize>>>> {
     let (tokens, data, _) = scan::scan(src.as_bytes());
     if data.len() != src.len() {
         return None;
     }
-    let (at, span) = parser::tuple_cut(&tokens, data)?;
-    Some((at, span.start.byte..span.end.byte))
+    let bytes = |span: Span| span.start.byte..span.end.byte;
+    Some(match parser::tuple_cut(&tokens, data, read_first)? {
+        Ok((at, span)) => Ok((at, bytes(span))),
+        Err(items) => Err(items.into_iter().map(bytes).collect()),
+    })
 }
 
 /// What `hclsyntax.ParseExpression` reports for `src` read as a lone expression starting at
@@ -503,6 +519,25 @@ mod tests {
     }
 
     #[test]
+    fn a_placeholder_inside_a_value_is_not_what_the_value_evaluates_to() {
+        let src = "r \"a\" \"b\" {\n  l = [a.%s]\n  w = a.%s\n  s = \"${b.%s}\"\n}\n";
+        let (_, edit) = check(src.as_bytes(), "main.tf");
+        let evaluated: Vec<_> = edit
+            .kept_items()
+            .iter()
+            .map(|k| match k {
+                KeptItem::Unknown {
+                    name, evaluated, ..
+                } => (name.as_str(), evaluated.is_some()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // A tuple around it is a tuple; the placeholder alone, or a template around it
+        // (which evaluates its parts), is unknown with what evaluating it reports.
+        assert_eq!(evaluated, [("l", false), ("w", true), ("s", true)]);
+    }
+
+    #[test]
     fn a_for_expression_that_fails_keeps_its_argument() {
         let src = "r \"a\" \"b\" {\n  x = [for i in v.a_%[1]s : {\n    a = i\n  }]\n  y = 1\n}\n";
         let (diags, edit) = check(src.as_bytes(), "main.tf");
@@ -516,15 +551,26 @@ mod tests {
 
     #[test]
     fn a_tuple_cut_short_keeps_its_failing_item_last() {
-        assert_eq!(tuple_cut("[a.b, x.%s]"), Some((6, 6..8)));
-        // An invalid token is read differently in recovery mode: not derived here.
-        assert_eq!(tuple_cut("[%[4]s]"), None);
+        assert_eq!(tuple_cut("[a.b, x.%s]", false), Some((6, 6..8)));
+        // An invalid token is read as the file's parse read it: outside recovery mode the
+        // placeholder `%` fails; in it, `%[4]` is the placeholder modulo `[4]`, which does
+        // not, and `s` is a missing separator.
+        assert_eq!(tuple_cut("[a, %[4]s]", true), Some((4, 4..5)));
+        assert_eq!(tuple_cut("[%[4]s]", false), None);
+        // In recovery mode `%s` is the placeholder modulo `s`: the tuple is read whole.
+        let holding = |src| {
+            tuple_read(src, false)
+                .and_then(Result::err)
+                .map(|v| v.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>())
+        };
+        assert_eq!(holding("[{ k = %s }, a.b]"), Some(vec![(1, 11)]));
+        assert_eq!(holding("[a.b]"), Some(vec![]));
         // A template, a tuple or an index around a placeholder is kept whole.
-        assert_eq!(tuple_cut("[\"${x.%s}\"]"), Some((1, 1..10)));
-        assert_eq!(tuple_cut("[a, [x.%s]]"), Some((4, 4..10)));
-        assert_eq!(tuple_cut("[x.y[a.%s]]"), Some((1, 1..10)));
-        assert_eq!(tuple_cut("[a.b]"), None);
-        assert_eq!(tuple_cut("x.%s"), None);
+        assert_eq!(tuple_cut("[\"${x.%s}\"]", false), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a, [x.%s]]", false), Some((4, 4..10)));
+        assert_eq!(tuple_cut("[x.y[a.%s]]", false), Some((1, 1..10)));
+        assert_eq!(tuple_cut("[a.b]", false), None);
+        assert_eq!(tuple_cut("x.%s", false), None);
     }
 
     #[test]

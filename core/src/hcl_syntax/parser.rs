@@ -82,6 +82,9 @@ pub(crate) enum KeptItem {
         /// error: hclsyntax reads `%` as a placeholder of unknown value, then as `%` with
         /// `t` its right operand): the operator, where it and its right operand were written.
         operation: Option<(char, Span, Span)>,
+        /// Whether the value was read outside recovery mode: its text read alone is then
+        /// read as the file's parse read it (see [`tuple_cut`]).
+        read_first: bool,
     },
 }
 
@@ -117,22 +120,29 @@ pub(crate) fn parse_expression<'a>(
 }
 
 /// For a lone tuple constructor whose parse hclsyntax cut short at a failing item: where
-/// that item starts, and its range.
-pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8]) -> Option<(usize, Span)> {
+/// that item starts, and its range; or, for one read whole, the ranges of its items that
+/// hold a placeholder. `read_first` says whether the file's parse read the value outside
+/// recovery mode: a token that starts no expression is reported only outside it, and what
+/// follows it is read differently in it (`%[4]` is the placeholder `%`, or the placeholder
+/// modulo `[4]`), so this parse starts in the mode that one read it in.
+pub(crate) fn tuple_cut(
+    tokens: &[Token],
+    data: &[u8],
+    read_first: bool,
+) -> Option<Result<(usize, Span), Vec<Span>>> {
     let mut p = Parser::new(tokens, data, "");
     p.push_newlines(false);
     if p.peek().kind != Kind::OBrack {
         return None;
     }
-    let (_, diags) = p.parse_expression();
-    // A token that starts no expression is reported only outside recovery mode, and
-    // what follows it is read differently in it (`%[4]` is the placeholder `%`, or the
-    // placeholder modulo `[4]`): the value's own parse may have been either.
-    if diags.iter().any(|d| d.summary == "Invalid expression") {
-        return None;
-    }
+    p.recovery = !read_first;
+    p.items_holding = Some(Vec::new());
+    p.parse_expression();
     // The outer tuple's failing item holds any inner one's: it starts first.
-    p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at)
+    Some(match p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at) {
+        Some(cut) => Ok(cut),
+        None => Err(p.items_holding.unwrap_or_default()),
+    })
 }
 
 /// A byte range of the scanned data that hcl-edit must read as spaces.
@@ -159,6 +169,7 @@ impl<'a> Parser<'a> {
             unknown_from: None,
             evaluated: None,
             tuple_cuts: Vec::new(),
+            items_holding: None,
             syntax_error_from: None,
             placeholder_dropped: false,
             quotes: Vec::new(),
@@ -216,6 +227,9 @@ pub(crate) struct Parser<'a> {
     /// Tuple constructors whose item failed to parse, cutting them short there (hclsyntax
     /// keeps the failing item as the last): where the item starts, and its range.
     pub tuple_cuts: Vec<(usize, Span)>,
+    /// For [`tuple_cut`] only: the items of the tuple the text starts with that hold a
+    /// placeholder.
+    pub items_holding: Option<Vec<Span>>,
     /// Where the first traversal of the argument being read starts whose dot has no name:
     /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
     pub syntax_error_from: Option<usize>,

@@ -133,10 +133,12 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             end,
             evaluated,
             operation,
+            read_first,
         } => Item::Attribute(Attribute {
             name: name.clone(),
             value: Value::Unknown(Placeholder {
                 evaluated: evaluated.clone(),
+                read_first: *read_first,
                 operation: operation.map(|(operator, op, rhs)| {
                     let at = bytes(rhs);
                     Box::new(Operation {

@@ -182,7 +182,10 @@ pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
             }
             x.range(Some(span.start + 1..span.end - 1))
         }
-        Expression::Array(_) | Expression::Object(_) => x.range(Some(span.start..span.start + 1)),
+        // A `for` expression starts at its bracket too (hclsyntax's `OpenRange`).
+        Expression::Array(_) | Expression::Object(_) | Expression::ForExpr(_) => {
+            x.range(Some(span.start..span.start + 1))
+        }
         Expression::Parenthesis(p) => start_range(x, p.inner())?,
         // A lone interpolation is hclsyntax's `TemplateWrapExpr`, which starts with its
         // quotes; another template starts where its first part does.

@@ -55,7 +55,7 @@ pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
                     replace_triggered_by(a, diags);
                 }
                 if let Some(a) = lc.body.attribute("ignore_changes") {
-                    ignore_changes(a, diags);
+                    ignore_changes(a, src, diags);
                 }
             }
         }
@@ -162,7 +162,12 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     if matches!(a.value, Value::Unknown(_)) {
         // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
         // a value that is wholly a placeholder is no list.
-        if cut_depends_on(a, src, diags).is_none() {
+        if cut_list(a, src, diags, |x, items, diags| {
+            depends_on_items(x, items, diags);
+            Some(())
+        })
+        .is_none()
+        {
             diags.extend(placeholder(a, NOT_A_LIST));
         }
         return Some(());
@@ -179,24 +184,66 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     Some(())
 }
 
-/// A `depends_on` list hclsyntax cut short at an item that failed to parse (`[a.b, x.%s]`,
-/// kept as unknown while loading): Terraform decodes the items before it, then refuses the
-/// one it kept of the failing item (a placeholder, a template or index around one), which
-/// is no reference.
-fn cut_depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
-    let range = &a.expr_range;
-    let text = src.get(range.start.byte..range.end.byte)?;
-    let (cut, failed) = hcl_syntax::tuple_cut(text)?;
-    let kept = format!("{}]", text.get(..cut)?);
-    let expr = hcl_edit::parser::parse_expr(&hcl_syntax::expression_for_hcl_edit(&kept)).ok()?;
-    let x = Expr::in_text(&expr, text, range);
-    let Expression::Array(items) = &expr else {
+/// A list kept as unknown while loading for a placeholder inside it. hclsyntax cut it
+/// short at an item that failed to parse (`[a.b, x.%s]`): Terraform decodes the items before
+/// it (`items` checks them), then refuses the one it kept of the failing item (a
+/// placeholder, a template or index around one), which is no reference. Or it read it whole
+/// (`[{ k = %s }, a.b]` after the file's first error): each item holding a placeholder is
+/// refused, in its place among the others.
+fn cut_list(
+    a: &Attribute,
+    src: &str,
+    diags: &mut Diagnostics,
+    items: impl Fn(&Expr<'_>, Vec<&Expression>, &mut Diagnostics) -> Option<()>,
+) -> Option<()> {
+    let Value::Unknown(p) = &a.value else {
         return None;
     };
-    depends_on_items(&x, items.iter().collect(), diags);
-    diags.push(
-        Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(Some(failed))),
-    );
+    let range = &a.expr_range;
+    let text = src.get(range.start.byte..range.end.byte)?;
+    let (kept, failed, holding) = match hcl_syntax::tuple_read(text, p.read_first)? {
+        Ok((cut, failed)) => (format!("{}]", text.get(..cut)?), Some(failed), Vec::new()),
+        Err(holding) if !holding.is_empty() => {
+            // hcl-edit is shown a number where each such item was written.
+            let mut shown = text.to_string();
+            for r in &holding {
+                let width = r.end.checked_sub(r.start)?;
+                shown.replace_range(
+                    r.clone(),
+                    &format!("0{}", " ".repeat(width.checked_sub(1)?)),
+                );
+            }
+            (shown, None, holding)
+        }
+        Err(_) => return None,
+    };
+    let expr = hcl_edit::parser::parse_expr(&hcl_syntax::expression_for_hcl_edit(&kept)).ok()?;
+    let x = Expr::in_text(&expr, text, range);
+    let Expression::Array(list) = &expr else {
+        return None;
+    };
+    let mut found = Diagnostics::default();
+    if holding.is_empty() {
+        items(&x, list.iter().collect(), &mut found)?;
+    } else {
+        for item in list.iter() {
+            let at = item.span().map(|s| s.start);
+            match holding.iter().find(|r| Some(r.start) == at) {
+                Some(r) => found.push(
+                    Diagnostic::error("Invalid expression", NOT_A_REFERENCE)
+                        .with_range(x.range(Some(r.clone()))),
+                ),
+                None => items(&x, vec![item], &mut found)?,
+            }
+        }
+    }
+    diags.extend(found);
+    if let Some(failed) = failed {
+        diags.push(
+            Diagnostic::error("Invalid expression", NOT_A_REFERENCE)
+                .with_range(x.range(Some(failed))),
+        );
+    }
     Some(())
 }
 
@@ -223,9 +270,11 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
     }
 }
 
-fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(d) = placeholder(a, NOT_A_LIST) {
-        diags.push(d);
+fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if matches!(a.value, Value::Unknown(_)) {
+        if cut_list(a, src, diags, ignore_changes_items).is_none() {
+            diags.extend(placeholder(a, NOT_A_LIST));
+        }
         return Some(());
     }
     let x = Expr::of(a)?;
@@ -239,6 +288,15 @@ fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
             return Some(());
         }
     };
+    ignore_changes_items(&x, items, diags)
+}
+
+/// The references of an `ignore_changes` list; `None` where a form is not modelled.
+fn ignore_changes_items(
+    x: &Expr<'_>,
+    items: Vec<&Expression>,
+    diags: &mut Diagnostics,
+) -> Option<()> {
     let mut star = None;
     let mut references = 0;
     for item in items {
@@ -266,7 +324,7 @@ fn ignore_changes(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
                     // modelled.
                     return None;
                 }
-                diags.push(not_a_reference(&x, item));
+                diags.push(not_a_reference(x, item));
             }
         }
     }

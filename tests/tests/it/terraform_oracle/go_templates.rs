@@ -4,7 +4,7 @@
 //! and objects, calls and `for` expressions around them), and real-world
 //! runs read them as modules. Each case is a few files of such blocks, the placeholders
 //! (`%s`, `%[n]s`, `%d`, `%t`, `%q`) in labels, values, traversal steps, heredoc bodies and
-//! closing markers; `terraform init -backend=false -json` and tflock must report the same
+//! closing markers, tuple, object and call items, and `import` addresses; `terraform init -backend=false -json` and tflock must report the same
 //! diagnostics where tflock follows hclsyntax's recovery, and only Terraform's where not
 //! (see `broken_syntax::compare`). Only the built-in provider's types are used, so `init`
 //! installs nothing.
@@ -63,7 +63,7 @@ fn heredoc(rng: &mut StdRng) -> String {
 
 /// An argument's value.
 fn value(rng: &mut StdRng) -> String {
-    match rng.gen_range(0..14) {
+    match rng.gen_range(0..17) {
         0 => format!("\"{}\"", placeholder(rng)),
         1 | 2 => placeholder(rng).to_string(),
         3 | 4 => reference(rng),
@@ -88,16 +88,37 @@ fn value(rng: &mut StdRng) -> String {
             "[for i in local.l_{} : {{\n    a = i\n  }}]",
             placeholder(rng)
         ),
+        // Placeholders as the items themselves: on one line, as the test data has them.
+        13 => format!("[{}]", items(rng)),
+        14 => format!("{{ k = {}, n = 1 }}", item(rng)),
+        15 => format!("max({})", items(rng)),
         _ => "\"plain\"".to_string(),
     }
+}
+
+/// One item of a tuple, object or call: a reference, a bare placeholder, a template.
+fn item(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..6) {
+        0 => placeholder(rng).to_string(),
+        1 => format!("\"${{{}}}\"", reference(rng)),
+        2 => "terraform_data.test".to_string(),
+        _ => reference(rng),
+    }
+}
+
+/// One to three [`item`]s, comma-separated.
+fn items(rng: &mut StdRng) -> String {
+    let n = rng.gen_range(1..=3);
+    (0..n).map(|_| item(rng)).collect::<Vec<_>>().join(", ")
 }
 
 /// A `depends_on` list: references, with a placeholder among them or not.
 fn depends_on(rng: &mut StdRng) -> String {
     let items: Vec<String> = (0..rng.gen_range(1..=3))
-        .map(|_| match rng.gen_range(0..4) {
+        .map(|_| match rng.gen_range(0..6) {
             0 => "terraform_data.test".to_string(),
             1 => format!("[{}]", reference(rng)),
+            2 => item(rng),
             _ => reference(rng),
         })
         .collect();
@@ -201,10 +222,17 @@ fn block(rng: &mut StdRng) -> String {
             )
         ),
         5 => {
-            if rng.gen_bool(0.5) {
+            let which = rng.gen_range(0..3);
+            if which == 0 {
                 format!(
                     "moved {{\n  from = {}\n  to   = terraform_data.test\n}}\n",
                     address(rng)
+                )
+            } else if which == 1 {
+                // Always a placeholder: two imports of one resource is an error not modelled.
+                format!(
+                    "import {{\n  to = terraform_data.{}\n  id = \"x\"\n}}\n",
+                    placeholder(rng)
                 )
             } else {
                 format!(
