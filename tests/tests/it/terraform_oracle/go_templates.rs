@@ -151,7 +151,10 @@ fn decoded_value(rng: &mut StdRng) -> String {
 /// required, but have tuple`, a `for` over `local.l_ % t`); tflock keeps it as unknown and
 /// does not model that evaluation, so the generator leaves it out of decoded places.
 fn built_around_a_placeholder(v: &str) -> bool {
-    v.starts_with('[') || v.starts_with('{') || v.starts_with("format(")
+    let call = v.split_once('(').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+    });
+    v.starts_with('[') || v.starts_with('{') || call
 }
 
 /// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
