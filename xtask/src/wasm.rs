@@ -353,10 +353,12 @@ pub fn test() -> Result<()> {
 const GZIP_BUDGET: u64 = 500_000;
 
 /// The gzipped ceiling of `tflock_lock_bg.wasm`, loaded on a lock caller's first call. It was
-/// 436,722 bytes when it was split off and 437,486 on session 19's merge (the core fixes
-/// beside it); the ceiling rounds that up so a core fix does not fail CI by a few bytes, as
-/// an exact ceiling once did. Lower it with every change that shrinks the module.
-const LOCK_GZIP_BUDGET: u64 = 440_000;
+/// 436,722 bytes when it was split off, 437,486 on session 19's merge and 439,856 on
+/// session 22's: module loading is in it, and hclsyntax's recovery, operators and
+/// placeholder values grew it by 2.4 KB over three sessions, 144 bytes under the old
+/// 440,000. The ceiling keeps about 10 KB of room so a core fix does not fail CI by a few
+/// bytes, as an exact ceiling once did. Lower it with every change that shrinks the module.
+const LOCK_GZIP_BUDGET: u64 = 450_000;
 
 /// Fails when a module outgrew its gzipped budget, so growth is noticed when it lands.
 fn check_size_budget(module: &Path, budget: u64) -> Result<()> {
