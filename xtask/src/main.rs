@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: the one place that knows how to set up a machine, test and benchmark.
 
 use anyhow::{bail, Context, Result};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,12 +27,47 @@ const GO_PACKAGES: &[&str] = &[
     "jq",
 ];
 
+/// What `cargo xtask` with no task, an unknown one, or `help` prints.
+const USAGE: &str = "\
+usage: cargo xtask <task> [options]   (help, --help or -h after any task: this text)
+  test   install what is needed, then fmt, clippy, wasm check and every test
+  setup  only install the toolchain target and Debian packages
+  demo   run tflock on the embedded sample fixtures
+  bench [all|hash|lock|metadata|merge|signature|wasm|worker]
+         run benchmarks (prints ratios against baselines; all: one summary table)
+  wasm   build the npm package into wasm/pkg/ (--test: also test it,
+         --hosts: only its headless-Chromium and workerd tests)
+  playground [--port N] [--build-only]  build web/dist/ and serve it
+  playground-test  build the playground and test it in headless Chromium
+  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)
+  worker-build  only build worker/build/ (wrangler's [build] command)
+  fuzz [TARGET] [--seconds N]  a cargo-fuzz campaign (nightly), every target or one
+  fuzz-seed  write the fuzz seed corpora from tests/fixtures
+  fuzz-smoke  every fuzz target for a few seconds (part of test)
+  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]
+         build the Worker and serve it locally (worker/dev.mjs, Miniflare);
+         --upload-token T and --var NAME=VALUE pass through to dev.mjs
+  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages
+  install-check  cargo install --path cli and --git (this clone), then tflock version (part of test)
+  real-world [--mirror DIR] [--out DIR] [--only TEXT] [--jobs N] [--no-init]
+         Terraform vs tflock on the repositories of tests/real-world-repos.txt
+         (fetched beforehand into DIR, default /work/.mirror); not in CI;
+         report in DIR of --out, default <target>/real-world, report.md";
+
 fn main() -> Result<()> {
     forget_cargo_run_env();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
     let cwd = std::env::current_dir()?;
     std::env::set_current_dir(&root)?;
+    if args
+        .iter()
+        .any(|a| matches!(a.as_str(), "help" | "--help" | "-h"))
+    {
+        // `| head` closing the pipe is no failure of the task.
+        let _ = writeln!(std::io::stdout(), "{USAGE}");
+        return Ok(());
+    }
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("setup") => setup(),
@@ -52,47 +88,7 @@ fn main() -> Result<()> {
         Some("publish-check") => step("publish dry run", || publish_dry_run(true)),
         Some("install-check") => step("cargo install --path cli", install_check),
         _ => {
-            eprintln!(
-                "usage: cargo xtask <test|setup|demo|bench [all|hash|lock|metadata|merge|signature|wasm|worker]>"
-            );
-            eprintln!(
-                "  test   install what is needed, then fmt, clippy, wasm check and every test"
-            );
-            eprintln!("  setup  only install the toolchain target and Debian packages");
-            eprintln!("  demo   run tflock on the embedded sample fixtures");
-            eprintln!(
-                "  bench  run benchmarks (prints ratios against baselines; all: one summary table)"
-            );
-            eprintln!("  wasm   build the npm package into wasm/pkg/ (--test: also test it,");
-            eprintln!("         --hosts: only its headless-Chromium and workerd tests)");
-            eprintln!("  playground [--port N] [--build-only]  build web/dist/ and serve it");
-            eprintln!("  playground-test  build the playground and test it in headless Chromium");
-            eprintln!(
-                "  worker-test  build the edge mirror Worker and test it in workerd (Miniflare)"
-            );
-            eprintln!("  worker-build  only build worker/build/ (wrangler's [build] command)");
-            eprintln!("  fuzz [TARGET] [--seconds N]  a cargo-fuzz campaign (nightly), every target or one");
-            eprintln!("  fuzz-seed  write the fuzz seed corpora from tests/fixtures");
-            eprintln!("  fuzz-smoke  every fuzz target for a few seconds (part of test)");
-            eprintln!("  worker-dev [--port P] [--https] [--cli-config FILE] [--persist DIR]");
-            eprintln!(
-                "         build the Worker and serve it locally (worker/dev.mjs, Miniflare);"
-            );
-            eprintln!("         --upload-token T and --var NAME=VALUE pass through to dev.mjs");
-            eprintln!(
-                "  publish-check  cargo publish --dry-run of tflock-core and tflock, built from the packages"
-            );
-            eprintln!(
-                "  install-check  cargo install --path cli and --git (this clone), then tflock version (part of test)"
-            );
-            eprintln!(
-                "  real-world [--mirror DIR] [--out DIR] [--only TEXT] [--jobs N] [--no-init]"
-            );
-            eprintln!(
-                "         Terraform vs tflock on the repositories of tests/real-world-repos.txt"
-            );
-            eprintln!("         (fetched beforehand into DIR, default /work/.mirror); not in CI;");
-            eprintln!("         report in DIR of --out, default <target>/real-world, report.md");
+            eprintln!("{USAGE}");
             std::process::exit(2)
         }
     }
