@@ -681,4 +681,17 @@ mod tests {
             "{               ( k ) = 3 }"
         );
     }
+
+    #[test]
+    fn a_tuple_keeps_an_object_that_dropped_a_nested_item_and_skips_the_rest() {
+        // The inner object keeps the traversal's placeholder, the outer one drops `g`, and
+        // the tuple keeps `{}` as its last item: hcl-edit is shown `[{}]`.
+        let src = "a = [{\n  g = {\n    i = x.%[2]s.id\n  }\n}, 2]\nb = 1\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        let shown = edit.apply(src);
+        assert_eq!(shown.split_whitespace().collect::<String>(), "a=[{}]b=1");
+    }
 }
