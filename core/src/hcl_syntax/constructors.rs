@@ -96,6 +96,9 @@ impl Parser<'_> {
                         )
                     });
                 }
+                if self.items_holding.is_some() && open.from == 0 {
+                    self.separator_cut = Some(next.from);
+                }
                 close = self.recover(Kind::CBrack);
                 // hclsyntax keeps the items through the one before the missing comma.
                 if close.kind == Kind::CBrack {

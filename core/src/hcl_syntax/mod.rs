@@ -228,25 +228,36 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
 /// `read_first`: the file's parse read the value outside recovery mode (see
 /// `Placeholder::read_first`).
 pub fn tuple_cut(src: &str, read_first: bool) -> Option<(usize, std::ops::Range<usize>)> {
-    tuple_read(src, read_first)?.ok()
+    tuple_read(src, read_first)?.cut
 }
 
-/// For the text of a value that is a tuple constructor: [`tuple_cut`]'s cut, or for one
-/// hclsyntax read whole, the byte ranges of its items that hold a placeholder
-/// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder modulo `s`).
-#[allow(clippy::type_complexity)]
-pub fn tuple_read(
-    src: &str,
-    read_first: bool,
-) -> Option<Result<(usize, std::ops::Range<usize>), Vec<std::ops::Range<usize>>>> {
+/// How hclsyntax reads a tuple constructor's text (see [`tuple_read`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TupleRead {
+    /// [`tuple_cut`]'s cut, if the parse was cut short.
+    pub cut: Option<(usize, std::ops::Range<usize>)>,
+    /// The byte ranges of the items it keeps before any cut that hold a placeholder
+    /// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder
+    /// modulo `s`).
+    pub holding: Vec<std::ops::Range<usize>>,
+    /// Where a missing separator ends the items it keeps (`[%[3]s]` after a file's first
+    /// error: the placeholder modulo `[3]`, then `s`).
+    pub separator: Option<usize>,
+}
+
+/// For the text of a value that is a tuple constructor: where hclsyntax cut it short, and
+/// which items it keeps hold a placeholder.
+pub fn tuple_read(src: &str, read_first: bool) -> Option<TupleRead> {
     let (tokens, data, _) = scan::scan(src.as_bytes());
     if data.len() != src.len() {
         return None;
     }
     let bytes = |span: Span| span.start.byte..span.end.byte;
-    Some(match parser::tuple_cut(&tokens, data, read_first)? {
-        Ok((at, span)) => Ok((at, bytes(span))),
-        Err(items) => Err(items.into_iter().map(bytes).collect()),
+    let (cut, holding, separator) = parser::tuple_cut(&tokens, data, read_first)?;
+    Some(TupleRead {
+        cut: cut.map(|(at, span)| (at, bytes(span))),
+        holding: holding.into_iter().map(bytes).collect(),
+        separator,
     })
 }
 
@@ -560,8 +571,8 @@ mod tests {
         // In recovery mode `%s` is the placeholder modulo `s`: the tuple is read whole.
         let holding = |src| {
             tuple_read(src, false)
-                .and_then(Result::err)
-                .map(|v| v.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>())
+                .filter(|read| read.cut.is_none())
+                .map(|read| read.holding.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>())
         };
         assert_eq!(holding("[{ k = %s }, a.b]"), Some(vec![(1, 11)]));
         assert_eq!(holding("[a.b]"), Some(vec![]));
@@ -571,6 +582,12 @@ mod tests {
         assert_eq!(tuple_cut("[x.y[a.%s]]", false), Some((1, 1..10)));
         assert_eq!(tuple_cut("[a.b]", false), None);
         assert_eq!(tuple_cut("x.%s", false), None);
+        // Items before a cut can hold a placeholder too (`%d` the placeholder modulo `d`).
+        let read = tuple_read("[%d, a.b, x.%s]", false).expect("a tuple");
+        assert_eq!(read.cut, Some((10, 10..12)));
+        assert_eq!(read.holding, [1..3]);
+        let read = tuple_read("[%[3]s]", false).expect("a tuple");
+        assert_eq!((read.cut, read.holding, read.separator), (None, vec![1..5], Some(5)));
     }
 
     #[test]
