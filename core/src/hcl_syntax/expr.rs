@@ -305,7 +305,9 @@ impl Parser<'_> {
                 // end, so the template is kept when it closes.
                 let closed = self.token(self.read_index().saturating_sub(1)).kind == closer;
                 let inner_placeholder = closed && self.unknown_from > Some(open.from);
-                if (literal_to_eof && !diags.is_empty()) || inner_placeholder {
+                // Literal text to the end of the file is reported only before the file's
+                // first error; after it the template is kept silently, and the same.
+                if literal_to_eof || inner_placeholder {
                     // Evaluating the template evaluates its parts: an inner placeholder's
                     // diagnostics again; literal text to the end of the file is a known
                     // string, not modelled.
