@@ -221,7 +221,7 @@ pub(crate) struct Parser<'a> {
     /// in its tree although parsing it failed, and that is read here as of unknown value:
     /// a token that starts no expression (a placeholder of unknown value), a traversal
     /// whose dot has no name (an `ExprSyntaxError` placeholder) or a bad name after `.*.`,
-    /// a template with one of those inside or of literal text the file ends in. An
+    /// a template with one of those inside or that the file ends in. An
     /// argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
     /// What Terraform's evaluation of the placeholder at `unknown_from` reports: an
