@@ -64,8 +64,7 @@ impl Parser<'_> {
                 // Every recovery and error inside the item is one the blanks show (an
                 // object that dropped its failing item): hclsyntax keeps the tuple through
                 // that item, and hcl-edit is shown it without the rest.
-                let shown = self.recoveries - shown_before.0
-                    == self.represented - shown_before.1
+                let shown = self.recoveries - shown_before.0 == self.represented - shown_before.1
                     && self.represented_errors - shown_before.2 == reported;
                 close = self.recover(Kind::CBrack);
                 if shown && close.kind == Kind::CBrack {

@@ -127,11 +127,7 @@ pub(crate) fn parse_expression<'a>(
 /// only outside it, and what follows it is read differently in it (`%[4]` is the
 /// placeholder `%`, or the placeholder modulo `[4]`), so this parse starts in the mode
 /// that one read it in.
-pub(crate) fn tuple_cut(
-    tokens: &[Token],
-    data: &[u8],
-    read_first: bool,
-) -> Option<(Option<(usize, Span)>, Vec<Span>, Option<usize>)> {
+pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8], read_first: bool) -> Option<TupleParse> {
     let mut p = Parser::new(tokens, data, "");
     p.push_newlines(false);
     if p.peek().kind != Kind::OBrack {
@@ -146,7 +142,21 @@ pub(crate) fn tuple_cut(
     if let Some((at, _)) = cut {
         holding.retain(|s| s.start.byte < at);
     }
-    Some((cut, holding, p.separator_cut))
+    Some(TupleParse {
+        cut,
+        holding,
+        separator: p.separator_cut,
+    })
+}
+
+/// What [`tuple_cut`] found.
+pub(crate) struct TupleParse {
+    /// The failing item's start and range, if the parse was cut short there.
+    pub cut: Option<(usize, Span)>,
+    /// The items before any cut that hold a placeholder.
+    pub holding: Vec<Span>,
+    /// Where a missing separator ends the items kept.
+    pub separator: Option<usize>,
 }
 
 /// A byte range of the scanned data that hcl-edit must read as spaces.

@@ -163,10 +163,16 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     if matches!(a.value, Value::Unknown(_)) {
         // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
         // a value that is wholly a placeholder is no list.
-        if cut_list(a, src, diags, |_| false, |x, items, diags| {
-            depends_on_items(x, items, diags);
-            Some(())
-        })
+        if cut_list(
+            a,
+            src,
+            diags,
+            |_| false,
+            |x, items, diags| {
+                depends_on_items(x, items, diags);
+                Some(())
+            },
+        )
         .is_none()
         {
             diags.extend(placeholder(a, NOT_A_LIST));
@@ -249,7 +255,14 @@ fn cut_list(
     };
     for item in list.iter() {
         let mut warned = Diagnostics::default();
-        quoted_items(std::iter::once(item), 0, &place, Flavor::Terraform, &skip, &mut warned);
+        quoted_items(
+            std::iter::once(item),
+            0,
+            &place,
+            Flavor::Terraform,
+            &skip,
+            &mut warned,
+        );
         let at = range.start.byte + item.span().map_or(0, |s| s.start);
         let before = found
             .iter()

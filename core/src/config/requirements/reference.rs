@@ -112,7 +112,14 @@ pub fn quoted_list_elements(
         range: &a.expr_range,
         text: Some(src),
     };
-    quoted_items(items.iter(), a.expr_range.start.byte, &place, flavor, skip, diags);
+    quoted_items(
+        items.iter(),
+        a.expr_range.start.byte,
+        &place,
+        flavor,
+        skip,
+        diags,
+    );
 }
 
 /// [`quoted_list_elements`] for list `items` read from `place`'s text, their spans counted
