@@ -45,6 +45,7 @@ impl Parser<'_> {
             // Whether this item holds a placeholder, the argument's own kept aside.
             let outermost = self.items_holding.is_some() && open.from == 0;
             let outer = outermost.then(|| (self.unknown_from.take(), self.evaluated.take()));
+            let shown_before = (self.recoveries, self.represented, self.represented_errors);
             let (item_expr, expr_diags) = self.parse_expression();
             if let Some((unknown_from, evaluated)) = outer {
                 if self.unknown_from.is_some() {
@@ -55,10 +56,21 @@ impl Parser<'_> {
                 }
             }
             let failed = !expr_diags.is_empty();
+            let reported = expr_diags.len();
             diags.extend(expr_diags);
             if self.recovery && failed {
                 self.tuple_cuts.push((item, item_expr));
+                let item_end = self.prev_range().end.byte;
+                // Every recovery and error inside the item is one the blanks show (an
+                // object that dropped its failing item): hclsyntax keeps the tuple through
+                // that item, and hcl-edit is shown it without the rest.
+                let shown = self.recoveries - shown_before.0 == self.represented - shown_before.1
+                    && self.represented_errors - shown_before.2 == reported;
                 close = self.recover(Kind::CBrack);
+                if shown && close.kind == Kind::CBrack {
+                    self.blanks.push((item_end, close.from));
+                    self.represented += 1;
+                }
                 break;
             }
             let next = self.peek();
@@ -82,6 +94,9 @@ impl Parser<'_> {
                             next.span,
                         )
                     });
+                }
+                if self.items_holding.is_some() && open.from == 0 {
+                    self.separator_cut = Some(next.from);
                 }
                 close = self.recover(Kind::CBrack);
                 // hclsyntax keeps the items through the one before the missing comma.

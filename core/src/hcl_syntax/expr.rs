@@ -299,16 +299,17 @@ impl Parser<'_> {
             Kind::OQuote | Kind::OHeredoc => {
                 let open = self.read();
                 let closer = opposite(open.kind);
-                let (diags, literal_to_eof) = super::template::parse_template_inner(self, closer);
+                let (diags, to_eof) = super::template::parse_template_inner(self, closer);
                 // A placeholder in an interpolation (`"${data.x.%d.id}"`) makes the whole
                 // template's value unknown, and the sequence's recovery stops at its own
                 // end, so the template is kept when it closes.
                 let closed = self.token(self.read_index().saturating_sub(1)).kind == closer;
                 let inner_placeholder = closed && self.unknown_from > Some(open.from);
-                if (literal_to_eof && !diags.is_empty()) || inner_placeholder {
+                // A template the file ends in is kept with its argument, whether it was
+                // reported (before the file's first error) or not, and whatever its parts.
+                if to_eof || inner_placeholder {
                     // Evaluating the template evaluates its parts: an inner placeholder's
-                    // diagnostics again; literal text to the end of the file is a known
-                    // string, not modelled.
+                    // diagnostics again; a template the file ends in is not modelled.
                     if !inner_placeholder {
                         self.evaluated = None;
                     }

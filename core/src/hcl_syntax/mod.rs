@@ -228,25 +228,36 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
 /// `read_first`: the file's parse read the value outside recovery mode (see
 /// `Placeholder::read_first`).
 pub fn tuple_cut(src: &str, read_first: bool) -> Option<(usize, std::ops::Range<usize>)> {
-    tuple_read(src, read_first)?.ok()
+    tuple_read(src, read_first)?.cut
 }
 
-/// For the text of a value that is a tuple constructor: [`tuple_cut`]'s cut, or for one
-/// hclsyntax read whole, the byte ranges of its items that hold a placeholder
-/// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder modulo `s`).
-#[allow(clippy::type_complexity)]
-pub fn tuple_read(
-    src: &str,
-    read_first: bool,
-) -> Option<Result<(usize, std::ops::Range<usize>), Vec<std::ops::Range<usize>>>> {
+/// How hclsyntax reads a tuple constructor's text (see [`tuple_read`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TupleRead {
+    /// [`tuple_cut`]'s cut, if the parse was cut short.
+    pub cut: Option<(usize, std::ops::Range<usize>)>,
+    /// The byte ranges of the items it keeps before any cut that hold a placeholder
+    /// (`[{ k = %s }, a.b]` after a file's first error, `%s` read as the placeholder
+    /// modulo `s`).
+    pub holding: Vec<std::ops::Range<usize>>,
+    /// Where a missing separator ends the items it keeps (`[%[3]s]` after a file's first
+    /// error: the placeholder modulo `[3]`, then `s`).
+    pub separator: Option<usize>,
+}
+
+/// For the text of a value that is a tuple constructor: where hclsyntax cut it short, and
+/// which items it keeps hold a placeholder.
+pub fn tuple_read(src: &str, read_first: bool) -> Option<TupleRead> {
     let (tokens, data, _) = scan::scan(src.as_bytes());
     if data.len() != src.len() {
         return None;
     }
     let bytes = |span: Span| span.start.byte..span.end.byte;
-    Some(match parser::tuple_cut(&tokens, data, read_first)? {
-        Ok((at, span)) => Ok((at, bytes(span))),
-        Err(items) => Err(items.into_iter().map(bytes).collect()),
+    let read = parser::tuple_cut(&tokens, data, read_first)?;
+    Some(TupleRead {
+        cut: read.cut.map(|(at, span)| (at, bytes(span))),
+        holding: read.holding.into_iter().map(bytes).collect(),
+        separator: read.separator,
     })
 }
 
@@ -560,8 +571,13 @@ mod tests {
         // In recovery mode `%s` is the placeholder modulo `s`: the tuple is read whole.
         let holding = |src| {
             tuple_read(src, false)
-                .and_then(Result::err)
-                .map(|v| v.iter().map(|r| (r.start, r.end)).collect::<Vec<_>>())
+                .filter(|read| read.cut.is_none())
+                .map(|read| {
+                    read.holding
+                        .iter()
+                        .map(|r| (r.start, r.end))
+                        .collect::<Vec<_>>()
+                })
         };
         assert_eq!(holding("[{ k = %s }, a.b]"), Some(vec![(1, 11)]));
         assert_eq!(holding("[a.b]"), Some(vec![]));
@@ -571,6 +587,16 @@ mod tests {
         assert_eq!(tuple_cut("[x.y[a.%s]]", false), Some((1, 1..10)));
         assert_eq!(tuple_cut("[a.b]", false), None);
         assert_eq!(tuple_cut("x.%s", false), None);
+        // Items before a cut can hold a placeholder too (`%d` the placeholder modulo `d`).
+        let read = tuple_read("[%d, a.b, x.%s]", false).expect("a tuple");
+        assert_eq!(read.cut, Some((10, 10..12)));
+        let spans = |read: &TupleRead| -> Vec<(usize, usize)> {
+            read.holding.iter().map(|r| (r.start, r.end)).collect()
+        };
+        assert_eq!(spans(&read), vec![(1, 3)]);
+        let read = tuple_read("[%[3]s]", false).expect("a tuple");
+        assert_eq!((read.cut.clone(), read.separator), (None, Some(5)));
+        assert_eq!(spans(&read), vec![(1, 5)]);
     }
 
     #[test]
@@ -589,8 +615,10 @@ mod tests {
         let (diags, edit) = check(src, "main.tf");
         assert_eq!(diags.len(), 2, "{diags:?}");
         assert!(edit.recovered());
-        // One with an interpolation has a value that is not read here.
-        assert!(!check(b"x = <<EOT\n${a}\n", "main.tf").1.recovered());
+        // So is one with interpolations: its value is not read here.
+        let (_, edit) = check(b"x = <<EOT\n${a}\n", "main.tf");
+        assert!(edit.recovered());
+        assert_eq!(unknown_items(&edit).len(), 1);
     }
 
     #[test]
@@ -680,5 +708,18 @@ mod tests {
             expression_for_hcl_edit("{ (k) = [1,\n2], ( k ) = 3 }"),
             "{               ( k ) = 3 }"
         );
+    }
+
+    #[test]
+    fn a_tuple_keeps_an_object_that_dropped_a_nested_item_and_skips_the_rest() {
+        // The inner object keeps the traversal's placeholder, the outer one drops `g`, and
+        // the tuple keeps `{}` as its last item: hcl-edit is shown `[{}]`.
+        let src = "a = [{\n  g = {\n    i = x.%[2]s.id\n  }\n}, 2]\nb = 1\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        let shown = edit.apply(src);
+        assert_eq!(shown.split_whitespace().collect::<String>(), "a=[{}]b=1");
     }
 }

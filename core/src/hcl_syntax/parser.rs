@@ -119,17 +119,15 @@ pub(crate) fn parse_expression<'a>(
     (diags, p.blanks)
 }
 
-/// For a lone tuple constructor whose parse hclsyntax cut short at a failing item: where
-/// that item starts, and its range; or, for one read whole, the ranges of its items that
-/// hold a placeholder. `read_first` says whether the file's parse read the value outside
-/// recovery mode: a token that starts no expression is reported only outside it, and what
-/// follows it is read differently in it (`%[4]` is the placeholder `%`, or the placeholder
-/// modulo `[4]`), so this parse starts in the mode that one read it in.
-pub(crate) fn tuple_cut(
-    tokens: &[Token],
-    data: &[u8],
-    read_first: bool,
-) -> Option<Result<(usize, Span), Vec<Span>>> {
+/// For a lone tuple constructor: where hclsyntax cut its parse short at a failing item (that
+/// item's start, and its range), if it did, the ranges of the items before the cut (all
+/// of them without one) that hold a placeholder, and where a missing separator ends the
+/// items it keeps, if one does. `read_first` says whether the file's parse
+/// read the value outside recovery mode: a token that starts no expression is reported
+/// only outside it, and what follows it is read differently in it (`%[4]` is the
+/// placeholder `%`, or the placeholder modulo `[4]`), so this parse starts in the mode
+/// that one read it in.
+pub(crate) fn tuple_cut(tokens: &[Token], data: &[u8], read_first: bool) -> Option<TupleParse> {
     let mut p = Parser::new(tokens, data, "");
     p.push_newlines(false);
     if p.peek().kind != Kind::OBrack {
@@ -139,10 +137,26 @@ pub(crate) fn tuple_cut(
     p.items_holding = Some(Vec::new());
     p.parse_expression();
     // The outer tuple's failing item holds any inner one's: it starts first.
-    Some(match p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at) {
-        Some(cut) => Ok(cut),
-        None => Err(p.items_holding.unwrap_or_default()),
+    let cut = p.tuple_cuts.into_iter().min_by_key(|&(at, _)| at);
+    let mut holding = p.items_holding.unwrap_or_default();
+    if let Some((at, _)) = cut {
+        holding.retain(|s| s.start.byte < at);
+    }
+    Some(TupleParse {
+        cut,
+        holding,
+        separator: p.separator_cut,
     })
+}
+
+/// What [`tuple_cut`] found.
+pub(crate) struct TupleParse {
+    /// The failing item's start and range, if the parse was cut short there.
+    pub cut: Option<(usize, Span)>,
+    /// The items before any cut that hold a placeholder.
+    pub holding: Vec<Span>,
+    /// Where a missing separator ends the items kept.
+    pub separator: Option<usize>,
 }
 
 /// A byte range of the scanned data that hcl-edit must read as spaces.
@@ -170,6 +184,7 @@ impl<'a> Parser<'a> {
             evaluated: None,
             tuple_cuts: Vec::new(),
             items_holding: None,
+            separator_cut: None,
             syntax_error_from: None,
             placeholder_dropped: false,
             quotes: Vec::new(),
@@ -216,7 +231,7 @@ pub(crate) struct Parser<'a> {
     /// in its tree although parsing it failed, and that is read here as of unknown value:
     /// a token that starts no expression (a placeholder of unknown value), a traversal
     /// whose dot has no name (an `ExprSyntaxError` placeholder) or a bad name after `.*.`,
-    /// a template with one of those inside or of literal text the file ends in. An
+    /// a template with one of those inside or that the file ends in. An
     /// argument whose value starts there is kept with it.
     pub unknown_from: Option<usize>,
     /// What Terraform's evaluation of the placeholder at `unknown_from` reports: an
@@ -230,6 +245,9 @@ pub(crate) struct Parser<'a> {
     /// For [`tuple_cut`] only: the items of the tuple the text starts with that hold a
     /// placeholder.
     pub items_holding: Option<Vec<Span>>,
+    /// For [`tuple_cut`] only: where the tuple the text starts with misses a separator
+    /// (hclsyntax keeps the items before it).
+    pub separator_cut: Option<usize>,
     /// Where the first traversal of the argument being read starts whose dot has no name:
     /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
     pub syntax_error_from: Option<usize>,

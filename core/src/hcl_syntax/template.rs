@@ -34,21 +34,17 @@ enum Part {
 }
 
 /// `parseTemplateInner` after the opening quote or heredoc marker, up to `end`; and whether
-/// the file ended inside the template while it had only literal text (an unclosed heredoc).
+/// the file ended inside the template (an unclosed heredoc).
 pub(crate) fn parse_template_inner(p: &mut Parser<'_>, end: Kind) -> (Diags, bool) {
     let (parts, mut diags) = parse_parts(p, end);
-    let literal_to_eof = matches!(parts.as_slice(), [.., Part::End(_)])
-        && parts[..parts.len() - 1]
-            .iter()
-            .all(|part| matches!(part, Part::Literal))
-        && p.token(p.read_index().saturating_sub(1)).kind == Kind::Eof;
+    let to_eof = p.token(p.read_index().saturating_sub(1)).kind == Kind::Eof;
     let mut tp = Structure {
         parts: &parts,
         pos: 0,
         p,
     };
     diags.extend(tp.root());
-    (diags, literal_to_eof)
+    (diags, to_eof)
 }
 
 fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {

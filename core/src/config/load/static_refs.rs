@@ -17,9 +17,10 @@ use crate::config::load::json::Node;
 use crate::config::load::static_eval::{start_range, Expr};
 use crate::config::load::value_decode::decode_into;
 use crate::config::model::{Attribute, Block, Value};
-use crate::config::requirements::reference::quoted_traversal;
+use crate::config::requirements::reference::{quoted_items, quoted_traversal, Place};
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 const NOT_A_LIST: &str = "A static list expression is required.";
@@ -162,10 +163,16 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     if matches!(a.value, Value::Unknown(_)) {
         // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
         // a value that is wholly a placeholder is no list.
-        if cut_list(a, src, diags, |x, items, diags| {
-            depends_on_items(x, items, diags);
-            Some(())
-        })
+        if cut_list(
+            a,
+            src,
+            diags,
+            |_| false,
+            |x, items, diags| {
+                depends_on_items(x, items, diags);
+                Some(())
+            },
+        )
         .is_none()
         {
             diags.extend(placeholder(a, NOT_A_LIST));
@@ -194,6 +201,7 @@ fn cut_list(
     a: &Attribute,
     src: &str,
     diags: &mut Diagnostics,
+    skip: impl Fn(&str) -> bool,
     items: impl Fn(&Expr<'_>, Vec<&Expression>, &mut Diagnostics) -> Option<()>,
 ) -> Option<()> {
     let Value::Unknown(p) = &a.value else {
@@ -201,21 +209,23 @@ fn cut_list(
     };
     let range = &a.expr_range;
     let text = src.get(range.start.byte..range.end.byte)?;
-    let (kept, failed, holding) = match hcl_syntax::tuple_read(text, p.read_first)? {
-        Ok((cut, failed)) => (format!("{}]", text.get(..cut)?), Some(failed), Vec::new()),
-        Err(holding) if !holding.is_empty() => {
-            // hcl-edit is shown a number where each such item was written.
-            let mut shown = text.to_string();
-            for r in &holding {
-                let width = r.end.checked_sub(r.start)?;
-                shown.replace_range(
-                    r.clone(),
-                    &format!("0{}", " ".repeat(width.checked_sub(1)?)),
-                );
-            }
-            (shown, None, holding)
-        }
-        Err(_) => return None,
+    let read = hcl_syntax::tuple_read(text, p.read_first)?;
+    if read.cut.is_none() && read.holding.is_empty() {
+        return None;
+    }
+    // hcl-edit is shown a number where each item holding a placeholder was written.
+    let mut shown = text.to_string();
+    for r in &read.holding {
+        let width = r.end.checked_sub(r.start)?;
+        shown.replace_range(
+            r.clone(),
+            &format!("0{}", " ".repeat(width.checked_sub(1)?)),
+        );
+    }
+    let (kept, failed) = match (&read.cut, read.separator) {
+        (Some((cut, failed)), _) => (format!("{}]", shown.get(..*cut)?), Some(failed.clone())),
+        (None, Some(end)) => (format!("{}]", shown.get(..end)?), None),
+        (None, None) => (shown, None),
     };
     let expr = hcl_edit::parser::parse_expr(&hcl_syntax::expression_for_hcl_edit(&kept)).ok()?;
     let x = Expr::in_text(&expr, text, range);
@@ -223,18 +233,43 @@ fn cut_list(
         return None;
     };
     let mut found = Diagnostics::default();
-    if holding.is_empty() {
+    if read.holding.is_empty() {
         items(&x, list.iter().collect(), &mut found)?;
     } else {
         for item in list.iter() {
             let at = item.span().map(|s| s.start);
-            match holding.iter().find(|r| Some(r.start) == at) {
+            match read.holding.iter().find(|r| Some(r.start) == at) {
                 Some(r) => found.push(
                     Diagnostic::error("Invalid expression", NOT_A_REFERENCE)
                         .with_range(x.range(Some(r.clone()))),
                 ),
                 None => items(&x, vec![item], &mut found)?,
             }
+        }
+    }
+    // The legacy pass reads only lists it parsed: the quoted references kept here are
+    // warned about in their place among the items' errors, as Terraform decodes item by item.
+    let place = Place {
+        range,
+        text: Some(text),
+    };
+    for item in list.iter() {
+        let mut warned = Diagnostics::default();
+        quoted_items(
+            std::iter::once(item),
+            0,
+            &place,
+            Flavor::Terraform,
+            &skip,
+            &mut warned,
+        );
+        let at = range.start.byte + item.span().map_or(0, |s| s.start);
+        let before = found
+            .iter()
+            .position(|d| d.range.as_ref().is_some_and(|r| r.start.byte > at))
+            .unwrap_or(found.0.len());
+        for (i, d) in warned.into_iter().enumerate() {
+            found.0.insert(before + i, d);
         }
     }
     diags.extend(found);
@@ -272,7 +307,8 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
 
 fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     if matches!(a.value, Value::Unknown(_)) {
-        if cut_list(a, src, diags, ignore_changes_items).is_none() {
+        // `["*"]` is an error reported on its own, not a quoted reference.
+        if cut_list(a, src, diags, |t| t == "*", ignore_changes_items).is_none() {
             diags.extend(placeholder(a, NOT_A_LIST));
         }
         return Some(());

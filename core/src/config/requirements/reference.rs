@@ -108,8 +108,31 @@ pub fn quoted_list_elements(
         return;
     };
     let Some(items) = expr.as_array() else { return };
-    let base = a.expr_range.start.byte;
-    for item in items.iter() {
+    let place = Place {
+        range: &a.expr_range,
+        text: Some(src),
+    };
+    quoted_items(
+        items.iter(),
+        a.expr_range.start.byte,
+        &place,
+        flavor,
+        skip,
+        diags,
+    );
+}
+
+/// [`quoted_list_elements`] for list `items` read from `place`'s text, their spans counted
+/// from byte `base` of the file.
+pub fn quoted_items<'e>(
+    items: impl Iterator<Item = &'e hcl_edit::expr::Expression>,
+    base: usize,
+    place: &Place<'_>,
+    flavor: Flavor,
+    skip: impl Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) {
+    for item in items {
         use hcl_edit::Span;
         let Some(text) = native_quoted(item) else {
             continue;
@@ -119,10 +142,6 @@ pub fn quoted_list_elements(
         }
         let span = item.span().unwrap_or(base..base);
         let rel = span.start.saturating_sub(base)..span.end.saturating_sub(base);
-        let place = Place {
-            range: &a.expr_range,
-            text: Some(src),
-        };
         if parse_traversal(&text).is_none() {
             // The shim parses the text as a traversal anyway and reports why it is none,
             // with positions in the text after the opening quote (escapes not counted).

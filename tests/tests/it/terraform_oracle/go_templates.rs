@@ -63,7 +63,7 @@ fn heredoc(rng: &mut StdRng) -> String {
 
 /// An argument's value.
 fn value(rng: &mut StdRng) -> String {
-    match rng.gen_range(0..17) {
+    match rng.gen_range(0..19) {
         0 => format!("\"{}\"", placeholder(rng)),
         1 | 2 => placeholder(rng).to_string(),
         3 | 4 => reference(rng),
@@ -92,6 +92,12 @@ fn value(rng: &mut StdRng) -> String {
         13 => format!("[{}]", items(rng)),
         14 => format!("{{ k = {}, n = 1 }}", item(rng)),
         15 => format!("max({})", items(rng)),
+        // Constructors inside constructors, as cloudflare's test data nests its rules
+        // (`include = [{ github_organization = { id = x.%[2]s.id } }]`).
+        16 | 17 => {
+            let depth = rng.gen_range(1..=3);
+            nested(rng, depth)
+        }
         _ => "\"plain\"".to_string(),
     }
 }
@@ -103,6 +109,34 @@ fn item(rng: &mut StdRng) -> String {
         1 => format!("\"${{{}}}\"", reference(rng)),
         2 => "terraform_data.test".to_string(),
         _ => reference(rng),
+    }
+}
+
+/// A tuple or object `depth` constructors deep around an [`item`] (or a placeholder key):
+/// objects on several lines or on one, with a placeholder as a key, with an item after the
+/// nested one (missing its separator, sometimes), tuples with items after the nested one.
+fn nested(rng: &mut StdRng, depth: usize) -> String {
+    if depth == 0 {
+        return item(rng);
+    }
+    let inner = nested(rng, depth - 1);
+    match rng.gen_range(0..7) {
+        0 => format!("[{inner}]"),
+        1 => format!("[{inner}, \"z\"]"),
+        2 => format!("{{\n    k = {inner}\n    n = 1\n  }}"),
+        3 => format!("{{ k = {inner}, n = 1 }}"),
+        4 => {
+            let key = if rng.gen_bool(0.5) {
+                placeholder(rng).to_string()
+            } else {
+                format!("\"{}\"", placeholder(rng))
+            };
+            format!("{{\n    {key} = {inner}\n  }}")
+        }
+        // No comma or newline after the nested value: hclsyntax's `Missing attribute
+        // separator`, or silence after an earlier error.
+        5 => format!("{{ k = {inner} n = 1 }}"),
+        _ => format!("{{\n    k = {inner} n = 1\n  }}"),
     }
 }
 
