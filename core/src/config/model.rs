@@ -57,6 +57,9 @@ pub struct Placeholder {
     /// Whether hclsyntax read the value outside recovery mode (before the file's first
     /// error): reading its text alone then reads it the same way.
     pub read_first: bool,
+    /// For a value built around a placeholder (a tuple, object, call or `for` holding
+    /// one), what hclsyntax keeps of it, which Terraform evaluates.
+    pub kept: Option<Box<crate::hcl_syntax::KeptValue>>,
 }
 
 impl Placeholder {

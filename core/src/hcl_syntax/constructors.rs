@@ -58,7 +58,9 @@ impl Parser<'_> {
             diags.extend(expr_diags);
             if self.recovery && failed {
                 self.tuple_cuts.push((item, item_expr));
+                let skipped = self.peek().from;
                 close = self.recover(Kind::CBrack);
+                self.drop_until(skipped, close, Kind::CBrack);
                 break;
             }
             let next = self.peek();
@@ -189,11 +191,14 @@ impl Parser<'_> {
             let reported = value_diags.len();
             diags.extend(value_diags);
             if self.recovery && failed {
+                let skipped = self.peek().from;
                 close = self.recover(Kind::CBrace);
                 // hclsyntax keeps the failing item only when its value is the placeholder
                 // of a traversal whose dot has no name (`ExprSyntaxError`).
                 if self.syntax_error_from != Some(value) {
                     self.cut_failing_item(key_start, close, &item, reported);
+                } else {
+                    self.drop_until(skipped, close, Kind::CBrace);
                 }
                 break;
             }
@@ -329,6 +334,9 @@ impl Parser<'_> {
         let close = self.recover(close_kind);
         // hclsyntax keeps a placeholder of unknown value from the bracket through the
         // token its recovery stopped at.
+        if let Some(kept) = self.kept.as_mut() {
+            kept.push((open.span.to(close.span), Some(Diags::new())));
+        }
         if self.unknown_from.is_none_or(|at| at > open.from) {
             self.unknown_from = Some(open.from);
         }
