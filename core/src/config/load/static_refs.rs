@@ -150,7 +150,7 @@ fn static_list<'e>(
 }
 
 fn not_a_reference(x: &Expr<'_>, e: &Expression) -> Diagnostic {
-    Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(e.span()))
+    Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range_of(e))
 }
 
 /// A native quoted string that reads as a reference: the shim takes it (with a warning).
@@ -159,6 +159,10 @@ fn quoted_reference(e: &Expression) -> bool {
 }
 
 fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, depends_on_list) {
+        diags.extend(found);
+        return Some(());
+    }
     if matches!(a.value, Value::Unknown(_)) {
         // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
         // a value that is wholly a placeholder is no list.
@@ -172,16 +176,32 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
         }
         return Some(());
     }
-    let x = Expr::of(a)?;
-    let items = match static_list(&x, x.expr)? {
+    depends_on_list(&Expr::of(a)?, diags)
+}
+
+fn depends_on_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
             return Some(());
         }
     };
-    depends_on_items(&x, items, diags);
+    depends_on_items(x, items, diags);
     Some(())
+}
+
+/// What `check` finds in a value built around a placeholder, read as hclsyntax kept it;
+/// `None` when not modelled.
+fn kept(
+    a: &Attribute,
+    check: impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()>,
+) -> Option<Diagnostics> {
+    Expr::with_kept(a, |x| {
+        let mut found = Diagnostics::new();
+        check(x, &mut found)?;
+        Some(found)
+    })
 }
 
 /// A list kept as unknown while loading for a placeholder inside it. hclsyntax cut it
@@ -271,24 +291,31 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
 }
 
 fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, ignore_changes_list) {
+        diags.extend(found);
+        return Some(());
+    }
     if matches!(a.value, Value::Unknown(_)) {
         if cut_list(a, src, diags, ignore_changes_items).is_none() {
             diags.extend(placeholder(a, NOT_A_LIST));
         }
         return Some(());
     }
-    let x = Expr::of(a)?;
+    ignore_changes_list(&Expr::of(a)?, diags)
+}
+
+fn ignore_changes_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
     if matches!(x.expr, Expression::Variable(v) if v.as_str() == "all") {
         return Some(());
     }
-    let items = match static_list(&x, x.expr)? {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
             return Some(());
         }
     };
-    ignore_changes_items(&x, items, diags)
+    ignore_changes_items(x, items, diags)
 }
 
 /// The references of an `ignore_changes` list; `None` where a form is not modelled.
