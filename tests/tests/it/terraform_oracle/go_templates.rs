@@ -137,24 +137,15 @@ fn arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
 
 /// A [`value`] Terraform decodes or reads as a reference while loading: no heredoc, as
 /// one whose closing marker is missing is a known string in hclsyntax's tree, which
-/// tflock does not model (it says nothing about the value).
+/// tflock does not model (it says nothing about the value). Tuples, objects, calls and
+/// `for` expressions around a placeholder are kept: hclsyntax keeps the value built so
+/// far, which Terraform evaluates and decodes by its own type.
 fn decoded_value(rng: &mut StdRng) -> String {
     let mut v = value(rng);
-    while v.starts_with("<<") || built_around_a_placeholder(&v) {
+    while v.starts_with("<<") {
         v = value(rng);
     }
     v
-}
-
-/// A tuple, object, call or `for` expression with a placeholder inside: hclsyntax keeps
-/// the value built so far, which Terraform evaluates and decodes by its own type (`bool
-/// required, but have tuple`, a `for` over `local.l_ % t`); tflock keeps it as unknown and
-/// does not model that evaluation, so the generator leaves it out of decoded places.
-fn built_around_a_placeholder(v: &str) -> bool {
-    let call = v.split_once('(').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-    });
-    v.starts_with('[') || v.starts_with('{') || call
 }
 
 /// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
