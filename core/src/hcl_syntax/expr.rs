@@ -435,7 +435,9 @@ impl Parser<'_> {
                         sep.span,
                     ));
                 }
-                close = self.recover(Kind::CParen).span;
+                let recovered = self.recover(Kind::CParen);
+                self.drop_until(sep.from, recovered, Kind::CParen);
+                close = recovered.span;
                 break;
             }
             if self.peek().kind == Kind::CParen {

@@ -114,6 +114,7 @@ mod tests {
     fn dropped_tokens_are_blanked_and_placeholders_shown_as_zero() {
         assert_eq!(shown("a = [x.%s.id, 1]\n", true), "[0         ]");
         assert_eq!(shown("a = [%s, b]\n", false), "[0%s, b]");
+        assert_eq!(shown("a = f(%[1]s)\n", false), "f(0%[1] )");
         assert_eq!(shown("a = [%s, b]\n", true), "[0     ]");
         assert_eq!(
             shown("a = { k = x.%d, n = 1 }\n", true),
