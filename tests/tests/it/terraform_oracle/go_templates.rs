@@ -277,3 +277,21 @@ fn a_placeholder_decoded_while_loading_is_refused() {
     assert!(some, "no diagnostics");
     assert_eq!(failure, None);
 }
+
+/// Values built around a placeholder where Terraform decodes them while loading: the tuple
+/// hclsyntax keeps of `[%s, ...]` is no version constraint string, the one of `[x.%s]` no
+/// provider alias (its placeholder's error reported again), and `list(%s)` after the first
+/// error is `list` of the placeholder modulo `s`, no type.
+#[test]
+fn values_built_around_a_placeholder_are_decoded_as_terraform_does() {
+    let files = vec![(
+        "main.tf".to_string(),
+        "terraform {\n  required_version = [%s, terraform_data.test]\n}\n\nprovider \"aws\" {\n  alias = [x.%s]\n}\n\nvariable \"v\" {\n  type = list(%s)\n}\n"
+            .to_string(),
+    )];
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), &files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
