@@ -158,6 +158,17 @@ fn quoted_reference(e: &Expression) -> bool {
     quoted_traversal(e).is_some()
 }
 
+/// `DecodeDependsOn` on an argument of a test file (`expect_failures`, `plan_options`'
+/// `replace` and `target`): a static list of single references.
+pub(crate) fn static_references(a: &Attribute, flavor: crate::Flavor, diags: &mut Diagnostics) {
+    if a.origin.file.ends_with(".json") {
+        return;
+    }
+    crate::config::requirements::reference::quoted_list_elements(a, flavor, |_| false, diags);
+    // A list cut short is read from the kept value; its text is not at hand here.
+    depends_on(a, "", diags);
+}
+
 fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     if let Some(found) = kept(a, depends_on_list) {
         diags.extend(found);

@@ -295,3 +295,26 @@ fn values_built_around_a_placeholder_are_decoded_as_terraform_does() {
     assert!(some, "no diagnostics");
     assert_eq!(failure, None);
 }
+
+/// A test file's run options built around a placeholder: `expect_failures` and
+/// `plan_options`' `target` are static reference lists (the item kept of `x.%s` is no
+/// reference), `refresh` is decoded into a bool.
+#[test]
+fn test_run_options_built_around_a_placeholder_are_decoded_as_terraform_does() {
+    let files = vec![
+        (
+            "main.tf".to_string(),
+            "resource \"terraform_data\" \"a\" {\n}\n".to_string(),
+        ),
+        (
+            "a.tftest.hcl".to_string(),
+            "run \"x\" {\n  plan_options {\n    target = [terraform_data.%s]\n  }\n}\n\nrun \"y\" {\n  expect_failures = [terraform_data.%s]\n  plan_options {\n    refresh = [x.%d]\n  }\n}\n"
+                .to_string(),
+        ),
+    ];
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), &files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
