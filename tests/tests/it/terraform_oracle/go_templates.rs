@@ -172,8 +172,9 @@ fn decoded_arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
 }
 
 /// One block of the kinds test data has, placeholders also where Terraform decodes or
-/// reads the value while loading (lifecycle flags, `depends_on`, a variable's `default`,
-/// `sensitive` and `nullable`, `moved`/`removed` addresses, `required_version`).
+/// reads the value while loading (lifecycle flags, `depends_on`, a variable's `type`,
+/// `default`, `sensitive`, `nullable` and `ephemeral`, an output's `sensitive`, a
+/// provider's `alias`, `moved`/`removed` addresses, `required_version`).
 fn block(rng: &mut StdRng) -> String {
     match rng.gen_range(0..8) {
         0 | 1 => {
@@ -205,13 +206,29 @@ fn block(rng: &mut StdRng) -> String {
             label(rng),
             arguments(rng, &["defaults", "workspace"], "  ")
         ),
-        3 => format!("output {} {{\n  value = {}\n}}\n", label(rng), value(rng)),
+        3 if rng.gen_bool(0.3) => format!(
+            "provider \"terraform\" {{\n{}}}\n",
+            decoded_arguments(rng, &["alias"], "  ")
+        ),
+        3 => format!(
+            "output {} {{\n  value = {}\n{}}}\n",
+            label(rng),
+            value(rng),
+            decoded_arguments(rng, &["sensitive"], "  ")
+        ),
         4 => format!(
             "variable {} {{\n{}}}\n",
             label(rng),
             decoded_arguments(
                 rng,
-                &["default", "sensitive", "nullable", "description"],
+                &[
+                    "type",
+                    "default",
+                    "sensitive",
+                    "nullable",
+                    "ephemeral",
+                    "description"
+                ],
                 "  "
             )
         ),
