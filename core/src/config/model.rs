@@ -48,8 +48,9 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Placeholder {
     /// The diagnostics evaluating it reports (an `ExprSyntaxError` its parse diagnostics
-    /// again), its value being unknown; `None` where the expression hclsyntax kept is not
-    /// modelled, and nothing is said about its value.
+    /// again), its value being unknown; `None` where the value is not the placeholder's
+    /// own (see `kept`) or the expression hclsyntax kept is not modelled, and nothing is
+    /// said about its value.
     pub evaluated: Option<Vec<crate::diag::Diagnostic>>,
     /// The operation hclsyntax made of a silent placeholder token that is an arithmetic
     /// operator, the placeholder its left operand; the value is then that operation's.
