@@ -337,8 +337,11 @@ impl Parser<'_> {
         if let Some(kept) = self.kept.as_mut() {
             kept.push((open.span.to(close.span), Some(Diags::new())));
         }
+        // It stands for the placeholders inside it, whose errors evaluating it does not
+        // report again.
         if self.unknown_from.is_none_or(|at| at > open.from) {
             self.unknown_from = Some(open.from);
+            self.evaluated = Some(Diags::new());
         }
         (open.span.to(close.span), diags)
     }
