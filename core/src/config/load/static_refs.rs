@@ -380,6 +380,14 @@ fn ignore_changes_items(
 
 /// `from`/`to` of `moved`, `from` of `removed`: one static reference (no quoted form).
 fn single(a: &Attribute, diags: &mut Diagnostics) {
+    // A value built around a placeholder is never a single reference.
+    if let Some(found) = kept(a, |x, found| {
+        found.push(not_a_reference(x, x.expr));
+        Some(())
+    }) {
+        diags.extend(found);
+        return;
+    }
     if let Some(d) = placeholder(a, NOT_A_REFERENCE) {
         diags.push(d);
         return;
@@ -427,12 +435,20 @@ fn trigger(path: &[String]) -> Option<Trigger> {
 /// `decodeReplaceTriggeredBy`: each element refers to exactly one managed resource, and
 /// otherwise only to `count.index` or `each.key`.
 fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, triggers) {
+        diags.extend(found);
+        return Some(());
+    }
     if let Some(d) = placeholder(a, NOT_A_LIST) {
         diags.push(d);
         return Some(());
     }
-    let x = Expr::of(a)?;
-    let items = match static_list(&x, x.expr)? {
+    triggers(&Expr::of(a)?, diags)
+}
+
+/// The elements of a `replace_triggered_by` list; `None` where a form is not modelled.
+fn triggers(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
@@ -442,7 +458,7 @@ fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
     // Terraform goes on to the next element only while no element has failed, so only
     // the first failing element is reported; one not modelled ends the check.
     for item in items {
-        if trigger_fails(&x, item, diags)? {
+        if trigger_fails(x, item, diags)? {
             break;
         }
     }
@@ -456,7 +472,7 @@ fn trigger_fails(x: &Expr<'_>, item: &Expression, diags: &mut Diagnostics) -> Op
         .iter()
         .map(|p| trigger(p))
         .collect::<Option<_>>()?;
-    let range = x.range(item.span());
+    let range = x.range_of(item);
     let err =
         |summary: &str, detail: &str| Diagnostic::error(summary, detail).with_range(range.clone());
     let before = diags.0.len();
