@@ -48,8 +48,9 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Placeholder {
     /// The diagnostics evaluating it reports (an `ExprSyntaxError` its parse diagnostics
-    /// again), its value being unknown; `None` where the expression hclsyntax kept is not
-    /// modelled, and nothing is said about its value.
+    /// again), its value being unknown; `None` where the value is not the placeholder's
+    /// own (see `kept`) or the expression hclsyntax kept is not modelled, and nothing is
+    /// said about its value.
     pub evaluated: Option<Vec<crate::diag::Diagnostic>>,
     /// The operation hclsyntax made of a silent placeholder token that is an arithmetic
     /// operator, the placeholder its left operand; the value is then that operation's.
@@ -57,6 +58,9 @@ pub struct Placeholder {
     /// Whether hclsyntax read the value outside recovery mode (before the file's first
     /// error): reading its text alone then reads it the same way.
     pub read_first: bool,
+    /// For a value built around a placeholder (a tuple, object, call or `for` holding
+    /// one), what hclsyntax keeps of it, which Terraform evaluates.
+    pub kept: Option<Box<crate::hcl_syntax::KeptValue>>,
 }
 
 impl Placeholder {

@@ -66,7 +66,9 @@ impl Parser<'_> {
                 // that item, and hcl-edit is shown it without the rest.
                 let shown = self.recoveries - shown_before.0 == self.represented - shown_before.1
                     && self.represented_errors - shown_before.2 == reported;
+                let skipped = self.peek().from;
                 close = self.recover(Kind::CBrack);
+                self.drop_until(skipped, close, Kind::CBrack);
                 if shown && close.kind == Kind::CBrack {
                     self.blanks.push((item_end, close.from));
                     self.represented += 1;
@@ -204,11 +206,14 @@ impl Parser<'_> {
             let reported = value_diags.len();
             diags.extend(value_diags);
             if self.recovery && failed {
+                let skipped = self.peek().from;
                 close = self.recover(Kind::CBrace);
                 // hclsyntax keeps the failing item only when its value is the placeholder
                 // of a traversal whose dot has no name (`ExprSyntaxError`).
                 if self.syntax_error_from != Some(value) {
                     self.cut_failing_item(key_start, close, &item, reported);
+                } else {
+                    self.drop_until(skipped, close, Kind::CBrace);
                 }
                 break;
             }
@@ -344,8 +349,14 @@ impl Parser<'_> {
         let close = self.recover(close_kind);
         // hclsyntax keeps a placeholder of unknown value from the bracket through the
         // token its recovery stopped at.
+        if let Some(kept) = self.kept.as_mut() {
+            kept.push((open.span.to(close.span), Some(Diags::new())));
+        }
+        // It stands for the placeholders inside it, whose errors evaluating it does not
+        // report again.
         if self.unknown_from.is_none_or(|at| at > open.from) {
             self.unknown_from = Some(open.from);
+            self.evaluated = Some(Diags::new());
         }
         (open.span.to(close.span), diags)
     }

@@ -171,7 +171,7 @@ impl Parser<'_> {
                                     // hclsyntax keeps the traversal before the splat
                                     // and goes on from the bad name: read as unknown,
                                     // as a nameless dot is.
-                                    self.keep_placeholder(from.start.byte, None);
+                                    self.keep_placeholder(from, None);
                                     self.recovery = true;
                                     self.recoveries += 1;
                                     continue 'traversal;
@@ -190,7 +190,7 @@ impl Parser<'_> {
                             // placeholder of unknown value, and the loop goes on from the
                             // token after the dot.
                             ret = from.to(dot.span);
-                            self.keep_placeholder(from.start.byte, Some(diags.clone()));
+                            self.keep_placeholder(ret, Some(diags.clone()));
                             self.syntax_error_from.get_or_insert(from.start.byte);
                             self.recovery = true;
                             self.recoveries += 1;
@@ -267,7 +267,9 @@ impl Parser<'_> {
                 self.push_newlines(false);
                 let (inner, mut diags) = self.parse_expression();
                 if !diags.is_empty() {
-                    self.recover(Kind::CParen);
+                    let skipped = self.peek().from;
+                    let close = self.recover(Kind::CParen);
+                    self.drop_until(skipped, close, Kind::CParen);
                     self.pop_newlines();
                     return (inner, diags);
                 }
@@ -344,7 +346,9 @@ impl Parser<'_> {
                 }
                 // In recovery mode nothing is reported, so an operator may follow (`%t` is
                 // the placeholder `%` the name `t`): the value is unknown all the same.
-                self.keep_placeholder(start.from, Some(Diags::new()));
+                let at = start.span.start;
+                let taken = super::token::Span { start: at, end: at };
+                self.keep_placeholder(taken, Some(Diags::new()));
                 self.recovery = true;
                 self.recoveries += 1;
                 (start.span, diags)
@@ -390,7 +394,9 @@ impl Parser<'_> {
             let failed = !arg_diags.is_empty();
             diags.extend(arg_diags);
             if self.recovery && failed {
+                let skipped = self.peek().from;
                 let recovered = self.recover(Kind::CParen);
+                self.drop_until(skipped, recovered, Kind::CParen);
                 if recovered.kind == Kind::CParen {
                     close = recovered.span;
                 }
@@ -430,7 +436,9 @@ impl Parser<'_> {
                         sep.span,
                     ));
                 }
-                close = self.recover(Kind::CParen).span;
+                let recovered = self.recover(Kind::CParen);
+                self.drop_until(sep.from, recovered, Kind::CParen);
+                close = recovered.span;
                 break;
             }
             if self.peek().kind == Kind::CParen {

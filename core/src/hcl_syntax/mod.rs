@@ -12,12 +12,14 @@ mod escapes;
 mod expr;
 mod grapheme;
 mod invalid;
+mod kept;
 mod parser;
 mod scan;
 mod template;
 mod token;
 
 use crate::diag::{Diagnostic, Range};
+pub use kept::{kept_value, KeptValue};
 pub(crate) use parser::KeptItem;
 pub(crate) use token::Span;
 

@@ -163,7 +163,7 @@ pub(crate) struct TupleParse {
 pub(crate) type Blank = (usize, usize);
 
 impl<'a> Parser<'a> {
-    fn new(tokens: &'a [Token], data: &'a [u8], filename: &'a str) -> Self {
+    pub(super) fn new(tokens: &'a [Token], data: &'a [u8], filename: &'a str) -> Self {
         Parser {
             tokens,
             data,
@@ -187,6 +187,7 @@ impl<'a> Parser<'a> {
             separator_cut: None,
             syntax_error_from: None,
             placeholder_dropped: false,
+            kept: None,
             quotes: Vec::new(),
             label_breaks: Vec::new(),
         }
@@ -255,6 +256,10 @@ pub(crate) struct Parser<'a> {
     /// (a key, or a value that is no `ExprSyntaxError`): the value hclsyntax keeps has no
     /// placeholder then, and is not read as unknown.
     pub placeholder_dropped: bool,
+    /// For [`super::kept::kept_value`] only: every placeholder hclsyntax keeps in the value
+    /// read, with what evaluating it reports (as [`Parser::evaluated`]); a zero-width span
+    /// where the placeholder took no token (the token that starts no expression is read on).
+    pub kept: Option<Vec<(Span, Option<Diags>)>>,
     /// Bytes hcl-edit must read as `"`: the line break that ends a label whose closing
     /// quote is missing (see `parse_quoted_string_literal`).
     pub quotes: Vec<usize>,
@@ -361,6 +366,11 @@ impl<'a> Parser<'a> {
     /// The index after the last token read.
     pub fn read_index(&self) -> usize {
         self.next
+    }
+
+    /// Goes on reading from token `index`.
+    pub(super) fn start_at(&mut self, index: usize) {
+        self.next = index;
     }
 
     /// The token at `index`.
@@ -496,12 +506,23 @@ impl<'a> Parser<'a> {
             .collect()
     }
 
-    /// Keeps the expression from byte `at` as the argument's placeholder unless one was
-    /// kept already; `evaluated` as [`Parser::evaluated`].
-    pub(super) fn keep_placeholder(&mut self, at: usize, evaluated: Option<Diags>) {
+    /// Keeps the expression `span` as the argument's placeholder unless one was kept
+    /// already; `evaluated` as [`Parser::evaluated`].
+    pub(super) fn keep_placeholder(&mut self, span: Span, evaluated: Option<Diags>) {
+        if let Some(kept) = self.kept.as_mut() {
+            kept.push((span, evaluated.clone()));
+        }
         if self.unknown_from.is_none() {
-            self.unknown_from = Some(at);
+            self.unknown_from = Some(span.start.byte);
             self.evaluated = evaluated;
+        }
+    }
+
+    /// In [`super::kept::kept_value`]'s reading, records that hclsyntax drops the tokens
+    /// from `from` up to the closer `close` its recovery stopped at.
+    pub(super) fn drop_until(&mut self, from: usize, close: Token, closer: Kind) {
+        if self.kept.is_some() && close.kind == closer && from < close.from {
+            self.blanks.push((from, close.from));
         }
     }
 

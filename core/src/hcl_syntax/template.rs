@@ -93,7 +93,8 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                             ),
                         });
                     }
-                    p.recover(Kind::TemplateSeqEnd);
+                    let end = p.recover(Kind::TemplateSeqEnd);
+                    p.drop_until(close.from, end, Kind::TemplateSeqEnd);
                 } else {
                     p.read();
                 }

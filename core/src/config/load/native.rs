@@ -139,6 +139,15 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
             value: Value::Unknown(Placeholder {
                 evaluated: evaluated.clone(),
                 read_first: *read_first,
+                // Only what is not modelled above is read again.
+                kept: evaluated
+                    .is_none()
+                    .then(|| {
+                        let at = value_span.start.byte;
+                        crate::hcl_syntax::kept_value(f.src.as_bytes(), f.name, at, *read_first)
+                    })
+                    .flatten()
+                    .map(Box::new),
                 operation: operation.map(|(operator, op, rhs)| {
                     let at = bytes(rhs);
                     Box::new(Operation {

@@ -14,6 +14,7 @@ use crate::config::load::cty::{convert_plain, Ty, Val};
 use crate::config::model::{Attribute, Value};
 use crate::config::requirements::reference::Place;
 use crate::diag::{Diagnostic, Range};
+use crate::hcl_syntax::KeptValue;
 
 /// An attribute's native expression with what is needed to place sub-ranges.
 pub struct Expr<'a> {
@@ -21,6 +22,8 @@ pub struct Expr<'a> {
     pub expr: &'a Expression,
     place: Place<'a>,
     base: usize,
+    /// For a value hclsyntax kept around placeholders: how its text was shown to hcl-edit.
+    kept: Option<&'a KeptValue>,
 }
 
 impl<'a> Expr<'a> {
@@ -36,6 +39,7 @@ impl<'a> Expr<'a> {
                 text: Some(src),
             },
             base: a.expr_range.start.byte,
+            kept: None,
         })
     }
 
@@ -48,19 +52,73 @@ impl<'a> Expr<'a> {
                 text: Some(text),
             },
             base: 0,
+            kept: None,
         }
     }
 
     /// The range of sub-expression (or node) span `span` (absolute bytes in the file).
     pub fn range(&self, span: Option<std::ops::Range<usize>>) -> Range {
         let span = span.unwrap_or(self.base..self.base);
-        let rel = span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base);
+        let mut rel = span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base);
+        if let Some(k) = self.kept {
+            rel = k.written_at(rel.start)..k.written_at(rel.end);
+        }
         self.place.sub(rel)
+    }
+
+    /// The range of `e`: a placeholder's own in a kept value, not its `0`'s.
+    pub fn range_of(&self, e: &Expression) -> Range {
+        match self.placeholder_at(e) {
+            Some((at, _)) => self.range(Some(at.clone())),
+            None => self.range(e.span()),
+        }
+    }
+
+    /// Where `e` is one of hclsyntax's placeholders in a kept value: what evaluating it
+    /// reports (`Some(None)` where that is not modelled).
+    fn placeholder(&self, e: &Expression) -> Option<Option<&'a [Diagnostic]>> {
+        Some(self.placeholder_at(e)?.1.as_deref())
+    }
+
+    /// The placeholder `e` is in a kept value: its range in the shown text, what
+    /// evaluating it reports.
+    fn placeholder_at(
+        &self,
+        e: &Expression,
+    ) -> Option<&'a (std::ops::Range<usize>, Option<Vec<Diagnostic>>)> {
+        // The `0` itself, not an operation it starts.
+        let Expression::Number(_) = e else {
+            return None;
+        };
+        let at = e.span()?.start;
+        self.kept?.placeholders.iter().find(|(p, _)| p.start == at)
+    }
+
+    /// Runs `f` on what hclsyntax kept of attribute `a`'s value built around a placeholder.
+    pub fn with_kept<T>(a: &Attribute, f: impl FnOnce(&Expr<'_>) -> Option<T>) -> Option<T> {
+        let Value::Unknown(p) = &a.value else {
+            return None;
+        };
+        let k = p.kept.as_deref()?;
+        // hcl-edit refuses trailing spaces, which a blanked end leaves.
+        let expr = hcl_edit::parser::parse_expr(k.shown.trim_end()).ok()?;
+        f(&Expr {
+            expr: &expr,
+            place: Place {
+                range: &a.expr_range,
+                text: Some(&k.text),
+            },
+            base: 0,
+            kept: Some(k),
+        })
     }
 
     /// The expression's own text at absolute span `span`.
     pub fn text(&self, span: &std::ops::Range<usize>) -> &'a str {
-        let text = self.place.text.unwrap_or_default();
+        let text = match self.kept {
+            Some(k) => &k.shown,
+            None => self.place.text.unwrap_or_default(),
+        };
         let s = span.start.saturating_sub(self.base);
         let e = span.end.saturating_sub(self.base);
         text.get(s..e).unwrap_or_default()
@@ -77,6 +135,10 @@ pub fn value(x: &Expr<'_>, e: &Expression) -> Option<(Val, Vec<Diagnostic>)> {
 
 /// [`value`] of `e`, its diagnostics added to `diags`.
 pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Val> {
+    if let Some(evaluated) = x.placeholder(e) {
+        diags.extend(evaluated?.iter().cloned());
+        return Some(Val::Unknown(Ty::Dynamic));
+    }
     Some(match e {
         Expression::Null(_) => Val::Null,
         Expression::Bool(b) => Val::Bool(*b.value()),
@@ -121,6 +183,7 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
             Val::Unknown(Ty::Dynamic)
         }
         Expression::StringTemplate(t) => template(x, t.iter(), diags)?,
+        Expression::ForExpr(f) => for_value(x, f, diags)?,
         Expression::FuncCall(_) => {
             diags.push(
                 Diagnostic::error(
@@ -165,6 +228,38 @@ fn template<'e>(
     }
 }
 
+/// `ForExpr.Value(nil)` as far as its collection decides it: a null, unknown or
+/// non-iterable collection; a known one (its items evaluated) is not modelled.
+fn for_value(
+    x: &Expr<'_>,
+    f: &hcl_edit::expr::ForExpr,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Val> {
+    let coll = &f.intro.collection_expr;
+    let v = eval(x, coll, diags)?;
+    let refused = |summary: &str, detail: String| {
+        Diagnostic::error(summary, detail).with_range(x.range(coll.span()))
+    };
+    let ty = v.ty();
+    if v == Val::Null {
+        diags.push(refused(
+            "Iteration over null value",
+            "A null value cannot be used as the collection in a 'for' expression.".into(),
+        ));
+    } else if matches!(ty, Ty::String | Ty::Number | Ty::Bool) {
+        diags.push(refused(
+            "Iteration over non-iterable value",
+            format!(
+                "A value of type {} cannot be used as the collection in a 'for' expression.",
+                ty.friendly_name()
+            ),
+        ));
+    } else if ty != Ty::Dynamic && (f.cond.is_some() || !matches!(v, Val::Unknown(_))) {
+        return None;
+    }
+    Some(Val::Unknown(Ty::Dynamic))
+}
+
 fn variables_not_allowed(x: &Expr<'_>, root: Option<std::ops::Range<usize>>) -> Diagnostic {
     Diagnostic::error("Variables not allowed", "Variables may not be used here.")
         .with_range(x.range(root))
@@ -172,6 +267,9 @@ fn variables_not_allowed(x: &Expr<'_>, root: Option<std::ops::Range<usize>>) -> 
 
 /// HCL's `StartRange` of `e`: where `gohcl` points at a value that does not decode.
 pub fn start_range(x: &Expr<'_>, e: &Expression) -> Option<Range> {
+    if x.placeholder_at(e).is_some() {
+        return Some(x.range_of(e));
+    }
     let span = e.span()?;
     Some(match e {
         Expression::String(_) => {
@@ -253,7 +351,9 @@ fn splat_marker(t: &hcl_edit::expr::Traversal) -> Result<Option<std::ops::Range<
 /// parse included (unknown, with what evaluating it reports).
 pub fn attribute_value(a: &Attribute) -> Option<(Val, Vec<Diagnostic>)> {
     if let Value::Unknown(p) = &a.value {
-        let diags = p.evaluated.clone()?;
+        let Some(diags) = p.evaluated.clone() else {
+            return Expr::with_kept(a, |x| value(x, x.expr));
+        };
         return match &p.operation {
             Some(op) => super::static_ops::unknown_left(op, diags),
             None => Some((Val::Unknown(Ty::Dynamic), diags)),
@@ -272,6 +372,7 @@ pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)
     let start = match Expr::of(a) {
         Some(x) => start_range(&x, x.expr),
         None => match &a.value {
+            Value::Unknown(p) if p.kept.is_some() => Expr::with_kept(a, |x| start_range(x, x.expr)),
             Value::Unknown(p) => Some(p.start_range(&a.expr_range)),
             _ => None,
         },

@@ -151,7 +151,7 @@ fn static_list<'e>(
 }
 
 fn not_a_reference(x: &Expr<'_>, e: &Expression) -> Diagnostic {
-    Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range(e.span()))
+    Diagnostic::error("Invalid expression", NOT_A_REFERENCE).with_range(x.range_of(e))
 }
 
 /// A native quoted string that reads as a reference: the shim takes it (with a warning).
@@ -159,7 +159,22 @@ fn quoted_reference(e: &Expression) -> bool {
     quoted_traversal(e).is_some()
 }
 
+/// `DecodeDependsOn` on an argument of a test file (`expect_failures`, `plan_options`'
+/// `replace` and `target`): a static list of single references.
+pub(crate) fn static_references(a: &Attribute, flavor: crate::Flavor, diags: &mut Diagnostics) {
+    if a.origin.file.ends_with(".json") {
+        return;
+    }
+    crate::config::requirements::reference::quoted_list_elements(a, flavor, |_| false, diags);
+    // A list cut short is read from the kept value; its text is not at hand here.
+    depends_on(a, "", diags);
+}
+
 fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, depends_on_list) {
+        diags.extend(found);
+        return Some(());
+    }
     if matches!(a.value, Value::Unknown(_)) {
         // A tuple cut short at a failing item (`[a.b, x.%d]`) checks the items before it;
         // a value that is wholly a placeholder is no list.
@@ -179,16 +194,32 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
         }
         return Some(());
     }
-    let x = Expr::of(a)?;
-    let items = match static_list(&x, x.expr)? {
+    depends_on_list(&Expr::of(a)?, diags)
+}
+
+fn depends_on_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
             return Some(());
         }
     };
-    depends_on_items(&x, items, diags);
+    depends_on_items(x, items, diags);
     Some(())
+}
+
+/// What `check` finds in a value built around a placeholder, read as hclsyntax kept it;
+/// `None` when not modelled.
+fn kept(
+    a: &Attribute,
+    check: impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()>,
+) -> Option<Diagnostics> {
+    Expr::with_kept(a, |x| {
+        let mut found = Diagnostics::new();
+        check(x, &mut found)?;
+        Some(found)
+    })
 }
 
 /// A list kept as unknown while loading for a placeholder inside it. hclsyntax cut it
@@ -306,6 +337,10 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
 }
 
 fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, ignore_changes_list) {
+        diags.extend(found);
+        return Some(());
+    }
     if matches!(a.value, Value::Unknown(_)) {
         // `["*"]` is an error reported on its own, not a quoted reference.
         if cut_list(a, src, diags, |t| t == "*", ignore_changes_items).is_none() {
@@ -313,18 +348,21 @@ fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<(
         }
         return Some(());
     }
-    let x = Expr::of(a)?;
+    ignore_changes_list(&Expr::of(a)?, diags)
+}
+
+fn ignore_changes_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
     if matches!(x.expr, Expression::Variable(v) if v.as_str() == "all") {
         return Some(());
     }
-    let items = match static_list(&x, x.expr)? {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
             return Some(());
         }
     };
-    ignore_changes_items(&x, items, diags)
+    ignore_changes_items(x, items, diags)
 }
 
 /// The references of an `ignore_changes` list; `None` where a form is not modelled.
@@ -378,6 +416,14 @@ fn ignore_changes_items(
 
 /// `from`/`to` of `moved`, `from` of `removed`: one static reference (no quoted form).
 fn single(a: &Attribute, diags: &mut Diagnostics) {
+    // A value built around a placeholder is never a single reference.
+    if let Some(found) = kept(a, |x, found| {
+        found.push(not_a_reference(x, x.expr));
+        Some(())
+    }) {
+        diags.extend(found);
+        return;
+    }
     if let Some(d) = placeholder(a, NOT_A_REFERENCE) {
         diags.push(d);
         return;
@@ -425,12 +471,20 @@ fn trigger(path: &[String]) -> Option<Trigger> {
 /// `decodeReplaceTriggeredBy`: each element refers to exactly one managed resource, and
 /// otherwise only to `count.index` or `each.key`.
 fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, triggers) {
+        diags.extend(found);
+        return Some(());
+    }
     if let Some(d) = placeholder(a, NOT_A_LIST) {
         diags.push(d);
         return Some(());
     }
-    let x = Expr::of(a)?;
-    let items = match static_list(&x, x.expr)? {
+    triggers(&Expr::of(a)?, diags)
+}
+
+/// The elements of a `replace_triggered_by` list; `None` where a form is not modelled.
+fn triggers(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
+    let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
             diags.push(d);
@@ -440,7 +494,7 @@ fn replace_triggered_by(a: &Attribute, diags: &mut Diagnostics) -> Option<()> {
     // Terraform goes on to the next element only while no element has failed, so only
     // the first failing element is reported; one not modelled ends the check.
     for item in items {
-        if trigger_fails(&x, item, diags)? {
+        if trigger_fails(x, item, diags)? {
             break;
         }
     }
@@ -454,7 +508,7 @@ fn trigger_fails(x: &Expr<'_>, item: &Expression, diags: &mut Diagnostics) -> Op
         .iter()
         .map(|p| trigger(p))
         .collect::<Option<_>>()?;
-    let range = x.range(item.span());
+    let range = x.range_of(item);
     let err =
         |summary: &str, detail: &str| Diagnostic::error(summary, detail).with_range(range.clone());
     let before = diags.0.len();

@@ -134,7 +134,10 @@ pub fn check_test_file(body: &Body, flavor: Flavor, diags: &mut Diagnostics) -> 
     }
     let mut kept = Vec::with_capacity(runs);
     let mut mock_sources = Vec::new();
-    let mut file = FileState::default();
+    let mut file = FileState {
+        flavor,
+        ..FileState::default()
+    };
     file_arguments(body, &FILE, diags);
     for b in body.blocks() {
         if b.kind == "test" {
@@ -188,6 +191,8 @@ pub struct CheckedTestFile {
 /// What the file's blocks so far have declared.
 #[derive(Default)]
 struct FileState {
+    /// Whose wording the warnings take.
+    flavor: Flavor,
     runs: SortedMap<String, Range>,
     /// Earlier runs in order: (name, state key, is an apply run).
     earlier: Vec<(String, String, bool)>,
@@ -308,7 +313,7 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
                 Some(first) => diags.push(multiple("plan_options", "run", first, nested)),
                 None => {
                     let before = errors(diags);
-                    plan_options_block(nested, diags);
+                    plan_options_block(nested, file.flavor, diags);
                     if errors(diags) == before {
                         plan_options = Some(nested);
                     }
@@ -389,6 +394,9 @@ fn run(b: &Block, file: &mut FileState, diags: &mut Diagnostics) -> bool {
             }
         },
     };
+    if let Some(a) = b.body.attribute("expect_failures") {
+        super::static_refs::static_references(a, file.flavor, diags);
+    }
     // `gohcl.DecodeExpression` with no context, as for a module's constant arguments.
     for (name, ty) in [("state_key", Ty::String), ("parallel", Ty::Bool)] {
         if let Some((found, _)) = b.body.attribute(name).and_then(|a| decode(a, &ty)) {
@@ -533,7 +541,7 @@ fn multiple(kind: &str, parent: &str, first: &Block, second: &Block) -> Diagnost
     .with_range(second.origin.decl.clone())
 }
 
-fn plan_options_block(b: &Block, diags: &mut Diagnostics) {
+fn plan_options_block(b: &Block, flavor: Flavor, diags: &mut Diagnostics) {
     strict_content(b, &PLAN_OPTIONS, diags);
     let refresh_only = match b.body.attribute("mode") {
         None => false,
@@ -552,6 +560,19 @@ fn plan_options_block(b: &Block, diags: &mut Diagnostics) {
             }
         },
     };
+    // `gohcl.DecodeExpression` with no context, then `DecodeDependsOn`'s static references.
+    if let Some((found, _)) = b
+        .body
+        .attribute("refresh")
+        .and_then(|a| decode(a, &Ty::Bool))
+    {
+        diags.extend(found);
+    }
+    for name in ["replace", "target"] {
+        if let Some(a) = b.body.attribute(name) {
+            super::static_refs::static_references(a, flavor, diags);
+        }
+    }
     if let Some(a) = b.body.attribute("refresh") {
         if refresh_only && bool_value(a) == Some(false) {
             diags.push(

@@ -37,11 +37,15 @@ pub fn check_block(b: &Block, override_file: bool, diags: &mut Diagnostics) {
             }
             // An output's type goes straight to typeexpr: no quoted or legacy forms.
             if let Some(a) = b.body.attribute("type") {
-                unknown_type(a, diags);
-            }
-            if let Some(x) = b.body.attribute("type").and_then(Expr::of) {
-                let mut found = Vec::new();
-                if get_type(&x, x.expr, &mut found).is_some() {
+                let typed = |x: &Expr<'_>| {
+                    let mut found = Vec::new();
+                    get_type(x, x.expr, &mut found).map(|_| found)
+                };
+                match Expr::with_kept(a, typed) {
+                    Some(found) => diags.extend(found),
+                    None => unknown_type(a, diags),
+                }
+                if let Some(found) = Expr::of(a).and_then(|x| typed(&x)) {
                     diags.extend(found);
                 }
             }
@@ -106,8 +110,13 @@ fn variable(b: &Block, override_file: bool, diags: &mut Diagnostics) {
         Some(Ty::Dynamic)
     };
     if let Some(a) = b.body.attribute("type") {
-        unknown_type(a, diags);
-        ty = Expr::of(a).and_then(|x| variable_type(&x, diags));
+        ty = match Expr::with_kept(a, |x| variable_type(x, diags)) {
+            Some(ty) => Some(ty),
+            None => {
+                unknown_type(a, diags);
+                Expr::of(a).and_then(|x| variable_type(&x, diags))
+            }
+        };
     }
     let flag = |name: &str, diags: &mut Diagnostics| {
         decode_into(b, name, &Ty::Bool, diags) == Some(Val::Bool(true))
@@ -269,7 +278,7 @@ fn call<'e>(x: &Expr<'_>, e: &'e Expression) -> Option<Call<'e>> {
 /// typeexpr's `getType` for a type constraint with defaults; `None` when a form is not
 /// modelled (then nothing may be said about the whole type).
 fn get_type(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) -> Option<Ty> {
-    let whole = || x.range(e.span());
+    let whole = || x.range_of(e);
     if let Some(kw) = keyword(e) {
         return Some(match kw {
             "bool" => Ty::Bool,

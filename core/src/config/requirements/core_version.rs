@@ -95,6 +95,15 @@ fn constraint_of(attr: &Attribute, invalid: &mut Diagnostics) -> Option<String> 
         }
     }
     if let crate::config::model::Value::Unknown(_) = &attr.value {
+        // A tuple or object hclsyntax kept around a placeholder does not convert.
+        let (v, _) = evaluated?;
+        let string = crate::config::load::cty::Ty::String;
+        if matches!(
+            crate::config::load::cty::convert_plain(&v, &string),
+            Err(Some(_))
+        ) {
+            invalid.push(refuse("A string value is required for required_version."));
+        }
         return None;
     }
     match legacy_string(attr) {

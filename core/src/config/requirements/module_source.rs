@@ -72,6 +72,9 @@ pub fn module_source(call: &Block, scope: &Scope<'_>) -> Result<Option<String>, 
     if let Some(s) = attr.literal_str() {
         return Ok(Some(s));
     }
+    if let Some(refused) = tuple_or_object(attr) {
+        return Err(refused);
+    }
     let evaluated = match &attr.value {
         // hclsyntax's placeholder: evaluating it reports its parse errors again, or gives
         // an unknown value.
@@ -104,6 +107,40 @@ pub fn module_source(call: &Block, scope: &Scope<'_>) -> Result<Option<String>, 
             Err(diags)
         }
     }
+}
+
+/// `init`'s errors for a module source or version that is a tuple or object constructor
+/// (one hclsyntax kept around a placeholder included: evaluating it first reports its
+/// placeholders' errors again); `None` for any other value, or a kept one whose items
+/// refer to anything (evaluated in `init`'s scope, not modelled).
+pub(super) fn tuple_or_object(attr: &crate::config::model::Attribute) -> Option<Vec<Diagnostic>> {
+    use crate::config::load::static_eval::{attribute_value, Expr};
+    let kind = |e: &hcl_edit::expr::Expression| match e {
+        hcl_edit::expr::Expression::Array(_) => Some("tuple"),
+        hcl_edit::expr::Expression::Object(_) => Some("object"),
+        _ => None,
+    };
+    let (kind, mut diags) = match &attr.value {
+        Value::Native { expr, .. } => (kind(expr)?, Vec::new()),
+        Value::Unknown(_) => {
+            let kind = Expr::with_kept(attr, |x| kind(x.expr))?;
+            let (_, diags) = attribute_value(attr)?;
+            let scoped = ["Variables not allowed", "Function calls not allowed"];
+            if diags.iter().any(|d| scoped.contains(&d.summary.as_str())) {
+                return None;
+            }
+            (kind, diags)
+        }
+        Value::Json(_) => return None,
+    };
+    diags.push(
+        Diagnostic::error(
+            "Incorrect value type",
+            format!("Invalid expression value: string required, but have {kind}."),
+        )
+        .with_range(attr.expr_range.clone()),
+    );
+    Some(diags)
 }
 
 fn unknown_detail(flavor: Flavor) -> &'static str {

@@ -51,11 +51,14 @@ pub(crate) fn check_version(
         // hclsyntax's placeholder: evaluating it reports its parse errors again, or gives
         // an unknown value.
         Value::Unknown(p) => {
+            if let Some(refused) = super::module_source::tuple_or_object(attr) {
+                return Err(refused);
+            }
             return match &p.evaluated {
                 Some(again) if !again.is_empty() => Err(again.clone()),
                 Some(_) => error("Unknown module version", UNKNOWN, range),
                 None => Ok(None),
-            }
+            };
         }
         Value::Json(node) => node.as_str().map(str::to_string),
         Value::Native { expr, .. } => {
@@ -74,16 +77,7 @@ pub(crate) fn check_version(
                 Expression::Bool(b) => Some(b.value().to_string()),
                 Expression::Number(n) => Some(n.value().to_string()),
                 Expression::Array(_) | Expression::Object(_) => {
-                    let kind = if matches!(expr.as_ref(), Expression::Array(_)) {
-                        "tuple"
-                    } else {
-                        "object"
-                    };
-                    return error(
-                        "Incorrect value type",
-                        &format!("Invalid expression value: string required, but have {kind}."),
-                        range,
-                    );
+                    return Err(super::module_source::tuple_or_object(attr).unwrap_or_default());
                 }
                 e => {
                     if super::call_arguments::surely_unknown(e, scope.module, 0) {

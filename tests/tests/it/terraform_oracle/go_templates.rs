@@ -171,24 +171,15 @@ fn arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
 
 /// A [`value`] Terraform decodes or reads as a reference while loading: no heredoc, as
 /// one whose closing marker is missing is a known string in hclsyntax's tree, which
-/// tflock does not model (it says nothing about the value).
+/// tflock does not model (it says nothing about the value). Tuples, objects, calls and
+/// `for` expressions around a placeholder are kept: hclsyntax keeps the value built so
+/// far, which Terraform evaluates and decodes by its own type.
 fn decoded_value(rng: &mut StdRng) -> String {
     let mut v = value(rng);
-    while v.starts_with("<<") || built_around_a_placeholder(&v) {
+    while v.starts_with("<<") {
         v = value(rng);
     }
     v
-}
-
-/// A tuple, object, call or `for` expression with a placeholder inside: hclsyntax keeps
-/// the value built so far, which Terraform evaluates and decodes by its own type (`bool
-/// required, but have tuple`, a `for` over `local.l_ % t`); tflock keeps it as unknown and
-/// does not model that evaluation, so the generator leaves it out of decoded places.
-fn built_around_a_placeholder(v: &str) -> bool {
-    let call = v.split_once('(').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-    });
-    v.starts_with('[') || v.starts_with('{') || call
 }
 
 /// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
@@ -215,8 +206,9 @@ fn decoded_arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
 }
 
 /// One block of the kinds test data has, placeholders also where Terraform decodes or
-/// reads the value while loading (lifecycle flags, `depends_on`, a variable's `default`,
-/// `sensitive` and `nullable`, `moved`/`removed` addresses, `required_version`).
+/// reads the value while loading (lifecycle flags, `depends_on`, a variable's `type`,
+/// `default`, `sensitive`, `nullable` and `ephemeral`, an output's `sensitive`, a
+/// provider's `alias`, `moved`/`removed` addresses, `required_version`).
 fn block(rng: &mut StdRng) -> String {
     match rng.gen_range(0..8) {
         0 | 1 => {
@@ -248,13 +240,29 @@ fn block(rng: &mut StdRng) -> String {
             label(rng),
             arguments(rng, &["defaults", "workspace"], "  ")
         ),
-        3 => format!("output {} {{\n  value = {}\n}}\n", label(rng), value(rng)),
+        3 if rng.gen_bool(0.3) => format!(
+            "provider \"terraform\" {{\n{}}}\n",
+            decoded_arguments(rng, &["alias"], "  ")
+        ),
+        3 => format!(
+            "output {} {{\n  value = {}\n{}}}\n",
+            label(rng),
+            value(rng),
+            decoded_arguments(rng, &["sensitive"], "  ")
+        ),
         4 => format!(
             "variable {} {{\n{}}}\n",
             label(rng),
             decoded_arguments(
                 rng,
-                &["default", "sensitive", "nullable", "description"],
+                &[
+                    "type",
+                    "default",
+                    "sensitive",
+                    "nullable",
+                    "ephemeral",
+                    "description"
+                ],
                 "  "
             )
         ),
@@ -314,6 +322,47 @@ fn a_placeholder_decoded_while_loading_is_refused() {
         "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    create_before_destroy = %t\n  }\n}\n"
             .to_string(),
     )];
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), &files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
+
+/// Values built around a placeholder where Terraform decodes them while loading: the tuple
+/// hclsyntax keeps of `[%s, ...]` is no version constraint string, the one of `[x.%s]` no
+/// provider alias (its placeholder's error reported again), and `list(%s)` after the first
+/// error is `list` of the placeholder modulo `s`, no type.
+#[test]
+fn values_built_around_a_placeholder_are_decoded_as_terraform_does() {
+    let files = vec![(
+        "main.tf".to_string(),
+        "terraform {\n  required_version = [%s, terraform_data.test]\n}\n\nprovider \"aws\" {\n  alias = [x.%s]\n}\n\nvariable \"v\" {\n  type = list(%s)\n}\n"
+            .to_string(),
+    )];
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), &files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
+
+/// A test file's run options built around a placeholder: `expect_failures` and
+/// `plan_options`' `target` are static reference lists (the item kept of `x.%s` is no
+/// reference), `refresh` is decoded into a bool.
+#[test]
+fn test_run_options_built_around_a_placeholder_are_decoded_as_terraform_does() {
+    let files = vec![
+        (
+            "main.tf".to_string(),
+            "resource \"terraform_data\" \"a\" {\n}\n".to_string(),
+        ),
+        (
+            "a.tftest.hcl".to_string(),
+            "run \"x\" {\n  plan_options {\n    target = [terraform_data.%s]\n  }\n}\n\nrun \"y\" {\n  expect_failures = [terraform_data.%s]\n  plan_options {\n    refresh = [x.%d]\n  }\n}\n"
+                .to_string(),
+        ),
+    ];
     let home = tempfile::tempdir().expect("tempdir");
     std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
     let (failure, some) = compare(home.path(), &files);

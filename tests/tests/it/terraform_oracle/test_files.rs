@@ -78,7 +78,13 @@ fn run_block(rng: &mut StdRng) -> String {
                     ));
                 }
                 if rng.gen_bool(0.5) {
-                    opts.push(format!("refresh = {}", pick(rng, &["true", "false"])));
+                    let refresh = pick(rng, &["true", "false", "true", "\"maybe\"", "[true]"]);
+                    opts.push(format!("refresh = {refresh}"));
+                }
+                if rng.gen_bool(0.3) {
+                    let refs = pick(rng, &["[var.v]", "var.v", "[1]", "[\"var.v\"]"]);
+                    let name = pick(rng, &["replace", "target"]);
+                    opts.push(format!("{name} = {refs}"));
                 }
                 if rng.gen_bool(0.2) {
                     opts.push("targets = []".into());
@@ -119,7 +125,13 @@ fn run_block(rng: &mut StdRng) -> String {
             ),
             6 => format!("skip_cleanup = {}", pick(rng, &["true", "false"])),
             7 => format!("state_key = {:?}", pick(rng, &["a", "b"])),
-            8 => "expect_failures = [var.v]".into(),
+            8 => format!(
+                "expect_failures = {}",
+                pick(
+                    rng,
+                    &["[var.v]", "[var.v]", "var.v", "[1, output.o]", "[var.v[0]]"]
+                )
+            ),
             9 => "comand = apply".into(),
             10 => block("", "asert", &[]),
             11 => override_block(rng, ""),
