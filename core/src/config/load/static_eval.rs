@@ -66,6 +66,30 @@ impl<'a> Expr<'a> {
         self.place.sub(rel)
     }
 
+    /// `quoted_items`' warnings (and errors) for list item `item`, counted in the written text
+    /// even where a kept value's shown text inserted `0`s before it.
+    pub fn quoted_item(
+        &self,
+        item: &Expression,
+        skip: impl Fn(&str) -> bool,
+        diags: &mut crate::diag::Diagnostics,
+    ) {
+        use hcl_edit::Span;
+        let start = item.span().map_or(self.base, |s| s.start);
+        let inserted = self.kept.map_or(0, |k| {
+            let at = start.saturating_sub(self.base);
+            at - k.written_at(at)
+        });
+        crate::config::requirements::reference::quoted_items(
+            std::iter::once(item),
+            self.base + inserted,
+            &self.place,
+            crate::Flavor::Terraform,
+            skip,
+            diags,
+        );
+    }
+
     /// The range of `e`: a placeholder's own in a kept value, not its `0`'s.
     pub fn range_of(&self, e: &Expression) -> Range {
         match self.placeholder_at(e) {

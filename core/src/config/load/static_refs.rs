@@ -17,10 +17,9 @@ use crate::config::load::json::Node;
 use crate::config::load::static_eval::{start_range, Expr};
 use crate::config::load::value_decode::decode_into;
 use crate::config::model::{Attribute, Block, Value};
-use crate::config::requirements::reference::{quoted_items, quoted_traversal, Place};
+use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
-use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 const NOT_A_LIST: &str = "A static list expression is required.";
@@ -171,7 +170,7 @@ pub(crate) fn static_references(a: &Attribute, flavor: crate::Flavor, diags: &mu
 }
 
 fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(found) = kept(a, depends_on_list) {
+    if let Some(found) = kept(a, with_quoted(depends_on_list, |_| false)) {
         diags.extend(found);
         return Some(());
     }
@@ -278,31 +277,7 @@ fn cut_list(
             }
         }
     }
-    // The legacy pass reads only lists it parsed: the quoted references kept here are
-    // warned about in their place among the items' errors, as Terraform decodes item by item.
-    let place = Place {
-        range,
-        text: Some(text),
-    };
-    for item in list.iter() {
-        let mut warned = Diagnostics::default();
-        quoted_items(
-            std::iter::once(item),
-            0,
-            &place,
-            Flavor::Terraform,
-            &skip,
-            &mut warned,
-        );
-        let at = range.start.byte + item.span().map_or(0, |s| s.start);
-        let before = found
-            .iter()
-            .position(|d| d.range.as_ref().is_some_and(|r| r.start.byte > at))
-            .unwrap_or(found.0.len());
-        for (i, d) in warned.into_iter().enumerate() {
-            found.0.insert(before + i, d);
-        }
-    }
+    warn_quoted_in_place(&x, list.iter(), &skip, &mut found);
     diags.extend(found);
     if let Some(failed) = failed {
         diags.push(
@@ -311,6 +286,49 @@ fn cut_list(
         );
     }
     Some(())
+}
+
+/// The legacy pass reads only lists it parsed: the quoted references of a list kept around
+/// a placeholder are warned about here, each in its place among the items' errors, as
+/// Terraform decodes item by item.
+fn warn_quoted_in_place<'e>(
+    x: &Expr<'_>,
+    items: impl Iterator<Item = &'e Expression>,
+    skip: &impl Fn(&str) -> bool,
+    found: &mut Diagnostics,
+) {
+    for item in items {
+        let mut warned = Diagnostics::default();
+        x.quoted_item(item, skip, &mut warned);
+        let Some(at) = warned
+            .iter()
+            .find_map(|d| d.range.as_ref())
+            .map(|r| r.start.byte)
+        else {
+            continue;
+        };
+        let before = found
+            .iter()
+            .position(|d| d.range.as_ref().is_some_and(|r| r.start.byte > at))
+            .unwrap_or(found.0.len());
+        for (i, d) in warned.into_iter().enumerate() {
+            found.0.insert(before + i, d);
+        }
+    }
+}
+
+/// A kept list's own check, then its quoted references warned about in place.
+fn with_quoted<'c>(
+    check: impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()> + 'c,
+    skip: impl Fn(&str) -> bool + 'c,
+) -> impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()> + 'c {
+    move |x, found| {
+        check(x, found)?;
+        if let Expression::Array(list) = x.expr {
+            warn_quoted_in_place(x, list.iter(), &skip, found);
+        }
+        Some(())
+    }
 }
 
 fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnostics) {
@@ -337,7 +355,8 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
 }
 
 fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(found) = kept(a, ignore_changes_list) {
+    // `["*"]` is an error reported on its own, not a quoted reference.
+    if let Some(found) = kept(a, with_quoted(ignore_changes_list, |t| t == "*")) {
         diags.extend(found);
         return Some(());
     }
