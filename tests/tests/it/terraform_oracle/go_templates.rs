@@ -200,6 +200,18 @@ fn decoded_value(rng: &mut StdRng) -> String {
     }
 }
 
+/// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
+/// (the instance keys and attributes [`reference`] adds are refused by address rules not
+/// this suite's), or a template around one.
+fn address(rng: &mut StdRng) -> String {
+    match rng.gen_range(0..4) {
+        0 => placeholder(rng).to_string(),
+        1 => format!("terraform_data.{}", placeholder(rng)),
+        2 => format!("\"${{terraform_data.{}}}\"", placeholder(rng)),
+        _ => "terraform_data.test".to_string(),
+    }
+}
+
 /// [`arguments`] of [`decoded_value`]s.
 fn decoded_arguments(rng: &mut StdRng, names: &[&str], indent: &str) -> String {
     let mut out = String::new();
