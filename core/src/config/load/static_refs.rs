@@ -17,7 +17,9 @@ use crate::config::load::json::Node;
 use crate::config::load::static_eval::{start_range, Expr};
 use crate::config::load::value_decode::decode_into;
 use crate::config::model::{Attribute, Block, Value};
-use crate::config::requirements::reference::{quoted_items, quoted_traversal, Place};
+use crate::config::requirements::reference::{
+    quoted_deprecation, quoted_items, quoted_traversal, Place,
+};
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
 use crate::flavor::Flavor;
@@ -41,7 +43,7 @@ pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
     match (b.kind.as_str(), b.labels.len()) {
         ("resource" | "data" | "ephemeral", 2) | ("module" | "output", 1) => {
             if let Some(a) = b.body.attribute("depends_on") {
-                depends_on(a, src, diags);
+                depends_on(a, src, Flavor::Terraform, diags);
             }
             // `decodeResourceBlock`'s order: `depends_on`, then the lifecycle's flags and
             // references in turn.
@@ -167,11 +169,12 @@ pub(crate) fn static_references(a: &Attribute, flavor: crate::Flavor, diags: &mu
     }
     crate::config::requirements::reference::quoted_list_elements(a, flavor, |_| false, diags);
     // A list cut short is read from the kept value; its text is not at hand here.
-    depends_on(a, "", diags);
+    depends_on(a, "", flavor, diags);
 }
 
-fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(found) = kept(a, depends_on_list) {
+fn depends_on(a: &Attribute, src: &str, flavor: Flavor, diags: &mut Diagnostics) -> Option<()> {
+    // The legacy pass does not read a kept value: its quoted references are warned here.
+    if let Some(found) = kept(a, |x, d| depends_on_list(x, Some(flavor), d)) {
         diags.extend(found);
         return Some(());
     }
@@ -184,7 +187,7 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
             diags,
             |_| false,
             |x, items, diags| {
-                depends_on_items(x, items, diags);
+                depends_on_items(x, items, None, diags);
                 Some(())
             },
         )
@@ -194,10 +197,11 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
         }
         return Some(());
     }
-    depends_on_list(&Expr::of(a)?, diags)
+    depends_on_list(&Expr::of(a)?, None, diags)
 }
 
-fn depends_on_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
+/// [`depends_on_items`] of a static list, or why it is none.
+fn depends_on_list(x: &Expr<'_>, quoted: Option<Flavor>, diags: &mut Diagnostics) -> Option<()> {
     let items = match static_list(x, x.expr)? {
         Ok(items) => items,
         Err(d) => {
@@ -205,7 +209,7 @@ fn depends_on_list(x: &Expr<'_>, diags: &mut Diagnostics) -> Option<()> {
             return Some(());
         }
     };
-    depends_on_items(x, items, diags);
+    depends_on_items(x, items, quoted, diags);
     Some(())
 }
 
@@ -313,9 +317,19 @@ fn cut_list(
     Some(())
 }
 
-fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnostics) {
+/// Each item as `DecodeDependsOn` reads it; a quoted reference is warned about in its
+/// place (with `quoted`'s wording) or left to the legacy pass (`None`).
+fn depends_on_items(
+    x: &Expr<'_>,
+    items: Vec<&Expression>,
+    quoted: Option<Flavor>,
+    diags: &mut Diagnostics,
+) {
     for item in items {
         if quoted_reference(item) {
+            if let Some(flavor) = quoted {
+                diags.push(quoted_deprecation(flavor, false, x.range(item.span())));
+            }
             continue;
         }
         match reference(item) {
