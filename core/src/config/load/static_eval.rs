@@ -203,7 +203,10 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
 /// leaves the whole object unknown, as hclsyntax cannot know its attributes then.
 fn object(x: &Expr<'_>, obj: &hcl_edit::expr::Object, diags: &mut Vec<Diagnostic>) -> Option<Val> {
     let plain = obj.iter().all(|(k, _)| {
-        matches!(k, ObjectKey::Ident(_) | ObjectKey::Expression(Expression::String(_)))
+        matches!(
+            k,
+            ObjectKey::Ident(_) | ObjectKey::Expression(Expression::String(_))
+        )
     });
     if plain {
         return object_val(obj, |e| eval(x, e, diags).ok_or(())).ok();
