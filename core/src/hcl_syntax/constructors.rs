@@ -193,6 +193,7 @@ impl Parser<'_> {
                 // without the rest.
                 if close.kind == Kind::CBrace {
                     self.blanks.push((self.token(key_start).from, close.from));
+                    self.forget_kept_from(self.token(key_start).from);
                     self.represented += 1;
                     self.represented_errors += usize::from(first_error);
                     self.first_error_cut |= first_error;
@@ -283,9 +284,18 @@ impl Parser<'_> {
             return;
         }
         self.blanks.push((self.token(key_start).from, close.from));
+        self.forget_kept_from(self.token(key_start).from);
         self.represented = item.represented + (self.recoveries - item.recoveries);
         self.represented_errors = item.represented_errors + reported;
         self.first_error_cut |= item.first_error && reported > 0;
+    }
+
+    /// In [`super::kept::kept_value`]'s reading, forgets the placeholders of an object item
+    /// from byte `at` on that hclsyntax drops (a failing key's stands where the blank starts).
+    fn forget_kept_from(&mut self, at: usize) {
+        if let Some(kept) = self.kept.as_mut() {
+            kept.retain(|(span, _)| span.start.byte < at);
+        }
     }
 
     /// Blanks every item whose key a later item of the same object repeats. hclsyntax keeps

@@ -3,7 +3,7 @@
 //! bool or string, with hclsyntax's diagnostics and ranges.
 //!
 //! Only native syntax, and only the expression forms whose behaviour is modelled: literals,
-//! tuples, objects with name or plain string keys, parentheses, operators
+//! tuples, objects (keys that are names, plain strings or unknown), parentheses, operators
 //! (`static_ops`), references, function calls and templates of those. Anything else
 //! (conditionals, `for`) gives `None`, and callers then say nothing.
 
@@ -72,6 +72,7 @@ impl<'a> Expr<'a> {
         &self,
         item: &Expression,
         skip: impl Fn(&str) -> bool,
+        flavor: crate::Flavor,
         diags: &mut crate::diag::Diagnostics,
     ) {
         use hcl_edit::Span;
@@ -84,7 +85,7 @@ impl<'a> Expr<'a> {
             std::iter::once(item),
             self.base + inserted,
             &self.place,
-            crate::Flavor::Terraform,
+            flavor,
             skip,
             diags,
         );
@@ -174,7 +175,7 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
                 .map(|i| eval(x, i, diags))
                 .collect::<Option<_>>()?,
         ),
-        Expression::Object(obj) => object_val(obj, |e| eval(x, e, diags).ok_or(())).ok()?,
+        Expression::Object(obj) => object(x, obj, diags)?,
         Expression::Parenthesis(p) => eval(x, p.inner(), diags)?,
         Expression::UnaryOp(op) => super::static_ops::unary(x, op, diags)?,
         Expression::BinaryOp(op) => super::static_ops::binary(x, op, diags)?,
@@ -220,6 +221,42 @@ pub(crate) fn eval(x: &Expr<'_>, e: &Expression, diags: &mut Vec<Diagnostic>) ->
         }
         _ => return None,
     })
+}
+
+/// An object constructor's value. A key written as an expression (`%s = 1` reads as the
+/// placeholder modulo `s`) is evaluated with its value; one that fails or is unknown
+/// leaves the whole object unknown, as hclsyntax cannot know its attributes then.
+fn object(x: &Expr<'_>, obj: &hcl_edit::expr::Object, diags: &mut Vec<Diagnostic>) -> Option<Val> {
+    let plain = obj.iter().all(|(k, _)| {
+        matches!(
+            k,
+            ObjectKey::Ident(_) | ObjectKey::Expression(Expression::String(_))
+        )
+    });
+    if plain {
+        return object_val(obj, |e| eval(x, e, diags).ok_or(())).ok();
+    }
+    let mut known = true;
+    for (k, v) in obj.iter() {
+        let key = match k {
+            ObjectKey::Expression(e) if !matches!(e, Expression::String(_)) => {
+                let mut key_diags = Vec::new();
+                let key = eval(x, e, &mut key_diags)?;
+                let failed = key_diags.iter().any(Diagnostic::is_error);
+                diags.extend(key_diags);
+                Some((key, failed))
+            }
+            _ => None,
+        };
+        eval(x, v.expr(), diags)?;
+        match key {
+            None | Some((_, true)) | Some((Val::Unknown(_), _)) => known &= key.is_none(),
+            // Other keys (converted to strings, refused, null) are not modelled here.
+            Some(_) => return None,
+        }
+    }
+    // An object of only known keys has been evaluated by `object_val` above.
+    (!known).then_some(Val::Unknown(Ty::Dynamic))
 }
 
 /// A quoted template: its parts evaluated in order. Only literal text is modelled as a

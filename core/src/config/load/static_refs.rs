@@ -20,6 +20,7 @@ use crate::config::model::{Attribute, Block, Value};
 use crate::config::requirements::reference::quoted_traversal;
 use crate::config::variables::expression_reference_paths;
 use crate::diag::{Diagnostic, Diagnostics, Range};
+use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 const NOT_A_LIST: &str = "A static list expression is required.";
@@ -40,7 +41,7 @@ pub fn check_block(b: &Block, src: &str, diags: &mut Diagnostics) {
     match (b.kind.as_str(), b.labels.len()) {
         ("resource" | "data" | "ephemeral", 2) | ("module" | "output", 1) => {
             if let Some(a) = b.body.attribute("depends_on") {
-                depends_on(a, src, diags);
+                depends_on(a, src, Flavor::Terraform, diags);
             }
             // `decodeResourceBlock`'s order: `depends_on`, then the lifecycle's flags and
             // references in turn.
@@ -166,11 +167,11 @@ pub(crate) fn static_references(a: &Attribute, flavor: crate::Flavor, diags: &mu
     }
     crate::config::requirements::reference::quoted_list_elements(a, flavor, |_| false, diags);
     // A list cut short is read from the kept value; its text is not at hand here.
-    depends_on(a, "", diags);
+    depends_on(a, "", flavor, diags);
 }
 
-fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
-    if let Some(found) = kept(a, with_quoted(depends_on_list, |_| false)) {
+fn depends_on(a: &Attribute, src: &str, flavor: Flavor, diags: &mut Diagnostics) -> Option<()> {
+    if let Some(found) = kept(a, with_quoted(depends_on_list, |_| false, flavor)) {
         diags.extend(found);
         return Some(());
     }
@@ -182,6 +183,7 @@ fn depends_on(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
             src,
             diags,
             |_| false,
+            flavor,
             |x, items, diags| {
                 depends_on_items(x, items, diags);
                 Some(())
@@ -232,6 +234,7 @@ fn cut_list(
     src: &str,
     diags: &mut Diagnostics,
     skip: impl Fn(&str) -> bool,
+    flavor: Flavor,
     items: impl Fn(&Expr<'_>, Vec<&Expression>, &mut Diagnostics) -> Option<()>,
 ) -> Option<()> {
     let Value::Unknown(p) = &a.value else {
@@ -277,7 +280,7 @@ fn cut_list(
             }
         }
     }
-    warn_quoted_in_place(&x, list.iter(), &skip, &mut found);
+    warn_quoted_in_place(&x, list.iter(), &skip, flavor, &mut found);
     diags.extend(found);
     if let Some(failed) = failed {
         diags.push(
@@ -295,11 +298,12 @@ fn warn_quoted_in_place<'e>(
     x: &Expr<'_>,
     items: impl Iterator<Item = &'e Expression>,
     skip: &impl Fn(&str) -> bool,
+    flavor: Flavor,
     found: &mut Diagnostics,
 ) {
     for item in items {
         let mut warned = Diagnostics::default();
-        x.quoted_item(item, skip, &mut warned);
+        x.quoted_item(item, skip, flavor, &mut warned);
         let Some(at) = warned
             .iter()
             .find_map(|d| d.range.as_ref())
@@ -321,11 +325,12 @@ fn warn_quoted_in_place<'e>(
 fn with_quoted<'c>(
     check: impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()> + 'c,
     skip: impl Fn(&str) -> bool + 'c,
+    flavor: Flavor,
 ) -> impl FnOnce(&Expr<'_>, &mut Diagnostics) -> Option<()> + 'c {
     move |x, found| {
         check(x, found)?;
         if let Expression::Array(list) = x.expr {
-            warn_quoted_in_place(x, list.iter(), &skip, found);
+            warn_quoted_in_place(x, list.iter(), &skip, flavor, found);
         }
         Some(())
     }
@@ -356,13 +361,25 @@ fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnosti
 
 fn ignore_changes(a: &Attribute, src: &str, diags: &mut Diagnostics) -> Option<()> {
     // `["*"]` is an error reported on its own, not a quoted reference.
-    if let Some(found) = kept(a, with_quoted(ignore_changes_list, |t| t == "*")) {
+    if let Some(found) = kept(
+        a,
+        with_quoted(ignore_changes_list, |t| t == "*", Flavor::Terraform),
+    ) {
         diags.extend(found);
         return Some(());
     }
     if matches!(a.value, Value::Unknown(_)) {
         // `["*"]` is an error reported on its own, not a quoted reference.
-        if cut_list(a, src, diags, |t| t == "*", ignore_changes_items).is_none() {
+        if cut_list(
+            a,
+            src,
+            diags,
+            |t| t == "*",
+            Flavor::Terraform,
+            ignore_changes_items,
+        )
+        .is_none()
+        {
             diags.extend(placeholder(a, NOT_A_LIST));
         }
         return Some(());
