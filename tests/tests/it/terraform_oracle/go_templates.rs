@@ -63,16 +63,7 @@ fn heredoc(rng: &mut StdRng) -> String {
 
 /// An argument's value.
 fn value(rng: &mut StdRng) -> String {
-    let arm = rng.gen_range(0..VALUE_ARMS);
-    value_of(rng, arm)
-}
-
-/// How many forms [`value_of`] draws from.
-const VALUE_ARMS: u32 = 19;
-
-/// The forms of [`value`]: 16 and 17 are [`nested`] constructors.
-fn value_of(rng: &mut StdRng, arm: u32) -> String {
-    match arm {
+    match rng.gen_range(0..19) {
         0 => format!("\"{}\"", placeholder(rng)),
         1 | 2 => placeholder(rng).to_string(),
         3 | 4 => reference(rng),
@@ -190,18 +181,6 @@ fn decoded_value(rng: &mut StdRng) -> String {
         v = value(rng);
     }
     v
-}
-
-/// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
-/// (the instance keys and attributes [`reference`] adds are refused by address rules not
-/// this suite's), or a template around one.
-fn address(rng: &mut StdRng) -> String {
-    match rng.gen_range(0..4) {
-        0 => placeholder(rng).to_string(),
-        1 => format!("terraform_data.{}", placeholder(rng)),
-        2 => format!("\"${{terraform_data.{}}}\"", placeholder(rng)),
-        _ => "terraform_data.test".to_string(),
-    }
 }
 
 /// A `moved` or `removed` block's `from`: a placeholder, a reference with one as its name
