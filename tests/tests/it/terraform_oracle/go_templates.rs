@@ -313,6 +313,15 @@ fn go_template_placeholders_are_reported_and_recovered_as_terraform_does() {
     assert_judged_as_terraform_does(seed, &all, |files| (files.as_slice(), String::new()));
 }
 
+/// `files` give diagnostics, the same as Terraform's.
+fn assert_reported_as_terraform_does(files: &[(String, String)]) {
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
+    let (failure, some) = compare(home.path(), files);
+    assert!(some, "no diagnostics");
+    assert_eq!(failure, None);
+}
+
 /// A placeholder where Terraform decodes the value while loading (`gohcl` into a bool:
 /// `lifecycle`'s flags): hclsyntax's placeholder is unknown, and Terraform refuses it
 /// (`Unsuitable value type`, "value must be known").
@@ -323,11 +332,7 @@ fn a_placeholder_decoded_while_loading_is_refused() {
         "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    create_before_destroy = %t\n  }\n}\n"
             .to_string(),
     )];
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let (failure, some) = compare(home.path(), &files);
-    assert!(some, "no diagnostics");
-    assert_eq!(failure, None);
+    assert_reported_as_terraform_does(&files);
 }
 
 /// Values built around a placeholder where Terraform decodes them while loading: the tuple
@@ -341,11 +346,7 @@ fn values_built_around_a_placeholder_are_decoded_as_terraform_does() {
         "terraform {\n  required_version = [%s, terraform_data.test]\n}\n\nprovider \"aws\" {\n  alias = [x.%s]\n}\n\nvariable \"v\" {\n  type = list(%s)\n}\n"
             .to_string(),
     )];
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let (failure, some) = compare(home.path(), &files);
-    assert!(some, "no diagnostics");
-    assert_eq!(failure, None);
+    assert_reported_as_terraform_does(&files);
 }
 
 /// A test file's run options built around a placeholder: `expect_failures` and
@@ -364,9 +365,5 @@ fn test_run_options_built_around_a_placeholder_are_decoded_as_terraform_does() {
                 .to_string(),
         ),
     ];
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::write(home.path().join("cli.tfrc"), "").expect("cli config");
-    let (failure, some) = compare(home.path(), &files);
-    assert!(some, "no diagnostics");
-    assert_eq!(failure, None);
+    assert_reported_as_terraform_does(&files);
 }
