@@ -14,6 +14,7 @@
 
 mod compare;
 mod init;
+mod mutate;
 mod scan;
 mod testdata;
 
@@ -30,7 +31,7 @@ use std::time::{Duration, Instant};
 use compare::{diagnostics, short_diff, tree};
 
 const USAGE: &str =
-    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init]";
+    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init] [--mutate N [--seed S]]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
@@ -44,6 +45,10 @@ struct Options {
     jobs: usize,
     /// Skip the `init` comparison.
     no_init: bool,
+    /// Instead of the comparisons, break this many random files ([`mutate`]).
+    mutate: Option<usize>,
+    /// The mutations' seed.
+    seed: u64,
 }
 
 fn options(args: &[String]) -> Result<Options> {
@@ -55,6 +60,8 @@ fn options(args: &[String]) -> Result<Options> {
         only: None,
         jobs: 2,
         no_init: false,
+        mutate: None,
+        seed: 1,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -65,6 +72,8 @@ fn options(args: &[String]) -> Result<Options> {
             "--only" => o.only = Some(value()?),
             "--jobs" => o.jobs = value()?.parse().context(USAGE)?,
             "--no-init" => o.no_init = true,
+            "--mutate" => o.mutate = Some(value()?.parse().context(USAGE)?),
+            "--seed" => o.seed = value()?.parse().context(USAGE)?,
             _ => bail!("{USAGE}"),
         }
     }
@@ -72,7 +81,7 @@ fn options(args: &[String]) -> Result<Options> {
 }
 
 /// One repository of the list.
-struct Repo {
+pub struct Repo {
     /// `owner/name`.
     name: String,
     locks_only: bool,
@@ -211,6 +220,22 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         jobs.extend(locks.into_iter().map(|rel| Job::Lock { repo: i, rel }));
     }
+    if let Some(cases) = o.mutate {
+        let modules: Vec<(usize, String)> = jobs
+            .iter()
+            .filter_map(|j| match j {
+                Job::Module { repo, rel } => Some((*repo, rel.clone())),
+                _ => None,
+            })
+            .collect();
+        let report = mutate::run(&repos, &modules, &work, &base, (o.seed, cases, o.jobs))?;
+        print!("{report}");
+        eprintln!(
+            "real-world: report in {}",
+            base.join("mutations.md").display()
+        );
+        return Ok(());
+    }
     eprintln!(
         "real-world: {} repositories, {} comparisons",
         repos.len(),
@@ -253,7 +278,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `count` comparisons on `threads` threads, with progress on stderr.
-fn pool(count: usize, threads: usize, job: impl Fn(usize) -> Outcome + Sync) -> Vec<Outcome> {
+fn pool<T: Send>(count: usize, threads: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     let started = Instant::now();

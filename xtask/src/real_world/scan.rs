@@ -16,7 +16,7 @@ pub fn is_test_file(name: &str) -> bool {
 
 /// The files a module directory's comparison reads: its configuration files, its test files
 /// and those of its `tests/` directory (Terraform's default test directory).
-fn module_files(dir: &Path) -> Vec<PathBuf> {
+pub fn module_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for d in [dir.to_path_buf(), dir.join("tests")] {
         let Ok(entries) = std::fs::read_dir(&d) else {
