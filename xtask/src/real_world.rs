@@ -15,6 +15,7 @@
 mod compare;
 mod init;
 mod mutate;
+mod overrides;
 mod scan;
 mod testdata;
 
@@ -31,7 +32,7 @@ use std::time::{Duration, Instant};
 use compare::{diagnostics, short_diff, tree};
 
 const USAGE: &str =
-    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init] [--mutate N [--seed S]]";
+    "usage: cargo xtask real-world [--mirror DIR] [--out DIR] [--only TEXT[,TEXT...]] [--jobs N] [--no-init] [--mutate N [--seed S] [--mutation syntax|override]]";
 
 /// The lock files' error that is about installed packages, not about the file.
 const NOT_INSTALLED: &str = "Required plugins are not installed";
@@ -49,6 +50,7 @@ struct Options {
     mutate: Option<usize>,
     /// The mutations' seed.
     seed: u64,
+    mutation: mutate::Kind,
 }
 
 fn options(args: &[String]) -> Result<Options> {
@@ -62,6 +64,7 @@ fn options(args: &[String]) -> Result<Options> {
         no_init: false,
         mutate: None,
         seed: 1,
+        mutation: mutate::Kind::Syntax,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -74,6 +77,7 @@ fn options(args: &[String]) -> Result<Options> {
             "--no-init" => o.no_init = true,
             "--mutate" => o.mutate = Some(value()?.parse().context(USAGE)?),
             "--seed" => o.seed = value()?.parse().context(USAGE)?,
+            "--mutation" => o.mutation = value()?.parse()?,
             _ => bail!("{USAGE}"),
         }
     }
@@ -228,7 +232,13 @@ pub fn run(args: &[String]) -> Result<()> {
                 _ => None,
             })
             .collect();
-        let report = mutate::run(&repos, &modules, &work, &base, (o.seed, cases, o.jobs))?;
+        let report = mutate::run(
+            &repos,
+            &modules,
+            &work,
+            &base,
+            (o.seed, cases, o.jobs, o.mutation),
+        )?;
         print!("{report}");
         eprintln!(
             "real-world: report in {}",

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{init, run_captured, scan, terraform, tflock, Repo};
+use super::{init, overrides, run_captured, scan, terraform, tflock, Repo};
 
 /// Tokens deleted (one occurrence, at random).
 const DELETED: &[&str] = &[
@@ -42,10 +42,12 @@ pub struct Mutation {
     rel: String,
     file: String,
     what: String,
+    /// The broken file, or the override file added (as `file`).
     broken: String,
-    only_terraform: Vec<String>,
-    only_tflock: Vec<String>,
-    /// Both exited alike and reported the same ranged diagnostics.
+    /// Lines of the report: what only one tool said.
+    differences: Vec<String>,
+    /// Both exited alike and reported the same ranged diagnostics (or, for override files,
+    /// the module and merge comparisons agree).
     agree: bool,
     /// Terraform reported at least one ranged diagnostic.
     diagnosed: bool,
@@ -69,11 +71,11 @@ impl Rng {
     }
 
     /// A number in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
 }
@@ -108,7 +110,7 @@ pub fn run(
     modules: &[(usize, String)],
     work: &Path,
     out: &Path,
-    (seed, cases, threads): (u64, usize, usize),
+    (seed, cases, threads, kind): (u64, usize, usize, Kind),
 ) -> Result<String> {
     let candidates = candidates(repos, modules, work);
     anyhow::ensure!(
@@ -122,46 +124,147 @@ pub fn run(
         "provider_installation {\n  filesystem_mirror {\n    path = \"/nonexistent-tflock-mirror\"\n  }\n}\n",
     )?;
     let mut rng = Rng::new(seed);
-    let drawn: Vec<(usize, String, String, String)> = (0..cases)
-        .map(|_| {
-            let c = rng.pick(&candidates);
-            let file = rng.pick(&c.files).clone();
-            let path = work
-                .join("copies")
-                .join(repos[c.repo].key())
-                .join(&c.rel)
-                .join(&file);
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let (broken, what) = break_text(&mut rng, &text);
-            let index = candidates
-                .iter()
-                .position(|x| std::ptr::eq(x, c))
-                .unwrap_or(0);
-            (index, file, broken, what)
-        })
+    let drawn: Vec<Drawn> = (0..cases)
+        .filter_map(|_| draw(&mut rng, repos, &candidates, work, kind))
         .collect();
     eprintln!(
-        "real-world: {cases} mutations (seed {seed}) of {} module directories",
+        "real-world: {} mutations (seed {seed}) of {} module directories",
+        drawn.len(),
         candidates.len()
     );
-    let results = super::pool(drawn.len(), threads, |n| {
-        let (index, file, broken, what) = &drawn[n];
+    let mut results = super::pool(drawn.len(), threads, |n| {
+        let d = &drawn[n];
         let scratch = work.join("mutation-jobs").join(n.to_string());
-        let m = compare(
-            repos,
-            &candidates[*index],
-            (file, broken, what),
-            &scratch,
-            work,
-        );
+        let c = &candidates[d.candidate];
+        let m = match kind {
+            Kind::Syntax => compare(repos, c, (&d.file, &d.text, &d.what), &scratch, work),
+            Kind::Override => compare_override(repos, c, d, &scratch, work),
+        };
         let _ = std::fs::remove_dir_all(&scratch);
         (n, m)
     });
-    let mut results = results;
     results.sort_by_key(|(n, _)| *n);
     let report = report(repos, &results, seed, out)?;
     std::fs::write(out.join("mutations.md"), &report)?;
     Ok(report)
+}
+
+/// What `--mutate` does to a module directory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// Break one file at one place ([`break_text`]).
+    Syntax,
+    /// Add an override file made from one of its blocks ([`overrides::override_file`]).
+    Override,
+}
+
+impl std::str::FromStr for Kind {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Kind> {
+        match s {
+            "syntax" => Ok(Kind::Syntax),
+            "override" => Ok(Kind::Override),
+            _ => anyhow::bail!("--mutation is `syntax` or `override`, not {s:?}"),
+        }
+    }
+}
+
+/// One drawn case: the directory, the file (broken, or added) and its text.
+struct Drawn {
+    candidate: usize,
+    file: String,
+    text: String,
+    what: String,
+}
+
+/// Draws one case (`None` when twenty draws found no file to make an override from).
+fn draw(
+    rng: &mut Rng,
+    repos: &[Repo],
+    candidates: &[Candidate],
+    work: &Path,
+    kind: Kind,
+) -> Option<Drawn> {
+    for _ in 0..20 {
+        let candidate = rng.below(candidates.len());
+        let c = &candidates[candidate];
+        let file = rng.pick(&c.files).clone();
+        let path = work
+            .join("copies")
+            .join(repos[c.repo].key())
+            .join(&c.rel)
+            .join(&file);
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if kind == Kind::Syntax {
+            let (text, what) = break_text(rng, &text);
+            return Some(Drawn {
+                candidate,
+                file,
+                text,
+                what,
+            });
+        }
+        let native = file.ends_with(".tf") && !file.contains('/');
+        let stem = file.trim_end_matches(".tf");
+        if !native || stem == "override" || stem.ends_with("_override") {
+            continue;
+        }
+        let Some((text, what)) = overrides::override_file(rng, &text) else {
+            continue;
+        };
+        let name = match rng.below(3) {
+            0 => "override.tf".to_string(),
+            1 => format!("{stem}_override.tf"),
+            _ => "zz_override.tf".to_string(),
+        };
+        return Some(Drawn {
+            candidate,
+            file: name,
+            text,
+            what: format!("{what} (from {file})"),
+        });
+    }
+    None
+}
+
+/// The module and merge comparisons on a copy of the directory with the override file added.
+fn compare_override(
+    repos: &[Repo],
+    c: &Candidate,
+    d: &Drawn,
+    scratch: &Path,
+    work: &Path,
+) -> Mutation {
+    let copy = work.join("copies").join(repos[c.repo].key());
+    let mut m = Mutation {
+        repo: c.repo,
+        rel: c.rel.clone(),
+        file: d.file.clone(),
+        what: d.what.clone(),
+        broken: d.text.clone(),
+        differences: Vec::new(),
+        agree: false,
+        diagnosed: false,
+    };
+    let root = scratch.join("root");
+    let copied = init::copy_reached(&copy, &c.rel, &c.reached, &root)
+        .and_then(|()| Ok(std::fs::write(root.join(&c.rel).join(&d.file), &d.text)?));
+    if let Err(e) = copied {
+        m.differences.push(format!("copying failed: {e}"));
+        return m;
+    }
+    let module = super::compare_module(c.repo, &root, &c.rel, &scratch.join("module"), work);
+    let merge = super::compare_merge(c.repo, &root, &c.rel, &scratch.join("merge"), work);
+    m.agree = true;
+    for (name, o) in [("providers", &module), ("merge", &merge)] {
+        if o.kind != super::Kind::Agree {
+            m.agree = false;
+            m.differences.push(format!("{name}: {}", o.kind.label()));
+            m.differences
+                .extend(o.detail.iter().map(|l| format!("  {name}: {l}")));
+        }
+    }
+    m
 }
 
 /// The module directories whose module calls are all local, with their breakable files.
@@ -214,8 +317,7 @@ fn compare(
         file: file.to_string(),
         what: what.to_string(),
         broken: broken.to_string(),
-        only_terraform: Vec::new(),
-        only_tflock: Vec::new(),
+        differences: Vec::new(),
         agree: false,
         diagnosed: false,
     };
@@ -224,7 +326,7 @@ fn compare(
         let copied = init::copy_reached(&copy, &c.rel, &c.reached, root)
             .and_then(|()| Ok(std::fs::write(root.join(&c.rel).join(file), broken)?));
         if let Err(e) = copied {
-            m.only_terraform.push(format!("(copying failed: {e})"));
+            m.differences.push(format!("copying failed: {e}"));
             return m;
         }
     }
@@ -243,12 +345,21 @@ fn compare(
     let ours = run_captured(our_cmd, scratch, "tflock");
     let (theirs, mine) = (ranged_diagnostics(&tf.text), ranged_diagnostics(&ours.text));
     m.diagnosed = !theirs.is_empty();
-    m.only_terraform = theirs.difference(&mine).cloned().collect();
-    m.only_tflock = mine.difference(&theirs).cloned().collect();
+    m.differences.extend(
+        theirs
+            .difference(&mine)
+            .map(|l| format!("only Terraform: {l}")),
+    );
+    m.differences.extend(
+        mine.difference(&theirs)
+            .map(|l| format!("only tflock: {l}")),
+    );
     m.agree = tf.ok == ours.ok && theirs == mine;
     if tf.ok != ours.ok {
-        m.only_terraform
-            .push(format!("(exit: Terraform {}, tflock {})", tf.ok, ours.ok));
+        m.differences.push(format!(
+            "exit: Terraform ok {}, tflock ok {}",
+            tf.ok, ours.ok
+        ));
     }
     m
 }
@@ -343,13 +454,10 @@ fn report(repos: &[Repo], results: &[(usize, Mutation)], seed: u64, out: &Path) 
             "## {n}: {} `{}/{}`: {}\n",
             repos[m.repo].name, m.rel, m.file, m.what
         )?;
-        for l in &m.only_terraform {
-            writeln!(r, "- only Terraform: {l}")?;
+        for l in &m.differences {
+            writeln!(r, "- {l}")?;
         }
-        for l in &m.only_tflock {
-            writeln!(r, "- only tflock: {l}")?;
-        }
-        writeln!(r, "- broken file: {}\n", dir.display())?;
+        writeln!(r, "- the file: {}\n", dir.display())?;
     }
     Ok(r)
 }
