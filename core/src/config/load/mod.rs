@@ -26,8 +26,9 @@ use crate::flavor::Flavor;
 use crate::hcl_syntax;
 
 pub(crate) use json_body::attributes as json_attributes;
+pub(crate) use static_refs::first_dependency;
 pub use text::decode;
-pub(crate) use value_decode::own_default_fails;
+pub(crate) use value_decode::{default_fails_to_evaluate, own_default_fails};
 
 /// One parsed configuration file.
 #[derive(Debug, Clone)]

@@ -336,6 +336,31 @@ fn with_quoted<'c>(
     }
 }
 
+/// Where the first reference `depends_on` decodes to is (Terraform points there when an
+/// override sets it); `None` when it decodes to none: not a list, empty, or no item a
+/// reference (those items are refused while loading).
+pub(crate) fn first_dependency(a: &Attribute) -> Option<Range> {
+    let x = Expr::of(a)?;
+    let Ok(items) = static_list(&x, x.expr)? else {
+        return None;
+    };
+    items.into_iter().find_map(|item| {
+        if quoted_reference(item) {
+            // The shim reads the traversal inside the quotes.
+            let mut r = x.range(item.span());
+            r.start.column += 1;
+            r.start.byte += 1;
+            r.end.column = r.end.column.saturating_sub(1);
+            r.end.byte = r.end.byte.saturating_sub(1);
+            return Some(r);
+        }
+        match reference(item) {
+            Ok(Some(root)) if root != "action" => Some(x.range(item.span())),
+            _ => None,
+        }
+    })
+}
+
 fn depends_on_items(x: &Expr<'_>, items: Vec<&Expression>, diags: &mut Diagnostics) {
     for item in items {
         if quoted_reference(item) {

@@ -91,7 +91,15 @@ pub(crate) fn own_default_fails(b: &Block, override_file: bool) -> bool {
     })
 }
 
-/// Decodes argument `name` of `b` into `ty`; the decoded value when that succeeded.
+/// Whether `b`'s default fails to evaluate (a reference or a function call): Terraform reads
+/// it as unknown then, which converts to any type and is not checked again when merged.
+pub(crate) fn default_fails_to_evaluate(b: &Block) -> bool {
+    b.body
+        .attribute("default")
+        .and_then(crate::config::load::static_eval::attribute_value)
+        .is_some_and(|(_, found)| found.iter().any(Diagnostic::is_error))
+}
+
 /// Decodes argument `name` of `b` into `ty` as gohcl does, its diagnostics to `diags` (a
 /// resource's lifecycle flags are decoded among its references, `static_refs`).
 pub(crate) fn decode_into(b: &Block, name: &str, ty: &Ty, diags: &mut Diagnostics) -> Option<Val> {

@@ -198,56 +198,12 @@ fn reject_depends_on(over: &Block, diags: &mut Diagnostics) {
 fn first_element_range(a: &Attribute) -> Option<crate::diag::Range> {
     match &a.value {
         Value::Unknown(_) => None,
-        Value::Native { expr, .. } => match expr.as_array() {
-            Some(arr) if arr.is_empty() => None,
-            Some(arr) => {
-                use hcl_edit::Span;
-                let first = arr.iter().next();
-                let span = first.and_then(|e| e.span());
-                // Expression spans are relative to the file; map them onto the stored range.
-                let mut r =
-                    span.map_or(a.expr_range.clone(), |s| shift(&a.expr_range, &a.value, s));
-                // A quoted reference is read as the traversal inside the quotes, and
-                // Terraform points there.
-                if first
-                    .and_then(crate::config::requirements::reference::quoted_traversal)
-                    .is_some()
-                {
-                    r.start.column += 1;
-                    r.start.byte += 1;
-                    r.end.column = r.end.column.saturating_sub(1);
-                    r.end.byte = r.end.byte.saturating_sub(1);
-                }
-                Some(r)
-            }
-            None => Some(a.expr_range.clone()),
-        },
+        Value::Native { .. } => crate::config::load::first_dependency(a),
         Value::Json(n) => match n.as_array() {
             Some([]) => None,
             _ => Some(a.expr_range.clone()),
         },
     }
-}
-
-/// Approximates the range of a sub-expression: same file, starting where the span starts.
-fn shift(
-    whole: &crate::diag::Range,
-    _v: &Value,
-    span: std::ops::Range<usize>,
-) -> crate::diag::Range {
-    let mut r = whole.clone();
-    // Spans of parsed sub-expressions are absolute byte offsets; the stored range knows only its
-    // own start, so the column moves by the byte distance (exact for single-line ASCII lists).
-    let delta = span.start.saturating_sub(whole.start.byte);
-    let len = span.end.saturating_sub(span.start);
-    r.start.byte += delta;
-    r.start.column += delta;
-    r.end = crate::diag::Pos {
-        line: r.start.line,
-        column: r.start.column + len,
-        byte: r.start.byte + len,
-    };
-    r
 }
 
 fn merge_output(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Diagnostics) {

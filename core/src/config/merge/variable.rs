@@ -2,7 +2,7 @@
 //! re-checked against the (possibly new) type, with a detail saying what the override changed.
 
 use crate::config::literal::{eval_literal, json_literal, Literal};
-use crate::config::load::own_default_fails;
+use crate::config::load::{default_fails_to_evaluate, own_default_fails};
 use crate::config::model::{Block, Value};
 use crate::config::types::Type;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -10,12 +10,12 @@ use crate::diag::{Diagnostic, Diagnostics};
 /// Merges override variable `over` into `base`.
 pub fn merge_variable(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     let old_type = type_of(base);
-    // A default that already failed its own block's type (reported while loading) is
-    // unknown from then on, and converts to any type.
+    // A default that already failed to evaluate or to meet its own block's type (reported
+    // while loading) is unknown from then on, and converts to any type.
     let unknown_default = if over.body.attribute("default").is_some() {
-        own_default_fails(over, true)
+        own_default_fails(over, true) || default_fails_to_evaluate(over)
     } else {
-        own_default_fails(base, false)
+        own_default_fails(base, false) || default_fails_to_evaluate(base)
     };
     for a in over.body.attributes() {
         base.body.set_attribute(a.clone());
