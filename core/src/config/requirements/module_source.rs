@@ -184,6 +184,9 @@ pub(crate) fn eval_string(expr: &Expression, scope: &Scope<'_>) -> Option<String
 fn eval(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Eval {
     match expr {
         Expression::String(s) => Ok(s.value().to_string()),
+        // A string is wanted, and cty converts these to one.
+        Expression::Bool(b) => Ok(b.value().to_string()),
+        Expression::Number(n) => number_string(n.value()).ok_or_else(Vec::new),
         Expression::StringTemplate(t) => elements(t.iter(), scope, depth),
         Expression::HeredocTemplate(h) => template(&h.template, scope, depth),
         Expression::Parenthesis(p) => eval(p.inner(), scope, depth),
@@ -193,6 +196,21 @@ fn eval(expr: &Expression, scope: &Scope<'_>, depth: usize) -> Eval {
         }
         _ => Err(Vec::new()),
     }
+}
+
+/// A number as cty converts it to a string (its shortest decimal, no exponent); `None` for
+/// a fraction whose decimal Go and Rust might spell apart.
+fn number_string(n: &hcl_edit::Number) -> Option<String> {
+    if let Some(i) = n.as_i64() {
+        return Some(i.to_string());
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(u.to_string());
+    }
+    let f = n.as_f64()?;
+    let s = format!("{f}");
+    // Short fractions (`1.5`, `0.25`) read alike in both; longer ones are not modelled.
+    (f.is_finite() && s.len() <= 12).then_some(s)
 }
 
 /// `var.<name>` or `local.<name>`, and the attributes and constant indexes after it
