@@ -563,10 +563,16 @@ fn module_calls<'m>(
     &'m crate::config::model::Block,
 )> {
     let mut calls = Vec::new();
+    // Terraform's init graph evaluates the locals the calls read before it installs them.
+    let locals = (!legacy && scope.flavor == Flavor::Terraform)
+        .then(|| super::init_locals::InitLocals::evaluate(scope.module, diags));
     for b in scope.module.blocks_of("module") {
         let Some(name) = b.labels.first() else {
             continue;
         };
+        if locals.as_ref().is_some_and(|l| l.skips(b)) {
+            continue;
+        }
         if legacy {
             if let Some(call) = legacy_call(b, scope, diags) {
                 calls.push(call);
