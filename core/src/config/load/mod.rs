@@ -12,6 +12,7 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
+mod prefix;
 pub(crate) mod static_eval;
 mod static_ops;
 mod static_refs;
@@ -60,25 +61,36 @@ pub(crate) fn parse_syntax(
 ) -> Option<(String, Syntax)> {
     let json = name.ends_with(".json");
     let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
+    let mut unshown = None;
     if !json {
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         // A redefined attribute leaves the body whole (the first definition counts), and
         // Terraform goes on to decode it, as it decodes the body hclsyntax recovers after
-        // another error; a recovery hcl-edit cannot be shown ends the file here.
+        // another error; of a recovery hcl-edit cannot be shown, only the blocks before
+        // the first error are certain.
         let fatal = |d: &Diagnostic| d.is_error() && d.summary != "Attribute redefined";
-        let stop = syntax.iter().any(fatal) && !for_hcl_edit.recovered();
-        diags.extend(syntax);
-        if stop {
-            return None;
+        if syntax.iter().any(fatal) && !for_hcl_edit.recovered() {
+            unshown = Some(syntax.clone());
         }
+        diags.extend(syntax);
     }
     let src = match decode(name, bytes, json) {
         Ok(s) => s,
+        // hclsyntax's scanner has reported a bad encoding already.
+        Err(_) if unshown.is_some() => return None,
         Err(d) => {
             diags.push(*d);
             return None;
         }
+    };
+    // Offsets of the syntax diagnostics are the bytes', so the text must be them (no BOM).
+    let prefix = match &unshown {
+        Some(syntax) if src.as_bytes() == bytes => {
+            Some(prefix::certain_prefix(name, &src, syntax)?)
+        }
+        Some(_) => return None,
+        None => None,
     };
     let syntax = if json {
         match json::parse(&src) {
@@ -110,8 +122,14 @@ pub(crate) fn parse_syntax(
             }
         }
     } else {
-        match native::parse(name, &src, &for_hcl_edit) {
+        let parsed = match prefix {
+            Some(cut) => native::parse_shown(name, &src, &prefix::blank_from(&src, cut)),
+            None => native::parse(name, &src, &for_hcl_edit),
+        };
+        match parsed {
             Ok(body) => Syntax::Native(body),
+            // hcl-edit refusing what hclsyntax read is no error of the file's.
+            Err(_) if prefix.is_some() => return None,
             Err(d) => {
                 diags.push(*d);
                 return None;
