@@ -39,6 +39,9 @@ pub struct ParsedFile {
     pub src: String,
     /// Top-level blocks (attributes are rejected while parsing).
     pub body: Body,
+    /// Only the blocks before a syntax error whose recovery tflock cannot follow: Terraform
+    /// decodes more of the file.
+    pub partial: bool,
 }
 
 /// One file's parsed syntax, before any schema is applied.
@@ -59,6 +62,18 @@ pub(crate) fn parse_syntax(
     bytes: &[u8],
     diags: &mut Diagnostics,
 ) -> Option<(String, Syntax)> {
+    parse_syntax_with(name, bytes, false, diags).map(|(src, syntax, _)| (src, syntax))
+}
+
+/// [`parse_syntax`]; with `keep_prefix`, a native file whose recovery hcl-edit cannot be
+/// shown keeps the top-level blocks before its first error (see [`prefix`]), and the third
+/// value says it was cut so.
+fn parse_syntax_with(
+    name: &str,
+    bytes: &[u8],
+    keep_prefix: bool,
+    diags: &mut Diagnostics,
+) -> Option<(String, Syntax, bool)> {
     let json = name.ends_with(".json");
     let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
     let mut unshown = None;
@@ -86,7 +101,7 @@ pub(crate) fn parse_syntax(
     };
     // Offsets of the syntax diagnostics are the bytes', so the text must be them (no BOM).
     let prefix = match &unshown {
-        Some(syntax) if src.as_bytes() == bytes => {
+        Some(syntax) if keep_prefix && src.as_bytes() == bytes => {
             Some(prefix::certain_prefix(name, &src, syntax)?)
         }
         Some(_) => return None,
@@ -136,7 +151,7 @@ pub(crate) fn parse_syntax(
             }
         }
     };
-    Some((src, syntax))
+    Some((src, syntax, prefix.is_some()))
 }
 
 /// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
@@ -150,7 +165,7 @@ pub fn parse_file(
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
-    let (src, syntax) = parse_syntax(name, bytes, diags)?;
+    let (src, syntax, partial) = parse_syntax_with(name, bytes, true, diags)?;
     let mut body = match syntax {
         Syntax::Json(root) => {
             json_body::convert_file(name, &src, root, flavor, override_file, diags)
@@ -196,6 +211,7 @@ pub fn parse_file(
         name: name.to_string(),
         src,
         body,
+        partial,
     })
 }
 

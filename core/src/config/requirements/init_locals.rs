@@ -30,8 +30,14 @@ pub(super) struct InitLocals {
 
 impl InitLocals {
     /// Evaluates the locals `module`'s calls reach, reporting their errors to `diags` in
-    /// declaration order.
-    pub(super) fn evaluate(module: &Module, diags: &mut Diagnostics) -> InitLocals {
+    /// declaration order. `incomplete` holds the texts of files Terraform decodes more of
+    /// than `module` has: a name written there may be declared for Terraform, so a
+    /// reference to it is taken as evaluated.
+    pub(super) fn evaluate(
+        module: &Module,
+        incomplete: &[String],
+        diags: &mut Diagnostics,
+    ) -> InitLocals {
         let locals = declared_locals(module);
         let vars: Vec<&str> = module
             .blocks_of("variable")
@@ -49,8 +55,13 @@ impl InitLocals {
         }
         let mut outcomes: SortedMap<String, Outcome> = SortedMap::new();
         let mut found = Vec::new();
+        let known = Known {
+            locals: &locals,
+            vars: &vars,
+            incomplete,
+        };
         for name in locals.keys().filter(|n| reached.contains(*n)) {
-            outcome(name, &locals, &vars, &mut outcomes, &mut found, 0);
+            outcome(name, &known, &mut outcomes, &mut found, 0);
         }
         // Declaration order, as the locals were written.
         found.sort_by_key(|(at, _): &(usize, Vec<Diagnostic>)| *at);
@@ -155,12 +166,26 @@ fn pos_in(base: &Pos, text: &str, rel: usize) -> Pos {
     }
 }
 
+/// What a module declares, as far as tflock holds it.
+struct Known<'k, 'm> {
+    locals: &'k SortedMap<String, (usize, &'m Attribute)>,
+    vars: &'k [&'m str],
+    incomplete: &'k [String],
+}
+
+impl Known<'_, '_> {
+    /// Whether `name` is surely not declared: not here, nor written in a file Terraform
+    /// decodes more of.
+    fn surely_undeclared(&self, declared: bool, name: &str) -> bool {
+        !declared && !self.incomplete.iter().any(|text| text.contains(name))
+    }
+}
+
 /// How local `name` fares, the locals it reads first (a cycle, Terraform's error
 /// elsewhere, counts as evaluated).
 fn outcome(
     name: &str,
-    locals: &SortedMap<String, (usize, &Attribute)>,
-    vars: &[&str],
+    known: &Known<'_, '_>,
     outcomes: &mut SortedMap<String, Outcome>,
     found: &mut Vec<(usize, Vec<Diagnostic>)>,
     depth: usize,
@@ -168,10 +193,10 @@ fn outcome(
     if let Some(o) = outcomes.get(name) {
         return *o;
     }
-    let Some(&(at, attr)) = locals.get(name) else {
+    let Some(&(at, attr)) = known.locals.get(name) else {
         return Outcome::Evaluated;
     };
-    if depth > locals.len() {
+    if depth > known.locals.len() {
         return Outcome::Evaluated;
     }
     // Marked first, so a cycle ends here.
@@ -180,23 +205,27 @@ fn outcome(
     let upstream_failed = refs
         .iter()
         .filter(|(path, _)| path[0] == "local" && path.len() > 1)
-        .filter(|(path, _)| locals.get(&path[1]).is_some())
+        .filter(|(path, _)| known.locals.get(&path[1]).is_some())
         .fold(false, |failed, (path, _)| {
-            outcome(&path[1], locals, vars, outcomes, found, depth + 1) == Outcome::Failed || failed
+            outcome(&path[1], known, outcomes, found, depth + 1) == Outcome::Failed || failed
         });
     if upstream_failed {
         outcomes.insert(name.to_string(), Outcome::Failed);
         return Outcome::Failed;
     }
-    let local_names: Vec<&str> = locals.keys().map(String::as_str).collect();
+    let local_names: Vec<&str> = known.locals.keys().map(String::as_str).collect();
     let mut own = Vec::new();
     for (path, span) in &refs {
         let Some(target) = path.get(1) else {
             continue;
         };
         let d = match path[0].as_str() {
-            "local" if locals.get(target).is_none() => undeclared_local(target, &local_names),
-            "var" if !vars.contains(&target.as_str()) => undeclared_variable(target, vars),
+            "local" if known.surely_undeclared(known.locals.get(target).is_some(), target) => {
+                undeclared_local(target, &local_names)
+            }
+            "var" if known.surely_undeclared(known.vars.contains(&target.as_str()), target) => {
+                undeclared_variable(target, known.vars)
+            }
             _ => continue,
         };
         own.push(match span {
