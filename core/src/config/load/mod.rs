@@ -218,6 +218,15 @@ pub fn parse_file(
 /// Terraform's file schema: only known block types with the right labels at top level.
 /// Offending items are reported and dropped, as Terraform does not decode them.
 fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
+    // Terraform sniffs `terraform` blocks twice before it decodes the file (the core version,
+    // then the experiments), each time with a schema that takes no labels.
+    if flavor == Flavor::Terraform {
+        for b in body.blocks_of("terraform") {
+            for _ in 0..2 {
+                content::labels_fit(b, &[], diags);
+            }
+        }
+    }
     body.items.retain(|item| match item {
         Item::Attribute(a) => {
             // The file schema has no arguments to suggest, so HCL points at a block type
