@@ -82,6 +82,9 @@ pub struct LoadedModule {
     pub diagnostics: Diagnostics,
     /// Which files were primary, override or hidden.
     pub files: FileSet,
+    /// The texts of the files Terraform decodes more of than `module` holds: lost, or cut
+    /// at a syntax error, as hclsyntax's recovery there is not followed.
+    pub incomplete: Vec<String>,
 }
 
 /// Loads one directory's files (name → bytes; names without directory parts).
@@ -163,8 +166,18 @@ fn load_files<const RECORD: bool>(
     };
     let primaries = parse(&set.primary, false, &mut diags);
     let overrides = parse(&set.overrides, true, &mut diags);
-    // Decoding errors keep every block; only a file that did not parse is lost.
-    let unreadable = primaries.len() < set.primary.len() || overrides.len() < set.overrides.len();
+    // Decoding errors keep every block; only a file that did not parse is lost, or the part
+    // of one after a syntax error.
+    let held =
+        |parsed: &[load::ParsedFile], n: &String| parsed.iter().any(|f| f.name == *n && !f.partial);
+    let incomplete: Vec<String> = set
+        .primary
+        .iter()
+        .filter(|n| !held(&primaries, n))
+        .chain(set.overrides.iter().filter(|n| !held(&overrides, n)))
+        .map(|n| String::from_utf8_lossy(bytes_of(n).unwrap_or_default()).into_owned())
+        .collect();
+    let unreadable = !incomplete.is_empty();
     let mut module = assemble::append_primaries(primaries, flavor, &mut diags);
     let mut ix = module::Index::build(&module);
     let mut merge_diags = Diagnostics::new();
@@ -189,6 +202,7 @@ fn load_files<const RECORD: bool>(
         module,
         diagnostics: diags,
         files: set,
+        incomplete,
     };
     (loaded, changes)
 }

@@ -4,6 +4,7 @@
 
 use hcl_edit::expr::{Expression, ForExpr, Traversal, TraversalOperator};
 use hcl_edit::visit::{self, Visit};
+use hcl_edit::Span;
 
 use crate::config::load::json::{Node, NodeKind};
 use crate::config::model::Value;
@@ -27,6 +28,14 @@ pub fn expression_reference_paths(e: &Expression) -> Vec<Vec<String>> {
     let mut refs = Refs::default();
     refs.visit_expr(e);
     refs.out
+}
+
+/// [`expression_reference_paths`], each with the byte span `addrs.ParseRef` gives a
+/// reference: its root and, when the next step is `.name`, that name.
+pub fn expression_reference_spans(e: &Expression) -> Vec<(Vec<String>, std::ops::Range<usize>)> {
+    let mut refs = Refs::default();
+    refs.visit_expr(e);
+    refs.out.into_iter().zip(refs.spans).collect()
 }
 
 /// The references an attribute's value makes, each as its root name followed by the
@@ -65,13 +74,16 @@ fn json(node: &Node, refs: &mut Refs) {
 #[derive(Default)]
 struct Refs {
     out: Vec<Vec<String>>,
+    /// Each reference's span, beside `out`.
+    spans: Vec<std::ops::Range<usize>>,
     locals: Vec<String>,
 }
 
 impl Refs {
-    fn push(&mut self, path: Vec<String>) {
+    fn push(&mut self, path: Vec<String>, span: std::ops::Range<usize>) {
         if !self.locals.iter().any(|l| *l == path[0]) {
             self.out.push(path);
+            self.spans.push(span);
         }
     }
 }
@@ -79,7 +91,9 @@ impl Refs {
 impl Visit for Refs {
     fn visit_expr(&mut self, e: &Expression) {
         match e {
-            Expression::Variable(v) => self.push(vec![v.as_str().to_string()]),
+            Expression::Variable(v) => {
+                self.push(vec![v.as_str().to_string()], v.span().unwrap_or(0..0))
+            }
             _ => visit::visit_expr(self, e),
         }
     }
@@ -89,13 +103,21 @@ impl Visit for Refs {
             return visit::visit_traversal(self, t);
         };
         let mut path = vec![root.as_str().to_string()];
-        for op in &t.operators {
+        let mut span = root.span().unwrap_or(0..0);
+        for (i, op) in t.operators.iter().enumerate() {
             match op.value() {
-                TraversalOperator::GetAttr(name) => path.push(name.as_str().to_string()),
+                TraversalOperator::GetAttr(name) => {
+                    path.push(name.as_str().to_string());
+                    if i == 0 {
+                        if let Some(op) = op.span() {
+                            span.end = op.end;
+                        }
+                    }
+                }
                 _ => break,
             }
         }
-        self.push(path);
+        self.push(path, span);
         for op in &t.operators {
             self.visit_traversal_operator(op);
         }

@@ -12,6 +12,7 @@ mod legacy;
 pub(crate) mod names;
 mod native;
 mod overrides;
+mod prefix;
 pub(crate) mod static_eval;
 mod static_ops;
 mod static_refs;
@@ -39,6 +40,9 @@ pub struct ParsedFile {
     pub src: String,
     /// Top-level blocks (attributes are rejected while parsing).
     pub body: Body,
+    /// Only the blocks before a syntax error whose recovery tflock cannot follow: Terraform
+    /// decodes more of the file.
+    pub partial: bool,
 }
 
 /// One file's parsed syntax, before any schema is applied.
@@ -59,27 +63,50 @@ pub(crate) fn parse_syntax(
     bytes: &[u8],
     diags: &mut Diagnostics,
 ) -> Option<(String, Syntax)> {
+    parse_syntax_with(name, bytes, false, diags).map(|(src, syntax, _)| (src, syntax))
+}
+
+/// [`parse_syntax`]; with `keep_prefix`, a native file whose recovery hcl-edit cannot be
+/// shown keeps the top-level blocks before its first error (see [`prefix`]), and the third
+/// value says it was cut so.
+fn parse_syntax_with(
+    name: &str,
+    bytes: &[u8],
+    keep_prefix: bool,
+    diags: &mut Diagnostics,
+) -> Option<(String, Syntax, bool)> {
     let json = name.ends_with(".json");
     let mut for_hcl_edit = hcl_syntax::ForHclEdit::default();
+    let mut unshown = None;
     if !json {
         let syntax;
         (syntax, for_hcl_edit) = hcl_syntax::check(bytes, name);
         // A redefined attribute leaves the body whole (the first definition counts), and
         // Terraform goes on to decode it, as it decodes the body hclsyntax recovers after
-        // another error; a recovery hcl-edit cannot be shown ends the file here.
+        // another error; of a recovery hcl-edit cannot be shown, only the blocks before
+        // the first error are certain.
         let fatal = |d: &Diagnostic| d.is_error() && d.summary != "Attribute redefined";
-        let stop = syntax.iter().any(fatal) && !for_hcl_edit.recovered();
-        diags.extend(syntax);
-        if stop {
-            return None;
+        if syntax.iter().any(fatal) && !for_hcl_edit.recovered() {
+            unshown = Some(syntax.clone());
         }
+        diags.extend(syntax);
     }
     let src = match decode(name, bytes, json) {
         Ok(s) => s,
+        // hclsyntax's scanner has reported a bad encoding already.
+        Err(_) if unshown.is_some() => return None,
         Err(d) => {
             diags.push(*d);
             return None;
         }
+    };
+    // Offsets of the syntax diagnostics are the bytes', so the text must be them (no BOM).
+    let prefix = match &unshown {
+        Some(syntax) if keep_prefix && src.as_bytes() == bytes => {
+            Some(prefix::certain_prefix(name, &src, syntax)?)
+        }
+        Some(_) => return None,
+        None => None,
     };
     let syntax = if json {
         match json::parse(&src) {
@@ -111,15 +138,21 @@ pub(crate) fn parse_syntax(
             }
         }
     } else {
-        match native::parse(name, &src, &for_hcl_edit) {
+        let parsed = match prefix {
+            Some(cut) => native::parse_shown(name, &src, &prefix::blank_from(&src, cut)),
+            None => native::parse(name, &src, &for_hcl_edit),
+        };
+        match parsed {
             Ok(body) => Syntax::Native(body),
+            // hcl-edit refusing what hclsyntax read is no error of the file's.
+            Err(_) if prefix.is_some() => return None,
             Err(d) => {
                 diags.push(*d);
                 return None;
             }
         }
     };
-    Some((src, syntax))
+    Some((src, syntax, prefix.is_some()))
 }
 
 /// Parses `bytes` as file `name`: JSON syntax if the name ends in `.json`, else native.
@@ -133,7 +166,7 @@ pub fn parse_file(
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
     let json = name.ends_with(".json");
-    let (src, syntax) = parse_syntax(name, bytes, diags)?;
+    let (src, syntax, partial) = parse_syntax_with(name, bytes, true, diags)?;
     let mut body = match syntax {
         Syntax::Json(root) => {
             json_body::convert_file(name, &src, root, flavor, override_file, diags)
@@ -179,18 +212,34 @@ pub fn parse_file(
         name: name.to_string(),
         src,
         body,
+        partial,
     })
 }
 
 /// Terraform's file schema: only known block types with the right labels at top level.
 /// Offending items are reported and dropped, as Terraform does not decode them.
 fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
+    // Terraform sniffs `terraform` blocks twice before it decodes the file (the core version,
+    // then the experiments), each time with a schema that takes no labels.
+    if flavor == Flavor::Terraform {
+        for b in body.blocks_of("terraform") {
+            for _ in 0..2 {
+                content::labels_fit(b, &[], diags);
+            }
+        }
+    }
     body.items.retain(|item| match item {
         Item::Attribute(a) => {
+            // The file schema has no arguments to suggest, so HCL points at a block type
+            // of the same name instead.
+            let hint = match schema::top_level_labels(&a.name, flavor) {
+                Some(_) => format!(" Did you mean to define a block of type {:?}?", a.name),
+                None => String::new(),
+            };
             diags.push(
                 Diagnostic::error(
                     "Unsupported argument",
-                    format!("An argument named {:?} is not expected here.", a.name),
+                    format!("An argument named {:?} is not expected here.{hint}", a.name),
                 )
                 .with_range(a.name_range()),
             );

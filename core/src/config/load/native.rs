@@ -14,7 +14,21 @@ use hcl_edit::{Decorate, Span};
 /// hcl-edit reads `for_hcl_edit`'s version of the text; every span and all text kept in the
 /// model still come from `src`, which has the same offsets.
 pub fn parse(name: &str, src: &str, for_hcl_edit: &ForHclEdit) -> Result<Body, Box<Diagnostic>> {
-    match hcl_edit::parser::parse_body(&for_hcl_edit.apply(src)) {
+    parse_with(name, src, &for_hcl_edit.apply(src), for_hcl_edit)
+}
+
+/// [`parse`], hcl-edit reading `shown` (the same offsets as `src`) as it is.
+pub fn parse_shown(name: &str, src: &str, shown: &str) -> Result<Body, Box<Diagnostic>> {
+    parse_with(name, src, shown, &ForHclEdit::default())
+}
+
+fn parse_with(
+    name: &str,
+    src: &str,
+    shown: &str,
+    for_hcl_edit: &ForHclEdit,
+) -> Result<Body, Box<Diagnostic>> {
+    match hcl_edit::parser::parse_body(shown) {
         Ok(body) => Ok(convert_body(
             &File {
                 name,

@@ -5,6 +5,7 @@
 mod call_arguments;
 mod core_version;
 mod decode;
+mod init_locals;
 mod module_source;
 mod module_version;
 mod parse_cache;

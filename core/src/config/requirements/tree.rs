@@ -555,6 +555,7 @@ fn child_key(parent: &str, name: &str) -> String {
 fn module_calls<'m>(
     scope: &Scope<'m>,
     legacy: bool,
+    incomplete: &[String],
     diags: &mut crate::diag::Diagnostics,
 ) -> Vec<(
     String,
@@ -563,10 +564,16 @@ fn module_calls<'m>(
     &'m crate::config::model::Block,
 )> {
     let mut calls = Vec::new();
+    // Terraform's init graph evaluates the locals the calls read before it installs them.
+    let locals = (!legacy && scope.flavor == Flavor::Terraform)
+        .then(|| super::init_locals::InitLocals::evaluate(scope.module, incomplete, diags));
     for b in scope.module.blocks_of("module") {
         let Some(name) = b.labels.first() else {
             continue;
         };
+        if locals.as_ref().is_some_and(|l| l.skips(b)) {
+            continue;
+        }
         if legacy {
             if let Some(call) = legacy_call(b, scope, diags) {
                 calls.push(call);
@@ -771,7 +778,7 @@ fn load_at<N: AsRef<str>, B: AsRef<[u8]>>(
         Vec::new()
     } else {
         let legacy = at.under_test && inputs.opts.flavor == Flavor::Terraform;
-        module_calls(&scope, legacy, &mut calls)
+        module_calls(&scope, legacy, &loaded.incomplete, &mut calls)
     };
     let call_sources = found
         .iter()

@@ -112,7 +112,9 @@ fn widen_empty(line: &str) -> String {
 pub(super) fn compare(home: &Path, files: &[(String, String)]) -> (Option<String>, bool) {
     let work = tempfile::tempdir().expect("tempdir");
     for (path, text) in files {
-        std::fs::write(work.path().join(path), text).expect("write");
+        let p = work.path().join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
     }
     let all = |_: &str| true;
     let theirs = terraform_init_diagnostics(work.path(), home, &all);

@@ -6,6 +6,7 @@
 
 mod block_schemas;
 mod broken_syntax;
+mod broken_syntax_decoding;
 mod config_errors;
 mod fixtures;
 mod gen_config;
