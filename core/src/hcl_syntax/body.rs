@@ -312,6 +312,8 @@ impl<'a> Parser<'a> {
         let o_brace;
         // The labels as hclsyntax keeps them; `None` once one cannot be derived here.
         let mut labels: Option<Vec<(String, Span)>> = Some(Vec::new());
+        // The labels as a diagnostic's context names the block by.
+        let mut named: Vec<String> = Vec::new();
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -323,6 +325,13 @@ impl<'a> Parser<'a> {
                     let (label_diags, label, end) = self.parse_quoted_string_literal();
                     diags.extend(label_diags);
                     let span = tok.span.to(end);
+                    named.push(label.clone().unwrap_or_else(|| {
+                        // Spans count a byte-order mark, token offsets do not.
+                        let bom = tok.span.start.byte - tok.from;
+                        let to = (end.start.byte - bom).clamp(tok.to, self.data.len());
+                        String::from_utf8_lossy(&super::escapes::unescape(&self.data[tok.to..to]))
+                            .into_owned()
+                    }));
                     labels = labels.zip(label).map(|(mut all, l)| {
                         all.push((l, span));
                         all
@@ -331,6 +340,7 @@ impl<'a> Parser<'a> {
                 Kind::Ident => {
                     let label = self.read();
                     let text = String::from_utf8_lossy(self.bytes(&label)).into_owned();
+                    named.push(text.clone());
                     if let Some(all) = labels.as_mut() {
                         all.push((text, label.span));
                     }
@@ -360,6 +370,7 @@ impl<'a> Parser<'a> {
                     // decodes: hcl-edit is shown the header blanked, and the block is
                     // added to the model after it (when its labels are known).
                     let reported = diags.len() > errors_before;
+                    self.note_top_block(ident, named, ident.span.end.byte);
                     match labels {
                         Some(labels) => {
                             self.skip_item(ident, first_error, reported);
@@ -426,6 +437,8 @@ impl<'a> Parser<'a> {
             }
         };
         diags.extend(body_diags);
+        let close_end = self.prev_range().end.byte;
+        self.note_top_block(ident, named, close_end);
         let eol = self.peek();
         if eol.kind == Kind::Newline || eol.kind == Kind::Eof {
             self.read();
@@ -442,6 +455,19 @@ impl<'a> Parser<'a> {
             self.cut_rest_of_item(eol, reported);
         }
         diags
+    }
+
+    /// Keeps a block of the file's own body (see [`Parser::top_blocks`]), read from `ident`
+    /// to byte `end`.
+    fn note_top_block(&mut self, ident: Token, labels: Vec<String>, end: usize) {
+        if self.depth == 1 {
+            let kind = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
+            self.top_blocks.push(super::parser::TopBlock {
+                kind,
+                labels,
+                span: ident.span.start.byte..end,
+            });
+        }
     }
 
     /// A single-line block's body went on after its argument, from `next`: hclsyntax skips

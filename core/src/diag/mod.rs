@@ -1,6 +1,16 @@
 //! Diagnostics as values, shaped like Terraform's `tfdiags`/HCL diagnostics so every host
 //! (CLI, wasm, Worker) can render them the same way.
 
+mod context;
+mod render;
+mod snippet;
+mod wrap;
+
+pub use context::context_string;
+pub use render::{colorize, render, render_all, Sources, Style, DEFAULT_WIDTH};
+pub use snippet::{locate, Located, Snippet};
+pub use wrap::wrap;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -193,8 +203,11 @@ pub struct Diagnostic {
     pub summary: String,
     /// Longer explanation (may be empty).
     pub detail: String,
-    /// Where in which file, when the problem has a source location.
+    /// Where in which file, when the problem has a source location (HCL's `Subject`).
     pub range: Option<Range>,
+    /// A wider range around `range` that the source snippet shows (HCL's `Context`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Range>,
 }
 
 impl Diagnostic {
@@ -205,6 +218,7 @@ impl Diagnostic {
             summary: summary.into(),
             detail: detail.into(),
             range: None,
+            context: None,
         }
     }
 
@@ -222,27 +236,26 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic with `context` as the wider range its snippet shows.
+    pub fn with_context(mut self, context: Range) -> Diagnostic {
+        self.context = Some(context);
+        self
+    }
+
     /// True for errors.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 }
 
-/// Renders like Terraform's CLI: `Error: <summary>` then location and detail.
+/// Renders as Terraform's CLI does with `-no-color` when it has no source text and does not
+/// wrap: `Error: <summary>`, the location line, the detail (without the blank line
+/// [`render`] starts with, nor the line break it ends with).
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let word = match self.severity {
-            Severity::Error => "Error",
-            Severity::Warning => "Warning",
-        };
-        write!(f, "{word}: {}", self.summary)?;
-        if let Some(range) = &self.range {
-            write!(f, "\n\n  on {} line {}", range.filename, range.start.line)?;
-        }
-        if !self.detail.is_empty() {
-            write!(f, "\n\n{}", self.detail)?;
-        }
-        Ok(())
+        let text = render(self, &Sources::new(), Style::plain(0));
+        let text = text.strip_prefix('\n').unwrap_or(&text);
+        f.write_str(text.strip_suffix('\n').unwrap_or(text))
     }
 }
 
@@ -282,13 +295,10 @@ impl Diagnostics {
         self.0.iter()
     }
 
-    /// The diagnostics as Terraform's text views print them ([`Self::for_text_view`]: in
-    /// display order, similar warnings folded), each followed by a blank line.
+    /// The diagnostics as Terraform's text views print them with `-no-color` when the
+    /// files' text is not at hand ([`render_all`] with no sources, 78 columns).
     pub fn to_text(&self) -> String {
-        self.for_text_view()
-            .iter()
-            .map(|d| format!("{d}\n\n"))
-            .collect()
+        render_all(self, &Sources::new(), Style::plain(DEFAULT_WIDTH))
     }
 
     /// The diagnostics in the order Terraform's text views show them
