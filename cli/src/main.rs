@@ -92,6 +92,13 @@ fn main() -> ExitCode {
         }
     }
     args::version_shortcut(&mut args);
+    if args
+        .iter()
+        .skip(1)
+        .any(|a| a == "-no-color" || a == "--no-color")
+    {
+        output::set_no_color();
+    }
     let args = match args::normalize(args, &Cli::command()) {
         Ok(args) => args,
         Err(e) => {
