@@ -2,7 +2,7 @@
 //! location line, which Terraform computes by parsing the file again (with the parser's
 //! error recovery) and looking up the byte before the diagnostic's start.
 
-use crate::config::load::json::{self, Node, NodeKind};
+use super::json_nav::{self, Value};
 
 /// What names the place at byte `offset` of `src`, a file called `filename`, or `""`:
 /// for native syntax the top-level block holding it (its type and labels quoted as Go's
@@ -27,32 +27,27 @@ pub fn context_string(filename: &str, src: &[u8], offset: Option<usize>) -> Stri
     out
 }
 
-/// HCL's JSON navigation. A file HCL's JSON parser refuses has no navigation: it keeps an
-/// empty object in place of a root that failed.
+/// HCL's JSON navigation over the objects and arrays its parser recovered.
 fn json_context(src: &[u8], offset: usize) -> String {
-    let Ok(text) = std::str::from_utf8(src) else {
-        return String::new();
-    };
-    let Ok(root) = json::parse(text) else {
-        return String::new();
-    };
+    let root = json_nav::parse(src);
     let mut steps = Vec::new();
     let mut node = &root;
+    let holds = |v: &Value| match v {
+        Value::Object(_, span) | Value::Array(_, span) => span.contains(&offset),
+        Value::Other => false,
+    };
     'walk: loop {
-        let holds = |n: &Node| {
-            matches!(n.kind, NodeKind::Object(_) | NodeKind::Array(_)) && n.span.contains(&offset)
-        };
-        match &node.kind {
-            NodeKind::Object(props) => {
-                for p in props {
-                    if holds(&p.value) {
-                        steps.push(format!(".{}", p.key));
-                        node = &p.value;
+        match node {
+            Value::Object(props, _) => {
+                for (key, value) in props {
+                    if holds(value) {
+                        steps.push(format!(".{key}"));
+                        node = value;
                         continue 'walk;
                     }
                 }
             }
-            NodeKind::Array(items) => {
+            Value::Array(items, _) => {
                 for (i, item) in items.iter().enumerate() {
                     if holds(item) {
                         steps.push(format!("[{i}]"));
@@ -61,7 +56,7 @@ fn json_context(src: &[u8], offset: usize) -> String {
                     }
                 }
             }
-            _ => {}
+            Value::Other => {}
         }
         break;
     }
@@ -119,6 +114,9 @@ mod tests {
         assert_eq!(context_string("main.tf.json", src, at("\"b\"")), "list[1]");
         assert_eq!(context_string("main.tf.json", src, at("1, {")), "list");
         assert_eq!(context_string("main.tf.json", src, at("\"list\"")), "");
-        assert_eq!(context_string("main.tf.json", b"{\"a\": {", Some(6)), "");
+        // HCL's parser keeps what it recovered around a syntax error.
+        let broken = br#"{"a": {"b": {"c": }}, "d": {"e" 1}}"#;
+        assert_eq!(context_string("main.tf.json", broken, Some(18)), "a.b");
+        assert_eq!(context_string("main.tf.json", broken, Some(29)), "");
     }
 }

@@ -2,6 +2,7 @@
 //! (CLI, wasm, Worker) can render them the same way.
 
 mod context;
+mod json_nav;
 mod render;
 mod snippet;
 mod wrap;
