@@ -274,7 +274,7 @@ impl<'a> Parser<'a> {
                             "An argument definition must end with a newline.",
                         )
                     };
-                    diags.push(self.diag(summary, detail, end.span));
+                    diags.push(self.diag_in(summary, detail, end.span, ident.span, end.span));
                 }
                 self.recover_after_body_item();
                 self.cut_rest_of_item(end, reported);
@@ -349,19 +349,25 @@ impl<'a> Parser<'a> {
                     let errors_before = diags.len();
                     let first_error = !self.recovery;
                     match tok.kind {
-                        Kind::Equal => diags.push(self.diag(
+                        Kind::Equal => diags.push(self.diag_in(
                             "Invalid block definition",
                             "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
                             tok.span,
+                            ident.span,
+                            tok.span,
                         )),
-                        Kind::Newline => diags.push(self.diag(
+                        Kind::Newline => diags.push(self.diag_in(
                             "Invalid block definition",
                             "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
                             tok.span,
+                            ident.span,
+                            tok.span,
                         )),
-                        _ if !self.recovery => diags.push(self.diag(
+                        _ if !self.recovery => diags.push(self.diag_in(
                             "Invalid block definition",
                             "Either a quoted string block label or an opening brace (\"{\") is expected here.",
+                            tok.span,
+                            ident.span,
                             tok.span,
                         )),
                         _ => {}
@@ -417,9 +423,11 @@ impl<'a> Parser<'a> {
                         let reported = !self.recovery && next.kind != Kind::Eof;
                         if !self.recovery {
                             if next.kind == Kind::Eof {
-                                diags.push(self.diag(
+                                diags.push(self.diag_in(
                                     "Unclosed configuration block",
                                     "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                                    o_brace.span,
+                                    ident.span,
                                     o_brace.span,
                                 ));
                             } else {
@@ -445,9 +453,11 @@ impl<'a> Parser<'a> {
         } else {
             let reported = !self.recovery;
             if reported {
-                diags.push(self.diag(
+                diags.push(self.diag_in(
                     "Missing newline after block definition",
                     "A block definition must end with a newline.",
+                    eol.span,
+                    ident.span,
                     eol.span,
                 ));
             }
@@ -534,9 +544,11 @@ impl<'a> Parser<'a> {
                         "$"
                     };
                     first_error |= cuts.is_empty() && !self.recovery;
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Invalid string literal",
                         format!("Template sequences are not allowed in this string. To include a literal \"{which}\", double it (as \"{which}{which}\") to escape it."),
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     kept.extend_from_slice(which.as_bytes());
@@ -549,9 +561,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Kind::Eof => {
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     plain = false;
@@ -559,9 +573,11 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     first_error |= !self.recovery;
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Invalid string literal",
                         "This item is not valid in a string literal.",
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     let close = self.recover(Kind::CQuote);

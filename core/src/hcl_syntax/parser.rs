@@ -429,6 +429,20 @@ impl<'a> Parser<'a> {
         Diagnostic::error(summary, detail).with_range(super::range(self.filename, at))
     }
 
+    /// [`Parser::diag`] with HCL's `Context`: the wider range its snippet shows, from
+    /// `from` through `to` (`hcl.RangeBetween`).
+    pub fn diag_in(
+        &self,
+        summary: &str,
+        detail: impl Into<String>,
+        at: Span,
+        from: Span,
+        to: Span,
+    ) -> Diagnostic {
+        self.diag(summary, detail, at)
+            .with_context(super::range(self.filename, from.to(to)))
+    }
+
     /// `hcl.Range.String()` of `at`, as messages quote other places in the file.
     pub fn range_string(&self, at: Span) -> String {
         super::range(self.filename, at).to_string()
