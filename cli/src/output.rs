@@ -4,9 +4,10 @@
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use tflock_core::api::init_config_error;
 use tflock_core::api::lock_file::strip_markup;
 use tflock_core::api::{Outcome, OutcomeView};
-use tflock_core::diag::{render_all, Sources, Style, DEFAULT_WIDTH};
+use tflock_core::diag::{colorize, render_all, Sources, Style, DEFAULT_WIDTH};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Set once stdout is found closed; later output is dropped without trying.
@@ -70,9 +71,19 @@ fn style() -> Style {
 /// Prints diagnostics to stderr the way Terraform does: in its display order, each with
 /// its location, source snippet and wrapped detail.
 pub fn print_diagnostics(diags: &Diagnostics) {
+    let style = style();
+    let mut diags = diags.clone();
+    if style.color {
+        // Terraform 1.15's `init` builds this one summary from a view message, which its
+        // colorizer turns from `[reset]...` into text between two resets.
+        let preamble = init_config_error(Flavor::Terraform);
+        for d in diags.0.iter_mut().filter(|d| d.summary == preamble) {
+            d.summary = colorize(&format!("[reset]{preamble}"), true);
+        }
+    }
     let text = {
         let sources = SOURCES.lock().unwrap_or_else(|e| e.into_inner());
-        render_all(diags, &sources, style())
+        render_all(&diags, &sources, style)
     };
     write_stderr(format_args!("{text}"));
 }

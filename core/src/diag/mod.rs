@@ -158,6 +158,15 @@ impl Range {
         }
     }
 
+    /// `hcl.RangeBetween`: from this range's start through `end`'s end.
+    pub fn to(&self, end: &Range) -> Range {
+        Range {
+            filename: self.filename.clone(),
+            start: self.start,
+            end: end.end,
+        }
+    }
+
     /// The one-column range HCL builds from a token's start and a byte offset into it: the
     /// offset is added to the column as bytes, and the range ends one column on, even past
     /// the end of the line or of the file (Go's `errPos.Column += errOfs` arithmetic).
