@@ -186,10 +186,15 @@ pub fn parse_file(
 fn check_top_level(body: &mut Body, flavor: Flavor, diags: &mut Diagnostics) {
     body.items.retain(|item| match item {
         Item::Attribute(a) => {
+            // The file schema has no arguments to suggest, only its block types.
+            let hint = match schema::top_level_labels(&a.name, flavor) {
+                Some(_) => format!(" Did you mean to define a block of type {:?}?", a.name),
+                None => String::new(),
+            };
             diags.push(
                 Diagnostic::error(
                     "Unsupported argument",
-                    format!("An argument named {:?} is not expected here.", a.name),
+                    format!("An argument named {:?} is not expected here.{hint}", a.name),
                 )
                 .with_range(a.name_range()),
             );
