@@ -313,7 +313,11 @@ fn rendered_diagnostics_read_like_terraform() {
     }
     // What `terraform init -no-color` prints for these files, after its preamble.
     let style = tflock_core::diag::Style::plain(tflock_core::diag::DEFAULT_WIDTH);
-    insta::assert_snapshot!(tflock_core::diag::render_all(&loaded.diagnostics, &sources, style));
+    insta::assert_snapshot!(tflock_core::diag::render_all(
+        &loaded.diagnostics,
+        &sources,
+        style
+    ));
 }
 
 #[test]
