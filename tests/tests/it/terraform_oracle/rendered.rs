@@ -238,3 +238,76 @@ fn client_worded_diagnostics_are_left_out_with_their_blank_line() {
     let text = "\nError: A\n\nd\n\nError: Failed to query available provider packages\n\nx\n\ny\n\nWarning: B\n\ne\n";
     assert_eq!(comparable(text), "\nError: A\n\nd\n\nWarning: B\n\ne\n");
 }
+
+/// Cases of `init-rendered` whose diagnostics are all errors (Terraform prints its coloured
+/// warnings among its progress lines on stdout).
+const ERRORS_ONLY: &[&str] = &[
+    "empty-range-at-the-end-of-the-file",
+    "json-syntax-error",
+    "long-words-in-the-detail",
+    "multi-line-range",
+    "tabs-and-non-ascii",
+    "variables-file-missing",
+];
+
+/// On a terminal tflock prints Terraform's coloured format (its rule, its ANSI codes):
+/// tflock runs under `script(1)` in a 78-column pseudo-terminal, Terraform with its stderr
+/// piped, which it colours too (at its default 78 columns). Only tflock's stderr goes to
+/// the terminal. Without `script` on the machine the test says so and checks nothing.
+#[test]
+fn on_a_terminal_diagnostics_are_coloured_as_terraform_colours_them() {
+    let script = std::path::Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("no /usr/bin/script: the coloured format is not compared");
+        return;
+    }
+    let cases: Vec<_> = ERRORS_ONLY
+        .iter()
+        .map(|c| fixtures("init-rendered").join(c))
+        .collect();
+    let failures = failures_of(&cases, |_, case| {
+        let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
+        let env = Env::new();
+        env.cli_config("");
+        copy_tree(&case.join("files"), &env.work);
+        let theirs_dir = tempfile::tempdir().expect("tempdir");
+        copy_tree(&case.join("files"), theirs_dir.path());
+        let home = env.home.path();
+        let mut tf_args = vec!["init", "-backend=false"];
+        tf_args.extend(args.split_whitespace());
+        let tf = run_terraform(theirs_dir.path(), home, &home.join("cli.tfrc"), &tf_args);
+        let theirs = String::from_utf8_lossy(&tf.stderr).into_owned();
+        let inner = env.command_in(&env.work, &[]);
+        let line = format!(
+            "stty cols 78; {} init {args} 2>&1 1>/dev/null",
+            inner.get_program().to_string_lossy()
+        );
+        let mut cmd = std::process::Command::new(script);
+        cmd.args(["-qec", &line, "/dev/null"])
+            .current_dir(&env.work);
+        for (k, v) in inner.get_envs() {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        let out = cmd.output().expect("run script");
+        let ours = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        if !theirs.contains("\x1b[31m") {
+            return vec![format!(
+                "{}: Terraform printed no colour:\n{theirs}",
+                case.display()
+            )];
+        }
+        if theirs == ours {
+            Vec::new()
+        } else {
+            vec![format!(
+                "{}: {}",
+                case.display(),
+                first_difference(&theirs.replace('\x1b', "^["), &ours.replace('\x1b', "^["))
+            )]
+        }
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
