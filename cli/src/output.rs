@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use tflock_core::api::init_config_error;
 use tflock_core::api::lock_file::strip_markup;
+use tflock_core::api::{colorize, render_all, Sources, Style, DEFAULT_WIDTH};
 use tflock_core::api::{Outcome, OutcomeView};
-use tflock_core::diag::{colorize, render_all, Sources, Style, DEFAULT_WIDTH};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
 /// Set once stdout is found closed; later output is dropped without trying.

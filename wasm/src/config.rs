@@ -68,7 +68,7 @@ pub fn render_diagnostics(
         .ok_or_else(|| invalid_argument("diagnostics: not an array of diagnostics"))?;
     let list: Vec<Diagnostic> =
         serde_json::from_str(&text).map_err(|e| invalid_argument(format!("diagnostics: {e}")))?;
-    let mut sources = tflock_core::diag::Sources::new();
+    let mut sources = tflock_core::api::Sources::new();
     if !(files.is_undefined() || files.is_null()) {
         for (name, content) in files_arg(&files)? {
             sources.insert(name, content);
@@ -76,10 +76,10 @@ pub fn render_diagnostics(
     }
     let width = match get(&options, "width").as_f64() {
         Some(w) if w >= 0.0 => w as usize,
-        _ => tflock_core::diag::DEFAULT_WIDTH,
+        _ => tflock_core::api::DEFAULT_WIDTH,
     };
-    let style = tflock_core::diag::Style::plain(width);
-    Ok(tflock_core::diag::render_all(
+    let style = tflock_core::api::Style::plain(width);
+    Ok(tflock_core::api::render_all(
         &Diagnostics(list),
         &sources,
         style,

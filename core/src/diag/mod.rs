@@ -1,17 +1,6 @@
 //! Diagnostics as values, shaped like Terraform's `tfdiags`/HCL diagnostics so every host
 //! (CLI, wasm, Worker) can render them the same way.
 
-mod context;
-mod json_nav;
-mod render;
-mod snippet;
-mod wrap;
-
-pub use context::context_string;
-pub use render::{colorize, render, render_all, Sources, Style, DEFAULT_WIDTH};
-pub use snippet::{locate, Located, Snippet};
-pub use wrap::wrap;
-
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -259,13 +248,22 @@ impl Diagnostic {
 }
 
 /// Renders as Terraform's CLI does with `-no-color` when it has no source text and does not
-/// wrap: `Error: <summary>`, the location line, the detail (without the blank line
-/// [`render`] starts with, nor the line break it ends with).
+/// wrap (`crate::diag_text` renders with both): `Error: <summary>`, the location, the detail.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = render(self, &Sources::new(), Style::plain(0));
-        let text = text.strip_prefix('\n').unwrap_or(&text);
-        f.write_str(text.strip_suffix('\n').unwrap_or(text))
+        let word = match self.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+        };
+        write!(f, "{word}: {}\n\n", self.summary)?;
+        if let Some(range) = &self.range {
+            write!(
+                f,
+                "  on {} line {}:\n  (source code not available)\n\n",
+                range.filename, range.start.line
+            )?;
+        }
+        f.write_str(&self.detail)
     }
 }
 
@@ -303,12 +301,6 @@ impl Diagnostics {
     /// Iterates in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
-    }
-
-    /// The diagnostics as Terraform's text views print them with `-no-color` when the
-    /// files' text is not at hand ([`render_all`] with no sources, 78 columns).
-    pub fn to_text(&self) -> String {
-        render_all(self, &Sources::new(), Style::plain(DEFAULT_WIDTH))
     }
 
     /// The diagnostics in the order Terraform's text views show them

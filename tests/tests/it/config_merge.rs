@@ -307,13 +307,13 @@ fn rendered_diagnostics_read_like_terraform() {
         ("override.tf", "variable \"size\" {\n  type = number\n}\n\nlocals {\n  missing = 1\n}\n\nmoved {\n  from = a.b\n  to   = a.c\n}\n"),
     ];
     let loaded = load(&files, Flavor::Terraform);
-    let mut sources = tflock_core::diag::Sources::new();
+    let mut sources = tflock_core::diag_text::Sources::new();
     for (name, text) in files {
         sources.insert(name.to_string(), text.as_bytes().to_vec());
     }
     // What `terraform init -no-color` prints for these files, after its preamble.
-    let style = tflock_core::diag::Style::plain(tflock_core::diag::DEFAULT_WIDTH);
-    insta::assert_snapshot!(tflock_core::diag::render_all(
+    let style = tflock_core::diag_text::Style::plain(tflock_core::diag_text::DEFAULT_WIDTH);
+    insta::assert_snapshot!(tflock_core::diag_text::render_all(
         &loaded.diagnostics,
         &sources,
         style

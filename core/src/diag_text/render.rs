@@ -4,8 +4,8 @@
 
 use super::snippet::{locate, Located};
 use super::wrap::wrap;
-use super::{Diagnostic, Diagnostics, Severity};
 use crate::collections::SortedMap;
+use crate::diag::{Diagnostic, Diagnostics, Severity};
 
 /// The text of the files diagnostics point into, by the file name their ranges carry (as
 /// the host loaded them).

@@ -2,7 +2,7 @@
 //! (`views/json.NewDiagnostic`, `snippetFromRange`) and its text views print it.
 
 use super::context::context_string;
-use super::{Pos, Range};
+use crate::diag::{Pos, Range};
 
 /// A diagnostic's place as Terraform shows it: the highlighted range (empty ranges widened
 /// by a byte) and, when the file's text is known, the snippet.
