@@ -46,7 +46,11 @@ use tflock_core::Diagnostic;
                   -exit-code`,\n`lockfile fmt -check`, `lockfile coverage`).\n\n\
                   -json prints one JSON object, \"format_version\" first; `providers lock` over \
                   several root\nmodules prints NDJSON (one message per line, Terraform's -json \
-                  stream shape)."
+                  stream shape).\n\n\
+                  Diagnostics print as Terraform's: coloured and ruled when stderr is a terminal, \
+                  plain with\n-no-color or when stderr is not a terminal (Terraform colours \
+                  piped output too; tflock\nkeeps pipes and logs plain), wrapped to the \
+                  terminal's width (else 78 columns)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -92,6 +96,13 @@ fn main() -> ExitCode {
         }
     }
     args::version_shortcut(&mut args);
+    if args
+        .iter()
+        .skip(1)
+        .any(|a| a == "-no-color" || a == "--no-color")
+    {
+        output::set_no_color();
+    }
     let args = match args::normalize(args, &Cli::command()) {
         Ok(args) => args,
         Err(e) => {

@@ -1,9 +1,12 @@
 //! Rendering core values for the terminal: diagnostics and JSON, and the writes every
 //! `print!`/`println!`/`eprint!`/`eprintln!` of the CLI goes through (see `main.rs`).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use tflock_core::api::init_config_error;
 use tflock_core::api::lock_file::strip_markup;
+use tflock_core::api::{colorize, render_all, Sources, Style, DEFAULT_WIDTH};
 use tflock_core::api::{Outcome, OutcomeView};
 use tflock_core::{Diagnostic, Diagnostics, Flavor};
 
@@ -32,14 +35,62 @@ pub fn write_stderr(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().lock().write_fmt(args);
 }
 
-/// Prints diagnostics to stderr the way Terraform does (`Error: ...`, location, detail).
-pub fn print_diagnostics(diags: &Diagnostics) {
-    write_stderr(format_args!("{}", diags.to_text()));
+/// Set when the command line has `-no-color`.
+static NO_COLOR: AtomicBool = AtomicBool::new(false);
+
+/// The text of the files the command read whose diagnostics Terraform shows with a source
+/// snippet, by the names those diagnostics give them.
+static SOURCES: Mutex<Sources> = Mutex::new(Sources::new());
+
+/// Notes `-no-color`: diagnostics are printed plain even on a terminal.
+pub fn set_no_color() {
+    NO_COLOR.store(true, Ordering::Relaxed);
 }
 
-/// Prints one diagnostic to stderr, followed by a blank line.
+/// Keeps the text of a file read, named as diagnostics name it, for their snippets.
+pub fn remember_source(name: String, text: &[u8]) {
+    let mut sources = SOURCES.lock().unwrap_or_else(|e| e.into_inner());
+    sources.insert(name, text.to_vec());
+}
+
+/// How diagnostics are printed: Terraform's coloured format on a terminal (unless
+/// `-no-color`), its plain one elsewhere (Terraform colours piped output too; tflock keeps
+/// pipes and logs plain), wrapped to the terminal's columns or 78.
+fn style() -> Style {
+    let terminal = std::io::stderr().is_terminal();
+    let width = terminal
+        .then(|| console::Term::stderr().size_checked())
+        .flatten()
+        .map_or(DEFAULT_WIDTH, |(_, columns)| usize::from(columns));
+    Style {
+        color: terminal && !NO_COLOR.load(Ordering::Relaxed),
+        width,
+    }
+}
+
+/// Prints diagnostics to stderr the way Terraform does: in its display order, each with
+/// its location, source snippet and wrapped detail.
+pub fn print_diagnostics(diags: &Diagnostics) {
+    let style = style();
+    let mut diags = diags.clone();
+    if style.color {
+        // Terraform 1.15's `init` builds this one summary from a view message, which its
+        // colorizer turns from `[reset]...` into text between two resets.
+        let preamble = init_config_error(Flavor::Terraform);
+        for d in diags.0.iter_mut().filter(|d| d.summary == preamble) {
+            d.summary = colorize(&format!("[reset]{preamble}"), true);
+        }
+    }
+    let text = {
+        let sources = SOURCES.lock().unwrap_or_else(|e| e.into_inner());
+        render_all(&diags, &sources, style)
+    };
+    write_stderr(format_args!("{text}"));
+}
+
+/// Prints one diagnostic to stderr as [`print_diagnostics`] does.
 pub fn print_diagnostic(d: &Diagnostic) {
-    eprintln!("{d}\n");
+    print_diagnostics(&Diagnostics(vec![d.clone()]));
 }
 
 /// The `format_version` of tflock's JSON documents, bumped (as Terraform's) when a

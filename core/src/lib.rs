@@ -7,6 +7,7 @@ pub mod api;
 pub mod collections;
 pub mod config;
 pub mod diag;
+pub mod diag_text;
 pub mod edge;
 pub mod flavor;
 mod gotext;

@@ -40,10 +40,14 @@ function printDiagnostic(d) {
   printDiagnostics([d]);
 }
 
-/** Prints diagnostics as the native CLI does: core renders them, in Terraform's display order. */
+/** The text of the files read whose diagnostics show source lines, by the names they use. */
+const sources = {};
+
+/** Prints diagnostics as the native CLI does off a terminal: core renders them, in
+ * Terraform's display order, with the source lines of the files read. */
 function printDiagnostics(list) {
-  const plain = list.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", range: d.range ?? null }));
-  err(tf.renderDiagnostics(plain));
+  const plain = list.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail ?? "", range: d.range ?? null, ...(d.context ? { context: d.context } : {}) }));
+  err(tf.renderDiagnostics(plain, sources));
 }
 
 /** Node's error as Rust's `io::Error` Display words it (`... (os error N)`). */
@@ -165,6 +169,8 @@ function loadLock(path, flavor, inDir = false) {
       diagnostics: [{ severity: "error", summary: "Failed to read file", detail: `The configuration file "${path}" could not be read.` }],
     };
   }
+  // Terraform's commands show no lock file source; tflock's own lockfile commands do.
+  sources[path] = bytes;
   const text = new TextDecoder().decode(bytes); // U+FFFD for bad bytes; a BOM is dropped
   if (inDir) flavor = workdirFlavor(flavor, new TextDecoder().decode(bytes), dirname(path));
   const { lock, diagnostics } = tf.parseLock(text, { filename: path, flavor });
@@ -465,6 +471,7 @@ function merge(args) {
     return 1;
   }
   // Only this directory's own files: no child modules take part in a merge.
+  for (const f of files) sources[f.name] = f.content;
   const m = tf.loadModule(files, { flavor });
   printDiagnostics(m.diagnostics);
   if (m.diagnostics.some((d) => d.severity === "error")) return 1;
@@ -601,6 +608,7 @@ async function lockOne(dir, flags) {
   const configFile = cliConfigFile(flavor);
   const cliConfig = configFile ? withoutInstallation(readFileSync(configFile, "utf8")) : undefined;
   const tree = loadTree(dir, flavor);
+  Object.assign(sources, tree.sources);
   const diags = tree.requirements.diagnostics.filter((d) => d.summary !== "Module directory not provided");
   let previous;
   if (lockText !== null) {

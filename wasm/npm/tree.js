@@ -22,13 +22,21 @@ export function readDirFiles(dir) {
 export function loadTree(dir, flavor) {
   const modules = {};
   for (;;) {
-    const m = tf.loadModule(readDirFiles(dir), { flavor, modules });
+    const root = readDirFiles(dir);
+    const m = tf.loadModule(root, { flavor, modules });
     // The one signal of a directory still to read is this warning, naming it.
     const wanted = m.requirements.diagnostics
       .filter((d) => d.summary === "Module directory not provided")
       .map((d) => /^The files of (.+) \(module\./.exec(d.detail)?.[1])
       .filter((rel) => rel && !(rel in modules) && existsSync(join(dir, rel)));
-    if (wanted.length === 0) return m;
+    if (wanted.length === 0) {
+      // The files' text by the names diagnostics give them, for their source lines.
+      m.sources = Object.fromEntries(root.map((f) => [f.name, f.content]));
+      for (const [rel, files] of Object.entries(modules)) {
+        for (const f of files) m.sources[`${rel}/${f.name}`] = f.content;
+      }
+      return m;
+    }
     for (const rel of wanted) modules[rel] = readDirFiles(join(dir, normalize(rel)));
   }
 }

@@ -23,6 +23,9 @@ pub struct DiagnosticJs {
     detail: String,
     file: Option<String>,
     range: Option<Range>,
+    /// HCL's wider range for the source snippet, where the diagnostic has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<Range>,
 }
 
 impl From<&Diagnostic> for DiagnosticJs {
@@ -33,6 +36,7 @@ impl From<&Diagnostic> for DiagnosticJs {
             detail: d.detail.clone(),
             file: d.range.as_ref().map(|r| r.filename.clone()),
             range: d.range.clone(),
+            context: d.context.clone(),
         }
     }
 }
@@ -42,13 +46,21 @@ pub fn diagnostics(diags: &Diagnostics) -> Vec<DiagnosticJs> {
     diags.iter().map(DiagnosticJs::from).collect()
 }
 
-/// `renderDiagnostics(diagnostics)`: the text the native CLI prints for them on stderr
-/// (Terraform's text view: its display order, each followed by a blank line). Takes the
+/// `renderDiagnostics(diagnostics, files?, options?)`: the text the native CLI prints for
+/// them on stderr off a terminal, which is Terraform's `-no-color` view: its display order,
+/// each with its location, the source lines of `files` (as `files` arguments elsewhere,
+/// named as the diagnostics' ranges name them; a file not given shows "(source code not
+/// available)") and the detail wrapped to `options.width` columns (78). Takes the
 /// diagnostics every function returns; `file` is ignored.
 #[cfg(feature = "api")]
 #[wasm_bindgen(js_name = renderDiagnostics)]
 pub fn render_diagnostics(
     #[wasm_bindgen(unchecked_param_type = "Diagnostic[]")] diagnostics: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ name: string; content: string | Uint8Array }[] | Record<string, string | Uint8Array>"
+    )]
+    files: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ width?: number }")] options: JsValue,
 ) -> JsResult<String> {
     let text = js_sys::JSON::stringify(&diagnostics)
         .ok()
@@ -56,7 +68,22 @@ pub fn render_diagnostics(
         .ok_or_else(|| invalid_argument("diagnostics: not an array of diagnostics"))?;
     let list: Vec<Diagnostic> =
         serde_json::from_str(&text).map_err(|e| invalid_argument(format!("diagnostics: {e}")))?;
-    Ok(Diagnostics(list).to_text())
+    let mut sources = tflock_core::api::Sources::new();
+    if !(files.is_undefined() || files.is_null()) {
+        for (name, content) in files_arg(&files)? {
+            sources.insert(name, content);
+        }
+    }
+    let width = match get(&options, "width").as_f64() {
+        Some(w) if w >= 0.0 => w as usize,
+        _ => tflock_core::api::DEFAULT_WIDTH,
+    };
+    let style = tflock_core::api::Style::plain(width);
+    Ok(tflock_core::api::render_all(
+        &Diagnostics(list),
+        &sources,
+        style,
+    ))
 }
 
 /// Files as `[{ name, content }]` (also `path` for `name`) or `{ [name]: content }`;

@@ -18,6 +18,8 @@ export interface Diagnostic {
   /** The file the range points into, or null. */
   file: string | null;
   range: Range | null;
+  /** A wider range around `range` that the source snippet shows (HCL's context), if any. */
+  context?: Range;
 }
 
 /** What every function throws: an Error carrying a diagnostic's fields. */

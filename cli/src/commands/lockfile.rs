@@ -160,6 +160,9 @@ fn load_in(path: &Path, flavor: Option<Flavor>, dir: Option<&Path>) -> Loaded {
             )
         }
     };
+    // Terraform's commands show no source for the lock file (its loader keeps none); these
+    // commands are tflock's own, and show the lines.
+    crate::output::remember_source(name.clone(), &bytes);
     let text =
         String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
     let flavor = match dir {

@@ -93,6 +93,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
+    for (name, text) in &files {
+        output::remember_source(name.clone(), text);
+    }
     let (mut loaded, changes) = load_module_with_changes(&files, &LoadOptions::new(flavor));
     for name in unreadable
         .iter()

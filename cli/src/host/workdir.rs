@@ -16,7 +16,7 @@ use tflock_core::api::lock_file::{
 };
 use tflock_core::api::module::ModuleManifest;
 use tflock_core::api::module::ProviderRequirements;
-use tflock_core::api::module::{load_tree_with_manifest, unread_dirs, UnreadableDir};
+use tflock_core::api::module::{load_tree_with_manifest, source_name, unread_dirs, UnreadableDir};
 use tflock_core::api::module::{tree_requirements, LoadOptions, ModuleTree};
 use tflock_core::api::version::CoreVersion;
 use tflock_core::api::Requirements;
@@ -164,6 +164,11 @@ fn load_with(root: &Path, opts: &LoadOptions) -> anyhow::Result<ModuleTree> {
         let mut tree = load_tree_with_manifest(&dirs, &unreadable, "", &manifest, opts);
         let wanted = unread_dirs(&tree, &dirs, &unreadable, &manifest);
         if wanted.is_empty() {
+            for (rel, files) in dirs.iter() {
+                for (name, text) in files {
+                    crate::output::remember_source(source_name(rel, name), text);
+                }
+            }
             if let Some(d) = &manifest_error {
                 tree.calls.push(d.clone());
             }
@@ -330,7 +335,10 @@ pub fn input_values(root: &Path, vars: &VarFlags) -> (InputValues, Diagnostics) 
 
 fn read_var_file(path: &Path, name: &str) -> VarFileRead {
     match std::fs::read(path) {
-        Ok(bytes) => VarFileRead::Bytes(bytes),
+        Ok(bytes) => {
+            crate::output::remember_source(name.to_string(), &bytes);
+            VarFileRead::Bytes(bytes)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => VarFileRead::Missing,
         Err(e) => VarFileRead::Failed(format!("read {name}: {}", go_io_words(&e))),
     }

@@ -58,3 +58,5 @@ pub use crate::source::{DirEntry, HttpResponse, Method, SourceEntry, SourceSet};
 // Plain data every operation passes around: a provider address, a platform, a small map.
 pub use crate::addrs::{Platform, Provider};
 pub use crate::collections::SortedMap;
+/// Diagnostics as Terraform's CLI prints them, with their files' text.
+pub use crate::diag_text::{colorize, render, render_all, Sources, Style, DEFAULT_WIDTH};

@@ -9,6 +9,9 @@ pub use crate::config::mock_data::is_mock_data_file;
 /// Load a working directory's tree in passes: the directories still to read, the
 /// installed modules' manifest, the directories that could not be read.
 pub use crate::config::modules_manifest::ModuleManifest;
+/// The name a module directory's file goes by in diagnostics (and in the sources that
+/// render them).
+pub use crate::config::requirements::in_dir as source_name;
 pub use crate::config::requirements::{
     load_tree_with_manifest, unread_dirs, unreadable_file, UnreadableDir,
 };

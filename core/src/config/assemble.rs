@@ -51,14 +51,16 @@ pub fn append_primaries(files: Vec<ParsedFile>, flavor: Flavor, diags: &mut Diag
                     module.blocks.push(b);
                 }
                 "import" => {
-                    if let Some(to) = b.body.attribute("to").and_then(import_target) {
+                    let to_attr = b.body.attribute("to");
+                    if let Some((to, attr)) = to_attr.and_then(|a| Some((import_target(a)?, a))) {
                         if let Some(prev) = imports.get(&to) {
+                            // Terraform points at the `to` expression (`i.To.Range()`).
                             diags.push(
                                 Diagnostic::error(
                                     format!("Duplicate import configuration for {to:?}"),
                                     format!("An import block for the resource {to:?} was already declared at {prev}. A resource can have only one import block."),
                                 )
-                                .with_range(b.origin.decl.clone()),
+                                .with_range(attr.expr_range.clone()),
                             );
                         } else {
                             imports.insert(to, b.origin.decl.clone());

@@ -274,7 +274,7 @@ impl<'a> Parser<'a> {
                             "An argument definition must end with a newline.",
                         )
                     };
-                    diags.push(self.diag(summary, detail, end.span));
+                    diags.push(self.diag_in(summary, detail, end.span, ident.span, end.span));
                 }
                 self.recover_after_body_item();
                 self.cut_rest_of_item(end, reported);
@@ -312,6 +312,8 @@ impl<'a> Parser<'a> {
         let o_brace;
         // The labels as hclsyntax keeps them; `None` once one cannot be derived here.
         let mut labels: Option<Vec<(String, Span)>> = Some(Vec::new());
+        // The labels as a diagnostic's context names the block by.
+        let mut named: Vec<String> = Vec::new();
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -323,6 +325,13 @@ impl<'a> Parser<'a> {
                     let (label_diags, label, end) = self.parse_quoted_string_literal();
                     diags.extend(label_diags);
                     let span = tok.span.to(end);
+                    named.push(label.clone().unwrap_or_else(|| {
+                        // Spans count a byte-order mark, token offsets do not.
+                        let bom = tok.span.start.byte - tok.from;
+                        let to = (end.start.byte - bom).clamp(tok.to, self.data.len());
+                        String::from_utf8_lossy(&super::escapes::unescape(&self.data[tok.to..to]))
+                            .into_owned()
+                    }));
                     labels = labels.zip(label).map(|(mut all, l)| {
                         all.push((l, span));
                         all
@@ -331,6 +340,7 @@ impl<'a> Parser<'a> {
                 Kind::Ident => {
                     let label = self.read();
                     let text = String::from_utf8_lossy(self.bytes(&label)).into_owned();
+                    named.push(text.clone());
                     if let Some(all) = labels.as_mut() {
                         all.push((text, label.span));
                     }
@@ -339,19 +349,25 @@ impl<'a> Parser<'a> {
                     let errors_before = diags.len();
                     let first_error = !self.recovery;
                     match tok.kind {
-                        Kind::Equal => diags.push(self.diag(
+                        Kind::Equal => diags.push(self.diag_in(
                             "Invalid block definition",
                             "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
                             tok.span,
+                            ident.span,
+                            tok.span,
                         )),
-                        Kind::Newline => diags.push(self.diag(
+                        Kind::Newline => diags.push(self.diag_in(
                             "Invalid block definition",
                             "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
                             tok.span,
+                            ident.span,
+                            tok.span,
                         )),
-                        _ if !self.recovery => diags.push(self.diag(
+                        _ if !self.recovery => diags.push(self.diag_in(
                             "Invalid block definition",
                             "Either a quoted string block label or an opening brace (\"{\") is expected here.",
+                            tok.span,
+                            ident.span,
                             tok.span,
                         )),
                         _ => {}
@@ -360,6 +376,7 @@ impl<'a> Parser<'a> {
                     // decodes: hcl-edit is shown the header blanked, and the block is
                     // added to the model after it (when its labels are known).
                     let reported = diags.len() > errors_before;
+                    self.note_top_block(ident, named, ident.span.end.byte);
                     match labels {
                         Some(labels) => {
                             self.skip_item(ident, first_error, reported);
@@ -406,9 +423,11 @@ impl<'a> Parser<'a> {
                         let reported = !self.recovery && next.kind != Kind::Eof;
                         if !self.recovery {
                             if next.kind == Kind::Eof {
-                                diags.push(self.diag(
+                                diags.push(self.diag_in(
                                     "Unclosed configuration block",
                                     "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                                    o_brace.span,
+                                    ident.span,
                                     o_brace.span,
                                 ));
                             } else {
@@ -426,15 +445,19 @@ impl<'a> Parser<'a> {
             }
         };
         diags.extend(body_diags);
+        let close_end = self.prev_range().end.byte;
+        self.note_top_block(ident, named, close_end);
         let eol = self.peek();
         if eol.kind == Kind::Newline || eol.kind == Kind::Eof {
             self.read();
         } else {
             let reported = !self.recovery;
             if reported {
-                diags.push(self.diag(
+                diags.push(self.diag_in(
                     "Missing newline after block definition",
                     "A block definition must end with a newline.",
+                    eol.span,
+                    ident.span,
                     eol.span,
                 ));
             }
@@ -442,6 +465,19 @@ impl<'a> Parser<'a> {
             self.cut_rest_of_item(eol, reported);
         }
         diags
+    }
+
+    /// Keeps a block of the file's own body (see [`Parser::top_blocks`]), read from `ident`
+    /// to byte `end`.
+    fn note_top_block(&mut self, ident: Token, labels: Vec<String>, end: usize) {
+        if self.depth == 1 {
+            let kind = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
+            self.top_blocks.push(super::parser::TopBlock {
+                kind,
+                labels,
+                span: ident.span.start.byte..end,
+            });
+        }
     }
 
     /// A single-line block's body went on after its argument, from `next`: hclsyntax skips
@@ -508,9 +544,11 @@ impl<'a> Parser<'a> {
                         "$"
                     };
                     first_error |= cuts.is_empty() && !self.recovery;
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Invalid string literal",
                         format!("Template sequences are not allowed in this string. To include a literal \"{which}\", double it (as \"{which}{which}\") to escape it."),
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     kept.extend_from_slice(which.as_bytes());
@@ -523,9 +561,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Kind::Eof => {
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     plain = false;
@@ -533,9 +573,11 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     first_error |= !self.recovery;
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Invalid string literal",
                         "This item is not valid in a string literal.",
+                        tok.span,
+                        o_quote.span,
                         tok.span,
                     ));
                     let close = self.recover(Kind::CQuote);

@@ -90,9 +90,11 @@ impl Parser<'_> {
                             open.span,
                         )
                     } else {
-                        self.diag(
+                        self.diag_in(
                             "Missing item separator",
                             "Expected a comma to mark the beginning of the next item.",
+                            next.span,
+                            open.span,
                             next.span,
                         )
                     });
@@ -166,14 +168,18 @@ impl Parser<'_> {
                 let first_error = !self.recovery;
                 if first_error {
                     diags.push(match next.kind {
-                        Kind::Newline | Kind::Comma => self.diag(
+                        Kind::Newline | Kind::Comma => self.diag_in(
                             "Missing attribute value",
                             "Expected an attribute value, introduced by an equals sign (\"=\").",
                             next.span,
+                            open.span,
+                            next.span,
                         ),
-                        Kind::Ident => self.diag(
+                        Kind::Ident => self.diag_in(
                             "Missing key/value separator",
                             "Expected an equals sign (\"=\") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.",
+                            next.span,
+                            open.span,
                             next.span,
                         ),
                         Kind::Eof => self.diag(
@@ -181,9 +187,11 @@ impl Parser<'_> {
                             "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
                             open.span,
                         ),
-                        _ => self.diag(
+                        _ => self.diag_in(
                             "Missing key/value separator",
                             "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                            next.span,
+                            open.span,
                             next.span,
                         ),
                     });
@@ -239,9 +247,11 @@ impl Parser<'_> {
                             open.span,
                         )
                     } else {
-                        self.diag(
+                        self.diag_in(
                             "Missing attribute separator",
                             "Expected a newline or comma to mark the beginning of the next attribute.",
+                            next.span,
+                            open.span,
                             next.span,
                         )
                     });
@@ -353,7 +363,7 @@ impl Parser<'_> {
         if let Some(detail) = detail {
             if !self.recovery {
                 let at = self.peek().span;
-                diags.push(self.diag("Invalid 'for' expression", detail, at));
+                diags.push(self.diag_in("Invalid 'for' expression", detail, at, open.span, at));
             }
         }
         let close = self.recover(close_kind);
@@ -456,9 +466,11 @@ impl Parser<'_> {
         } else {
             if !self.recovery {
                 let at = self.peek().span;
-                diags.push(self.diag(
+                diags.push(self.diag_in(
                     "Invalid 'for' expression",
                     "Extra characters after the end of the 'for' expression.",
+                    at,
+                    open.span,
                     at,
                 ));
             }
@@ -466,24 +478,30 @@ impl Parser<'_> {
         };
         if !make_obj {
             if let Some(key) = key_expr {
-                diags.push(self.diag(
+                diags.push(self.diag_in(
                     "Invalid 'for' expression",
                     "Key expression is not valid when building a tuple.",
                     key,
+                    open.span,
+                    close.span,
                 ));
             }
             if let Some(e) = ellipsis {
-                diags.push(self.diag(
+                diags.push(self.diag_in(
                     "Invalid 'for' expression",
                     "Grouping ellipsis (...) cannot be used when building a tuple.",
                     e.span,
+                    open.span,
+                    close.span,
                 ));
             }
         } else if key_expr.is_none() {
-            diags.push(self.diag(
+            diags.push(self.diag_in(
                 "Invalid 'for' expression",
                 "Key expression is required when building an object.",
                 val_expr,
+                open.span,
+                close.span,
             ));
         }
         (open.span.to(close.span), diags)

@@ -111,3 +111,60 @@ fn hex_run(d: &[u8], from: usize, max: usize) -> usize {
         .take_while(|b| b.is_ascii_hexdigit())
         .count()
 }
+
+/// The text of the quoted literal `bytes` with its escape sequences decoded (and `$${`,
+/// `%%{` undoubled), as `ParseStringLiteralToken` gives it; a sequence that is not valid
+/// stays as written.
+pub(crate) fn unescape(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"$${") || rest.starts_with(b"%%{") {
+            out.extend_from_slice(&rest[1..3]);
+            i += 3;
+            continue;
+        }
+        if rest[0] != b'\\' || rest.len() < 2 {
+            out.push(rest[0]);
+            i += 1;
+            continue;
+        }
+        let simple = match rest[1] {
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            _ => None,
+        };
+        if let Some(b) = simple {
+            out.push(b);
+            i += 2;
+            continue;
+        }
+        let digits = match rest[1] {
+            b'u' => 4,
+            b'U' => 8,
+            _ => 0,
+        };
+        let code = rest
+            .get(2..2 + digits)
+            .filter(|_| digits > 0)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .and_then(char::from_u32);
+        match code {
+            Some(c) => {
+                let mut buf = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                i += 2 + digits;
+            }
+            None => {
+                out.push(b'\\');
+                i += 1;
+            }
+        }
+    }
+    out
+}

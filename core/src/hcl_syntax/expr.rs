@@ -43,9 +43,11 @@ impl Parser<'_> {
         }
         let colon = self.peek();
         if colon.kind != Kind::Colon {
-            diags.push(self.diag(
+            diags.push(self.diag_in(
                 "Missing false expression in conditional",
                 "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+                colon.span,
+                start_range,
                 colon.span,
             ));
             return (cond, diags);
@@ -275,9 +277,11 @@ impl Parser<'_> {
                 }
                 let close = self.peek();
                 if close.kind != Kind::CParen {
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Unbalanced parentheses",
                         "Expected a closing parenthesis to terminate the expression.",
+                        close.span,
+                        o_paren.span,
                         close.span,
                     ));
                     self.recovery = true;
@@ -363,9 +367,11 @@ impl Parser<'_> {
         while open.kind == Kind::DoubleColon {
             let part = self.read();
             if part.kind != Kind::Ident {
-                let d = self.diag(
+                let d = self.diag_in(
                     "Missing function name",
                     "Function scope resolution symbol :: must be followed by a function name in this scope.",
+                    part.span,
+                    name.span,
                     part.span,
                 );
                 self.recover_over(Kind::OParen);
@@ -374,9 +380,11 @@ impl Parser<'_> {
             open = self.read();
         }
         if open.kind != Kind::OParen {
-            let d = self.diag(
+            let d = self.diag_in(
                 "Missing open parenthesis",
                 "Function selector must be followed by an open parenthesis to begin the function call.",
+                open.span,
+                name.span,
                 open.span,
             );
             self.recover_over(Kind::OParen);
@@ -410,9 +418,11 @@ impl Parser<'_> {
             if sep.kind == Kind::Ellipsis {
                 if self.peek().kind != Kind::CParen {
                     if !self.recovery {
-                        diags.push(self.diag(
+                        diags.push(self.diag_in(
                             "Missing closing parenthesis",
                             "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+                            sep.span,
+                            name.span,
                             sep.span,
                         ));
                     }
@@ -430,9 +440,11 @@ impl Parser<'_> {
                         name.span.to(open.span),
                     ));
                 } else {
-                    diags.push(self.diag(
+                    diags.push(self.diag_in(
                         "Missing argument separator",
                         "A comma is required to separate each function argument from the next.",
+                        sep.span,
+                        name.span,
                         sep.span,
                     ));
                 }

@@ -20,7 +20,7 @@ mod token;
 
 use crate::diag::{Diagnostic, Range};
 pub use kept::{kept_value, KeptValue};
-pub(crate) use parser::KeptItem;
+pub(crate) use parser::{KeptItem, TopBlock};
 pub(crate) use token::Span;
 
 /// Every diagnostic `hclsyntax.ParseConfig` reports for `src` read as `filename`, in order.
@@ -113,6 +113,13 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             },
         },
     )
+}
+
+/// The blocks of `src`'s own body as `hclsyntax.ParseConfig` recovers them from any syntax
+/// errors: what `hcled.ContextString` looks a diagnostic's place up in.
+pub(crate) fn top_level_blocks(src: &[u8]) -> Vec<TopBlock> {
+    let (tokens, data, _) = scan::scan(src);
+    parser::parse(&tokens, data, "").top_blocks
 }
 
 /// Byte ranges of a native-syntax text (after any byte-order mark) that hcl-edit must read as

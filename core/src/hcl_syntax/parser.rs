@@ -26,6 +26,7 @@ pub(crate) fn parse(tokens: &[Token], data: &[u8], filename: &str) -> Parsed {
         kept_items: p.kept_items,
         quotes: p.quotes,
         label_breaks: p.label_breaks,
+        top_blocks: p.top_blocks,
     }
 }
 
@@ -47,6 +48,8 @@ pub(crate) struct Parsed {
     pub quotes: Vec<usize>,
     /// See [`Parser::label_breaks`].
     pub label_breaks: Vec<Blank>,
+    /// See [`Parser::top_blocks`].
+    pub top_blocks: Vec<TopBlock>,
 }
 
 /// An item of the recovered body that hcl-edit is shown no text for (it is blanked), which
@@ -190,6 +193,7 @@ impl<'a> Parser<'a> {
             kept: None,
             quotes: Vec::new(),
             label_breaks: Vec::new(),
+            top_blocks: Vec::new(),
         }
     }
 }
@@ -201,7 +205,7 @@ pub(crate) struct Parser<'a> {
     next: usize,
     newlines: Vec<bool>,
     pub recovery: bool,
-    depth: usize,
+    pub depth: usize,
     /// Where hcl-edit reads the file differently from hclsyntax, to be blanked before it
     /// parses: newlines and comments hclsyntax skips inside brackets and `for` expressions
     /// (hcl-edit refuses a line break before an operator there), and object items whose key
@@ -267,6 +271,22 @@ pub(crate) struct Parser<'a> {
     /// (from the line break through the token recovery stopped at): the line breaks inside
     /// are the scanner's errors, and hclsyntax's parser goes on after them.
     pub label_breaks: Vec<Blank>,
+    /// The blocks of the file's own body, as hclsyntax's recovered tree keeps them.
+    pub top_blocks: Vec<TopBlock>,
+}
+
+/// A block of a file's top-level body: what `hcled.ContextString` names a diagnostic's
+/// place by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopBlock {
+    /// The block type.
+    pub kind: String,
+    /// The labels, as hclsyntax reads them (a label with an escape or a template sequence
+    /// as written between its quotes).
+    pub labels: Vec<String>,
+    /// `Block.Range()`: from the type to the end of the closing brace (only the type for a
+    /// block whose header went wrong).
+    pub span: std::ops::Range<usize>,
 }
 
 /// How deeply blocks and expressions may nest before parsing stops: Go's stacks grow, ours
@@ -407,6 +427,20 @@ impl<'a> Parser<'a> {
 
     pub fn diag(&self, summary: &str, detail: impl Into<String>, at: Span) -> Diagnostic {
         Diagnostic::error(summary, detail).with_range(super::range(self.filename, at))
+    }
+
+    /// [`Parser::diag`] with HCL's `Context`: the wider range its snippet shows, from
+    /// `from` through `to` (`hcl.RangeBetween`).
+    pub fn diag_in(
+        &self,
+        summary: &str,
+        detail: impl Into<String>,
+        at: Span,
+        from: Span,
+        to: Span,
+    ) -> Diagnostic {
+        self.diag(summary, detail, at)
+            .with_context(super::range(self.filename, from.to(to)))
     }
 
     /// `hcl.Range.String()` of `at`, as messages quote other places in the file.

@@ -76,9 +76,11 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                                 "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
                                 start_range,
                             ),
-                            Kind::Colon => p.diag(
+                            Kind::Colon => p.diag_in(
                                 "Extra characters after interpolation expression",
                                 "Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\".",
+                                close.span,
+                                start_range,
                                 close.span,
                             ),
                             Kind::CQuote | Kind::OQuote if end == Kind::CQuote => p.diag(
@@ -86,9 +88,11 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                                 "There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression.",
                                 start_range,
                             ),
-                            _ => p.diag(
+                            _ => p.diag_in(
                                 "Extra characters after interpolation expression",
                                 "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
+                                close.span,
+                                start_range,
                                 close.span,
                             ),
                         });
@@ -106,9 +110,11 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                 let kw = p.peek();
                 if kw.kind != Kind::Ident {
                     if !p.recovery {
-                        diags.push(p.diag(
+                        diags.push(p.diag_in(
                             "Invalid template directive",
                             "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.",
+                            kw.span,
+                            next.span,
                             kw.span,
                         ));
                     }
@@ -152,12 +158,14 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                             )
                             .map(|s| format!(" Did you mean \"{s}\"?"))
                             .unwrap_or_default();
-                            diags.push(p.diag(
+                            diags.push(p.diag_in(
                                 "Invalid template control keyword",
                                 format!(
                                     "{} is not a valid template control keyword.{suggestion}",
                                     crate::gotext::quote_bytes(word)
                                 ),
+                                kw.span,
+                                next.span,
                                 kw.span,
                             ));
                         }
@@ -169,9 +177,11 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                 let close = p.peek();
                 if close.kind != Kind::TemplateSeqEnd {
                     if !p.recovery {
-                        diags.push(p.diag(
+                        diags.push(p.diag_in(
                             &format!("Extra characters in {} marker", String::from_utf8_lossy(word)),
                             "Expected a closing brace to end the sequence, but found extra characters.",
+                            close.span,
+                            start_range,
                             close.span,
                         ));
                     }
@@ -183,9 +193,11 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
             }
             _ => {
                 if !p.recovery {
-                    diags.push(p.diag(
+                    diags.push(p.diag_in(
                         "Unterminated template string",
                         "No closing marker was found for the string.",
+                        next.span,
+                        start_range,
                         next.span,
                     ));
                 }

@@ -1,6 +1,7 @@
 //! End to end: the real `tflock` binary against a fake registry served over loopback HTTP
 //! (service discovery via a CLI config `host` block, signed `SHA256SUMS`, real zips).
 
+use crate::e2e_common::unwrapped;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -359,7 +360,7 @@ fn a_tampered_package_is_rejected_and_nothing_is_installed() {
     w.config("1.2.0");
     let out = w.run(&["init"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     assert!(stderr.contains("Failed to install provider"), "{stderr}");
     assert!(
         stderr.contains("archive has incorrect checksum"),

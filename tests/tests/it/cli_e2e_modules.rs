@@ -59,7 +59,7 @@ fn requirements_of_installed_remote_modules_are_locked_and_missing_ones_are_repo
     std::fs::remove_file(env.work.join(".terraform/modules/modules.json")).expect("rm manifest");
     let out = env.run(&["providers", "lock"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     assert!(stderr.contains("Module not installed"), "{stderr}");
     assert!(
         stderr.contains("This module is not yet installed. Run \"terraform init\" to install all modules required by this configuration."),

@@ -142,7 +142,7 @@ fn a_registry_answer_that_stalls_after_its_headers_times_out_retries_and_names_t
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     let url = format!("{}{path}", server.base_url());
     assert!(stderr.contains(&format!("Get \"{url}\"")), "{stderr}");
     assert!(stderr.contains("timed out"), "{stderr}");
@@ -175,7 +175,7 @@ fn a_download_that_never_answers_times_out_retries_and_names_the_url() {
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     let url = format!("{}{path}", server.base_url());
     assert!(stderr.contains(&format!("Get \"{url}\"")), "{stderr}");
     assert!(stderr.contains("timed out"), "{stderr}");
@@ -217,7 +217,7 @@ fn init_with_services(host: &str, services: &str) -> String {
     .expect("write main.tf");
     let out = env.run(&["init"]);
     assert!(!out.status.success(), "{}", text(&out));
-    all_output(&out)
+    unwrapped(&all_output(&out))
 }
 
 #[test]

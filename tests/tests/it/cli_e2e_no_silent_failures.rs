@@ -62,7 +62,7 @@ fn coverage_with_an_unreachable_registry_is_an_error_naming_the_provider_and_the
     covered_lock(&env, &reg);
     let out = env.run(&["lockfile", "coverage", "-platform=linux_amd64"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     assert!(
         stderr.contains("Error: Failed to query provider package metadata"),
         "{}",
@@ -151,7 +151,7 @@ fn providers_mirror_refuses_an_unpacked_package_rather_than_leave_it_out() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("Error: Invalid provider package location")
-            && String::from_utf8_lossy(&out.stderr)
+            && unwrapped(&String::from_utf8_lossy(&out.stderr))
                 .contains("registry.example.com/acme/demo v1.2.0 for linux_amd64"),
         "{}",
         text(&out)

@@ -36,8 +36,9 @@ fn merge_errors_go_to_stderr_with_exit_status_one() {
     let (code, stdout, stderr) = merge(&[case.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(stdout, "");
+    // As `terraform init -no-color` prints it for these files.
     assert!(
-        stderr.starts_with("Error: Missing resource to override\n\n  on override.tf line 1"),
+        stderr.starts_with("\nError: Missing resource to override\n\n  on override.tf line 1:\n   1: resource \"aws_instance\" \"api\" {\n"),
         "{stderr}"
     );
 }

@@ -302,15 +302,22 @@ fn load(files: &[(&str, &str)], flavor: Flavor) -> tflock_core::config::LoadedMo
 
 #[test]
 fn rendered_diagnostics_read_like_terraform() {
-    let loaded = load(
-        &[
-            ("main.tf", "variable \"size\" {\n  type    = string\n  default = \"large\"\n}\n"),
-            ("override.tf", "variable \"size\" {\n  type = number\n}\n\nlocals {\n  missing = 1\n}\n\nmoved {\n  from = a.b\n  to   = a.c\n}\n"),
-        ],
-        Flavor::Terraform,
-    );
-    let text: Vec<String> = loaded.diagnostics.iter().map(|d| d.to_string()).collect();
-    insta::assert_snapshot!(text.join("\n\n"));
+    let files = [
+        ("main.tf", "variable \"size\" {\n  type    = string\n  default = \"large\"\n}\n"),
+        ("override.tf", "variable \"size\" {\n  type = number\n}\n\nlocals {\n  missing = 1\n}\n\nmoved {\n  from = a.b\n  to   = a.c\n}\n"),
+    ];
+    let loaded = load(&files, Flavor::Terraform);
+    let mut sources = tflock_core::diag_text::Sources::new();
+    for (name, text) in files {
+        sources.insert(name.to_string(), text.as_bytes().to_vec());
+    }
+    // What `terraform init -no-color` prints for these files, after its preamble.
+    let style = tflock_core::diag_text::Style::plain(tflock_core::diag_text::DEFAULT_WIDTH);
+    insta::assert_snapshot!(tflock_core::diag_text::render_all(
+        &loaded.diagnostics,
+        &sources,
+        style
+    ));
 }
 
 #[test]

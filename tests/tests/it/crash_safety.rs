@@ -379,7 +379,7 @@ fn a_full_disk_fails_naming_the_lock_file_and_keeps_the_old_lock() {
             "-platform=darwin_arm64",
         ],
     );
-    let text = all_output(&out);
+    let text = unwrapped(&all_output(&out));
     eprintln!("crash_safety: the CLI said:\n{text}");
     assert!(!out.status.success(), "{text}");
     assert!(
@@ -411,7 +411,7 @@ fn a_full_disk_during_init_installs_nothing_a_later_init_trusts() {
     let old = lock_at(&work);
     fs.fill();
     let out = s.env.run_in(&work, &["init"]);
-    let text = all_output(&out);
+    let text = unwrapped(&all_output(&out));
     eprintln!("crash_safety: the CLI said:\n{text}");
     assert!(!out.status.success(), "{text}");
     assert!(text.contains("No space left on device"), "{text}");
@@ -444,7 +444,7 @@ fn a_read_only_directory_fails_naming_the_lock_file_and_keeps_the_old_lock() {
             "-platform=darwin_arm64",
         ],
     );
-    let text = all_output(&out);
+    let text = unwrapped(&all_output(&out));
     fs.remount("rw");
     assert!(!out.status.success(), "{text}");
     assert!(text.contains(".terraform.lock.hcl"), "{text}");

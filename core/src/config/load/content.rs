@@ -131,14 +131,16 @@ pub(super) fn labels_fit(b: &Block, labels: &[&str], diags: &mut Diagnostics) ->
             )
         };
         let at = b.label_ranges.get(labels.len()).cloned();
-        diags.push(
+        diags.push(header_context(
+            b,
             Diagnostic::error(format!("Extraneous label for {}", b.kind), detail)
                 .with_range(at.unwrap_or_else(|| b.origin.decl.clone())),
-        );
+        ));
         return false;
     }
     if b.labels.len() < labels.len() {
-        diags.push(
+        diags.push(header_context(
+            b,
             Diagnostic::error(
                 format!("Missing {} for {}", labels[b.labels.len()], b.kind),
                 format!(
@@ -149,10 +151,19 @@ pub(super) fn labels_fit(b: &Block, labels: &[&str], diags: &mut Diagnostics) ->
                 ),
             )
             .with_range(b.open_brace.clone()),
-        );
+        ));
         return false;
     }
     true
+}
+
+/// hclsyntax shows a label-count error with the block's header as its context, from the
+/// type through the opening brace (the JSON syntax has no such header).
+fn header_context(b: &Block, d: Diagnostic) -> Diagnostic {
+    if b.json_places.is_some() {
+        return d;
+    }
+    d.with_context(b.kind_range().to(&b.open_brace))
 }
 
 /// Schema argument names the block has not set: what HCL suggests from.
@@ -212,4 +223,5 @@ fn extraneous_property(a: &Attribute, parent: &Block, schema: &BodySchema) -> Di
         format!("No argument or block type is named {:?}.{hint}", a.name),
     )
     .with_range(a.name_range())
+    .with_context(a.origin.decl.clone())
 }

@@ -81,7 +81,8 @@ fn convert_props(
                     "Extraneous JSON object property",
                     format!("No argument or block type is named {:?}.", p.key),
                 )
-                .with_range(cx.range(p.key_span.clone())),
+                .with_range(cx.range(p.key_span.clone()))
+                .with_context(cx.range(p.key_span.start..p.value.span.end)),
             ),
         }
     }
@@ -293,7 +294,8 @@ impl Cx<'_> {
                         "Extraneous JSON object property",
                         format!("No argument or block type is named {:?}.{hint}", p.key),
                     )
-                    .with_range(self.range(p.key_span.clone())),
+                    .with_range(self.range(p.key_span.clone()))
+                    .with_context(self.range(p.key_span.start..p.value.span.end)),
                 );
                 continue;
             }
@@ -303,7 +305,8 @@ impl Cx<'_> {
                         "Duplicate argument",
                         format!("The argument {:?} was already set at {prev}.", p.key),
                     )
-                    .with_range(self.range(p.key_span.clone())),
+                    .with_range(self.range(p.key_span.clone()))
+                    .with_context(self.range(p.key_span.start..p.value.span.end)),
                 );
                 continue;
             }

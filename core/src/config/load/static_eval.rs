@@ -444,7 +444,8 @@ pub fn decode(a: &Attribute, want: &Ty) -> Option<(Vec<Diagnostic>, Option<Val>)
                 "Unsuitable value type",
                 format!("Unsuitable value: {detail}"),
             )
-            .with_range(start.clone()?),
+            .with_range(start.clone()?)
+            .with_context(a.expr_range.clone()),
         )
     };
     match convert_plain(&v, want) {

@@ -469,7 +469,8 @@ fn ignore_changes_items(
                 "Invalid ignore_changes ruleset",
                 "Cannot mix wildcard string \"*\" with non-wildcard references.",
             )
-            .with_range(x.range(star.span())),
+            .with_range(x.range(star.span()))
+            .with_context(x.range(x.expr.span())),
         );
     }
     Some(())

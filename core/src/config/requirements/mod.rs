@@ -22,8 +22,8 @@ pub use decode::{local_providers, LocalProvider};
 pub use provider_validation::validate_provider_configs;
 pub use render::render_tree;
 pub use tree::{
-    join as tree_join, load_tree, load_tree_with_manifest, load_tree_with_root, tree_requirements,
-    unread_dirs, unreadable_file, ModuleTree, TestTree, UnreadableDir,
+    in_dir, join as tree_join, load_tree, load_tree_with_manifest, load_tree_with_root,
+    tree_requirements, unread_dirs, unreadable_file, ModuleTree, TestTree, UnreadableDir,
 };
 
 use crate::addrs::{parse_provider_part, Provider};

@@ -1088,8 +1088,10 @@ fn key_too_long(flavor: Flavor, key: &str) -> Diagnostic {
     )
 }
 
-/// A file name of module directory `dir` as Terraform names it (joined onto the directory).
-fn in_dir(dir: &str, file: &str) -> String {
+/// A file name of module directory `dir` as Terraform names it (joined onto the directory):
+/// the name the tree's diagnostics give the file, by which a host hands its text to
+/// [`crate::diag_text::render`].
+pub fn in_dir(dir: &str, file: &str) -> String {
     if dir.is_empty() {
         file.to_string()
     } else {

@@ -255,6 +255,13 @@ pub fn all_output(o: &Output) -> String {
     )
 }
 
+/// `text` with its line breaks read as spaces: diagnostics' details are word-wrapped to the
+/// terminal's width (78 columns off a terminal) as Terraform's are, so a sentence of one may
+/// run over several lines.
+pub fn unwrapped(text: &str) -> String {
+    text.replace('\n', " ")
+}
+
 /// Copies the directory tree `from` into `to` (created; existing files are overwritten).
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

@@ -57,7 +57,7 @@ fn break_text(rng: &mut StdRng, text: &mut String) -> String {
 /// one of its files broken; the files and what was done. With a module call, `init`'s module
 /// installer reads the root's files again from hclparse's cache, without their syntax errors
 /// ([`init_installing_modules_does_not_repeat_the_roots_syntax_errors`]).
-fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
+pub(super) fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
     let mut files: Vec<(String, String)> = Vec::new();
     while files.is_empty() {
         files = gen_config::module(rng)
@@ -79,7 +79,7 @@ fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
 /// error, and tflock's diagnostics need only be among Terraform's, which decodes the rest
 /// (a single-line block whose body is not an argument, a string broken by a newline before
 /// more of the file: hclsyntax recoveries not modelled, listed in tests/REAL_WORLD.md).
-fn recovery_followed(name: &str, text: &str) -> bool {
+pub(super) fn recovery_followed(name: &str, text: &str) -> bool {
     let (diags, edit) = tflock_core::hcl_syntax::check(text.as_bytes(), name);
     edit.recovered()
         || !diags

@@ -24,6 +24,7 @@ mod module_sources;
 mod operators;
 mod provider_configs;
 mod providers;
+mod rendered;
 mod required_version;
 mod syntax;
 mod test_files;

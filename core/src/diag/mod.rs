@@ -147,6 +147,15 @@ impl Range {
         }
     }
 
+    /// `hcl.RangeBetween`: from this range's start through `end`'s end.
+    pub fn to(&self, end: &Range) -> Range {
+        Range {
+            filename: self.filename.clone(),
+            start: self.start,
+            end: end.end,
+        }
+    }
+
     /// The one-column range HCL builds from a token's start and a byte offset into it: the
     /// offset is added to the column as bytes, and the range ends one column on, even past
     /// the end of the line or of the file (Go's `errPos.Column += errOfs` arithmetic).
@@ -193,8 +202,11 @@ pub struct Diagnostic {
     pub summary: String,
     /// Longer explanation (may be empty).
     pub detail: String,
-    /// Where in which file, when the problem has a source location.
+    /// Where in which file, when the problem has a source location (HCL's `Subject`).
     pub range: Option<Range>,
+    /// A wider range around `range` that the source snippet shows (HCL's `Context`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<Range>,
 }
 
 impl Diagnostic {
@@ -205,6 +217,7 @@ impl Diagnostic {
             summary: summary.into(),
             detail: detail.into(),
             range: None,
+            context: None,
         }
     }
 
@@ -222,27 +235,35 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic with `context` as the wider range its snippet shows.
+    pub fn with_context(mut self, context: Range) -> Diagnostic {
+        self.context = Some(context);
+        self
+    }
+
     /// True for errors.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 }
 
-/// Renders like Terraform's CLI: `Error: <summary>` then location and detail.
+/// Renders as Terraform's CLI does with `-no-color` when it has no source text and does not
+/// wrap (`crate::diag_text` renders with both): `Error: <summary>`, the location, the detail.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let word = match self.severity {
             Severity::Error => "Error",
             Severity::Warning => "Warning",
         };
-        write!(f, "{word}: {}", self.summary)?;
+        write!(f, "{word}: {}\n\n", self.summary)?;
         if let Some(range) = &self.range {
-            write!(f, "\n\n  on {} line {}", range.filename, range.start.line)?;
+            write!(
+                f,
+                "  on {} line {}:\n  (source code not available)\n\n",
+                range.filename, range.start.line
+            )?;
         }
-        if !self.detail.is_empty() {
-            write!(f, "\n\n{}", self.detail)?;
-        }
-        Ok(())
+        f.write_str(&self.detail)
     }
 }
 
@@ -280,15 +301,6 @@ impl Diagnostics {
     /// Iterates in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
-    }
-
-    /// The diagnostics as Terraform's text views print them ([`Self::for_text_view`]: in
-    /// display order, similar warnings folded), each followed by a blank line.
-    pub fn to_text(&self) -> String {
-        self.for_text_view()
-            .iter()
-            .map(|d| format!("{d}\n\n"))
-            .collect()
     }
 
     /// The diagnostics in the order Terraform's text views show them
