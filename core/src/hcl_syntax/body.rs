@@ -483,10 +483,13 @@ impl<'a> Parser<'a> {
         let mut diags = Diags::new();
         let mut kept: Vec<u8> = Vec::new();
         // The template sequences cut out (`from..to`), and whether the label's text can be
-        // derived without its escapes (a backslash in it leaves the file unrecovered).
+        // derived (not after a token no label has).
         let mut cuts: Vec<(usize, usize)> = Vec::new();
         let mut plain = true;
         let mut first_error = false;
+        // Whether a sequence's recovery ran to the end of the file.
+        let mut ran_out = false;
+        let mut unterminated = false;
         // The line break that ended the label, and the token recovery stopped at.
         let mut line_break: Option<(Token, Token)> = None;
         let mut end_range;
@@ -498,8 +501,7 @@ impl<'a> Parser<'a> {
                 Kind::QuotedLit => {
                     diags.extend(self.escape_diags(&tok));
                     let text = self.bytes(&tok);
-                    plain &= !text.contains(&b'\\');
-                    kept.extend(undouble(text));
+                    kept.extend(super::escapes::decode(text));
                 }
                 Kind::TemplateControl | Kind::TemplateInterp => {
                     let which = if tok.kind == Kind::TemplateControl {
@@ -519,16 +521,20 @@ impl<'a> Parser<'a> {
                     if end.kind == Kind::TemplateSeqEnd {
                         cuts.push((tok.from, end.to));
                     } else {
-                        plain = false;
+                        // The file ends in the sequence: its recovery is the header's
+                        // end, which `finish_block` hides from hcl-edit.
+                        ran_out = true;
                     }
                 }
                 Kind::Eof => {
+                    // The label is kept as read so far, and the block with it.
+                    first_error |= !self.recovery;
+                    unterminated = true;
                     diags.push(self.diag(
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
                         tok.span,
                     ));
-                    plain = false;
                     break;
                 }
                 _ => {
@@ -553,10 +559,13 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let cut = cuts.len() + usize::from(line_break.is_some());
-        if let Some(label) = label.as_ref().filter(|_| cut > 0) {
-            self.represented += cut;
-            self.represented_errors += cut;
+        // Each sequence and line break is an error and a recovery; the end of the file is
+        // one error more, which needs none.
+        let recoveries = cuts.len() + usize::from(ran_out) + usize::from(line_break.is_some());
+        let errors = recoveries + usize::from(unterminated);
+        if let Some(label) = label.as_ref().filter(|_| errors > 0) {
+            self.represented += recoveries;
+            self.represented_errors += errors;
             self.first_error_cut |= first_error;
             self.blanks.extend(cuts);
             if let Some((newline, close)) = line_break {
@@ -573,19 +582,6 @@ impl<'a> Parser<'a> {
         }
         (diags, label, end_range)
     }
-}
-
-/// A quoted literal's text with its doubled template introducers (`$${`, `%%{`) read as
-/// one, as `ParseStringLiteralToken` reads them (backslash escapes are not handled here).
-fn undouble(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        let doubled = text[i..].starts_with(b"$${") || text[i..].starts_with(b"%%{");
-        out.push(text[i]);
-        i += if doubled { 2 } else { 1 };
-    }
-    out
 }
 
 /// A body item the parser returns: only attributes matter (for "Attribute redefined").

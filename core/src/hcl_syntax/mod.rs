@@ -55,10 +55,13 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
         d.range.as_ref().is_some_and(|r| {
             let at = r.start.byte;
             if d.summary == "Invalid multi-line string" {
-                parsed
-                    .label_breaks
-                    .iter()
-                    .any(|&(from, to)| from <= at && at < to)
+                // One the parser skipped in its recovery (the rest of a header after a
+                // broken label) is hidden like any token it skipped.
+                blanked(at)
+                    || parsed
+                        .label_breaks
+                        .iter()
+                        .any(|&(from, to)| from <= at && at < to)
             } else {
                 d.summary != "Invalid character encoding" && blanked(at)
             }
@@ -372,11 +375,42 @@ mod tests {
         assert_eq!(edit.label_at(quote("x_")), Some("x_${ ... }_${z}"));
         assert_eq!(edit.label_at(quote("%{ if")), Some("%{ ... }d%{ ... }"));
         assert_eq!(edit.label_at(quote("a\"")), None);
-        // An escape in the label, or a sequence never closed, is not recovered.
-        assert!(!check(b"resource \"a\" \"\\n${x}\" {\n}\n", "main.tf")
-            .1
-            .recovered());
-        assert!(!check(b"resource \"a\" \"${x\n", "main.tf").1.recovered());
+        // An escape in the label is read as `ParseStringLiteralToken` reads it.
+        let src = "resource \"a\" \"\\n\\u00e9${x}\" {\n}\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        let at = src.find("\"\\n").expect("label");
+        assert_eq!(edit.label_at(at), Some("\n\u{e9}${ ... }"));
+    }
+
+    #[test]
+    fn a_label_the_file_ends_in_is_kept_with_its_block() {
+        let kept = |src: &str| {
+            let (diags, edit) = check(src.as_bytes(), "main.tf");
+            assert!(edit.recovered(), "{diags:?}");
+            match edit.kept_items() {
+                [KeptItem::Block { kind, labels, .. }] => {
+                    let texts: Vec<_> = labels.iter().map(|(l, _)| l.clone()).collect();
+                    (kind.clone(), texts, diags.len())
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        // A sequence never closed: its recovery runs to the end of the file, skipping the
+        // scanner's line breaks, and the label keeps the sequence's marker.
+        assert_eq!(
+            kept("resource \"a_${b\" \"c\" {\n  x = 1\n}\n"),
+            ("resource".into(), vec!["a_${ ... }".into()], 5)
+        );
+        assert_eq!(
+            kept("data \"a\" \"${x\n"),
+            ("data".into(), vec!["a".into(), "${ ... }".into()], 2)
+        );
+        // A closing quote missing at the end of the file: the label read so far.
+        assert_eq!(
+            kept("resource \"abc"),
+            ("resource".into(), vec!["abc".into()], 2)
+        );
     }
 
     #[test]
@@ -453,8 +487,12 @@ mod tests {
             labels(edit.kept_items()),
             ("output".into(), vec!["o".into()], vec![(7, 10)])
         );
-        // A label with an escape is not derived here: the file is not recovered.
-        assert!(!check(b"x \"a\\n\" :\n", "main.tf").1.recovered());
+        // A label with an escape keeps what the escape stands for.
+        let (_, edit) = check(b"x \"a\\n\" :\n", "main.tf");
+        assert_eq!(
+            labels(edit.kept_items()),
+            ("x".into(), vec!["a\n".into()], vec![(2, 7)])
+        );
     }
 
     fn unknown_items(edit: &ForHclEdit) -> Vec<(String, usize, usize)> {
