@@ -94,7 +94,7 @@ impl<'a> Parser<'a> {
     fn cut_body(&mut self, bad: Token, close: Token, end: Kind, reported: bool) {
         self.blanks.push((bad.from, close.from));
         if end == Kind::CBrace && close.kind != Kind::CBrace {
-            self.closers += 1;
+            self.closers.push_str("\n}");
         }
         self.represented += 1;
         self.represented_errors += usize::from(reported);
@@ -146,10 +146,13 @@ impl<'a> Parser<'a> {
         self.first_error_cut |= first_error && reported;
     }
 
+    /// `parseSingleAttrBody`. Where it fails hclsyntax keeps the block with an empty
+    /// body, so hcl-edit is shown the item skipped blanked (see [`Parser::skip_item`]).
     fn parse_single_attr_body(&mut self) -> Diags {
         let ident = self.read();
+        let first_error = !self.recovery;
         if ident.kind != Kind::Ident {
-            self.recover_after_body_item();
+            self.skip_item(ident, first_error, true);
             return vec![self.diag(
                 "Argument or block definition required",
                 "An argument or block definition is required here.",
@@ -160,7 +163,7 @@ impl<'a> Parser<'a> {
         match next.kind {
             Kind::Equal => self.finish_attribute(ident, true).1,
             Kind::OQuote | Kind::OBrace | Kind::Ident => {
-                self.recover_after_body_item();
+                self.skip_item(ident, first_error, true);
                 let name = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
                 vec![self.diag(
                     "Argument definition required",
@@ -169,7 +172,7 @@ impl<'a> Parser<'a> {
                 )]
             }
             _ => {
-                self.recover_after_body_item();
+                self.skip_item(ident, first_error, true);
                 vec![self.diag(
                     "Argument or block definition required",
                     "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
@@ -403,8 +406,8 @@ impl<'a> Parser<'a> {
                         self.cut_single_attr_body(next, first_error, true);
                     }
                     _ => {
-                        let reported = !self.recovery && next.kind != Kind::Eof;
-                        if !self.recovery {
+                        let reported = !self.recovery;
+                        if reported {
                             if next.kind == Kind::Eof {
                                 diags.push(self.diag(
                                     "Unclosed configuration block",
@@ -445,16 +448,21 @@ impl<'a> Parser<'a> {
     }
 
     /// A single-line block's body went on after its argument, from `next`: hclsyntax skips
-    /// to the closing brace and keeps the argument, so hcl-edit is shown the rest blanked.
+    /// to the closing brace and keeps the argument, so hcl-edit is shown the rest blanked;
+    /// a recovery the file ends in closes the block there, on the argument's line (see
+    /// [`Parser::closers`]).
     /// `first_error` says whether this was the first error, `reported` whether one was.
     fn cut_single_attr_body(&mut self, next: Token, first_error: bool, reported: bool) {
+        // From the argument's end: a comment before `next` would hide a closer.
+        let from = self.prev_range().end.byte.min(next.from);
         let close = self.recover(Kind::CBrace);
-        if close.kind == Kind::CBrace {
-            self.blanks.push((next.from, close.from));
-            self.represented += 1;
-            self.represented_errors += usize::from(reported);
-            self.first_error_cut |= first_error;
+        self.blanks.push((from, close.from));
+        if close.kind != Kind::CBrace {
+            self.closers.push_str(" }");
         }
+        self.represented += 1;
+        self.represented_errors += usize::from(reported);
+        self.first_error_cut |= first_error;
     }
 
     /// After `recover_after_body_item` skipped what follows a complete argument or block on

@@ -108,7 +108,11 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             quotes: parsed.quotes,
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
-            closers: if recovered { parsed.closers } else { 0 },
+            closers: if recovered {
+                parsed.closers
+            } else {
+                String::new()
+            },
             kept_items: if recovered {
                 parsed.kept_items
             } else {
@@ -136,9 +140,9 @@ pub struct ForHclEdit {
     /// Block labels of the recovered body whose text hcl-edit cannot be shown: the byte
     /// offset of the label's opening quote, and the text hclsyntax kept.
     labels: Vec<(usize, String)>,
-    /// How many blocks the recovered body closes at the end of the file (`\n}` each is
-    /// appended to the text; nothing before it moves).
-    closers: usize,
+    /// What closes the blocks the recovered body closes at the end of the file (appended
+    /// to the text; nothing before it moves).
+    closers: String,
     /// Items of the recovered body that hcl-edit is shown no text for (they are blanked):
     /// they go into the model where they were written.
     kept_items: Vec<KeptItem>,
@@ -170,7 +174,7 @@ impl ForHclEdit {
 impl ForHclEdit {
     /// The text to give hcl-edit for `text` (which this was computed from, without its BOM).
     pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if self.blanks.is_empty() && self.closers == 0 && self.quotes.is_empty() {
+        if self.blanks.is_empty() && self.closers.is_empty() && self.quotes.is_empty() {
             return std::borrow::Cow::Borrowed(text);
         }
         let mut bytes = text.as_bytes().to_vec();
@@ -189,9 +193,7 @@ impl ForHclEdit {
                 quotes.fill(b'"');
             }
         }
-        for _ in 0..self.closers {
-            bytes.extend_from_slice(b"\n}");
-        }
+        bytes.extend_from_slice(self.closers.as_bytes());
         // Whole tokens are blanked, so the result stays UTF-8; if not, hcl-edit gets the
         // original and its own verdict.
         match String::from_utf8(bytes) {
@@ -221,7 +223,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         quotes: Vec::new(),
         recovered: false,
         labels: Vec::new(),
-        closers: 0,
+        closers: String::new(),
         kept_items: Vec::new(),
     }
     .apply(src)
@@ -434,8 +436,11 @@ mod tests {
             edit.apply(src),
             "x { a = 1        }\ny { c = 3         }\nz = 5\n"
         );
-        // A block never closed is not recovered.
-        assert!(!check(b"x { a = 1, b = 2\n", "main.tf").1.recovered());
+        // A block never closed is closed on its argument's line.
+        let src = "x { a = 1, b = 2\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "x { a = 1         }");
     }
 
     #[test]

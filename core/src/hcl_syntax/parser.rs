@@ -40,7 +40,7 @@ pub(crate) struct Parsed {
     /// See [`Parser::labels`].
     pub labels: Vec<(usize, String)>,
     /// See [`Parser::closers`].
-    pub closers: usize,
+    pub closers: String,
     /// See [`Parser::kept_items`].
     pub kept_items: Vec<KeptItem>,
     /// See [`Parser::quotes`].
@@ -178,7 +178,7 @@ impl<'a> Parser<'a> {
             represented_errors: 0,
             first_error_cut: false,
             labels: Vec::new(),
-            closers: 0,
+            closers: String::new(),
             kept_items: Vec::new(),
             unknown_from: None,
             evaluated: None,
@@ -222,9 +222,10 @@ pub(crate) struct Parser<'a> {
     /// Block labels hclsyntax keeps with a template sequence replaced (see
     /// `parse_quoted_string_literal`): the offset of the opening quote, and the text.
     pub labels: Vec<(usize, String)>,
-    /// How many blocks the file ends inside: hclsyntax closes them at the end of the
-    /// file, so hcl-edit is shown a closing brace for each after the text.
-    pub closers: usize,
+    /// What closes the blocks the file ends inside, innermost first: hclsyntax closes
+    /// them at the end of the file, so hcl-edit is shown `\n}` for each after the text
+    /// (` }` for a single-line block, which must close on its line).
+    pub closers: String,
     /// Items of the recovered body that `blanks` hides from hcl-edit: blocks kept with an
     /// empty body after an invalid header, arguments kept with a placeholder value.
     pub kept_items: Vec<KeptItem>,
