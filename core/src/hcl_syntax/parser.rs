@@ -508,12 +508,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Keeps the expression `span` as the argument's placeholder unless one was kept
-    /// already; `evaluated` as [`Parser::evaluated`].
+    /// already; `evaluated` as [`Parser::evaluated`]. One kept from the same place holds
+    /// the earlier (`..x` is an `ExprSyntaxError` around the placeholder of `.`, and
+    /// evaluates to the error's diagnostics), so its evaluation is the argument's.
     pub(super) fn keep_placeholder(&mut self, span: Span, evaluated: Option<Diags>) {
         if let Some(kept) = self.kept.as_mut() {
             kept.push((span, evaluated.clone()));
         }
-        if self.unknown_from.is_none() {
+        if self.unknown_from == Some(span.start.byte) {
+            self.evaluated = evaluated;
+        } else if self.unknown_from.is_none() {
             self.unknown_from = Some(span.start.byte);
             self.evaluated = evaluated;
         }
