@@ -498,6 +498,7 @@ impl<'a> Parser<'a> {
         // Whether a sequence's recovery ran to the end of the file.
         let mut ran_out = false;
         let mut unterminated = false;
+        let mut bad_escapes: Vec<(usize, usize)> = Vec::new();
         // The line break that ended the label, and the token recovery stopped at.
         let mut line_break: Option<(Token, Token)> = None;
         let mut end_range;
@@ -507,7 +508,16 @@ impl<'a> Parser<'a> {
             match tok.kind {
                 Kind::CQuote => break,
                 Kind::QuotedLit => {
-                    diags.extend(self.escape_diags(&tok));
+                    // A bad escape leaves the label whole (what it kept is in the text),
+                    // and is blanked so hcl-edit reads the label.
+                    let escapes = self.escape_diags(&tok);
+                    first_error |= !escapes.is_empty() && !self.recovery;
+                    for d in &escapes {
+                        if let Some(r) = d.range.as_ref() {
+                            bad_escapes.push((r.start.byte, r.end.byte));
+                        }
+                    }
+                    diags.extend(escapes);
                     let text = self.bytes(&tok);
                     kept.extend(super::escapes::decode(text));
                 }
@@ -567,15 +577,16 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        // Each sequence and line break is an error and a recovery; the end of the file is
-        // one error more, which needs none.
+        // Each sequence and line break is an error and a recovery; the end of the file and
+        // each bad escape are errors that need none.
         let recoveries = cuts.len() + usize::from(ran_out) + usize::from(line_break.is_some());
-        let errors = recoveries + usize::from(unterminated);
+        let errors = recoveries + usize::from(unterminated) + bad_escapes.len();
         if let Some(label) = label.as_ref().filter(|_| errors > 0) {
             self.represented += recoveries;
             self.represented_errors += errors;
             self.first_error_cut |= first_error;
             self.blanks.extend(cuts);
+            self.blanks.extend(bad_escapes);
             if let Some((newline, close)) = line_break {
                 self.label_breaks.push((newline.from, close.to));
                 // The file ending in the label ends the block's header: nothing of it

@@ -383,6 +383,14 @@ mod tests {
         assert!(edit.recovered());
         let at = src.find("\"\\n").expect("label");
         assert_eq!(edit.label_at(at), Some("\n\u{e9}${ ... }"));
+        // A bad one is an error that leaves the label whole (an unknown selector kept,
+        // a short `\u` as written), and is blanked for hcl-edit.
+        let src = "resource \"a\" \"c\\q\\u12\" {\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.label_at(13), Some("cq\\u12"));
+        assert_eq!(edit.apply(src), "resource \"a\" \"c      \" {\n}\n");
     }
 
     #[test]
