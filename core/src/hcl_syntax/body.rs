@@ -194,6 +194,7 @@ impl<'a> Parser<'a> {
         self.evaluated = None;
         self.syntax_error_from = None;
         self.placeholder_dropped = false;
+        self.operand_cut = None;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
@@ -263,7 +264,20 @@ impl<'a> Parser<'a> {
                 read_first: first_error,
             });
         } else if self.recovery && !diags.is_empty() {
+            // hclsyntax keeps the operand before an operator whose right operand failed
+            // (or a conditional's condition) as the value, when that is the value's own
+            // operator: hcl-edit is shown the argument without the rest of its item.
+            let value_depth = self.depth() + 1;
+            let cut = !single_line && self.operand_cut == Some((value_depth, expr));
             self.recover_after_body_item();
+            if cut {
+                let last = self.token(self.read_index().saturating_sub(1));
+                self.blanks
+                    .push((expr.end.byte, last.from.max(expr.end.byte)));
+                self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+                self.represented_errors = shown_before.1 + diags.len();
+                self.first_error_cut |= first_error;
+            }
         } else if !single_line {
             let end = self.peek();
             if end.kind != Kind::Newline && end.kind != Kind::Eof {

@@ -39,6 +39,7 @@ impl Parser<'_> {
         let failed = !true_diags.is_empty();
         diags.extend(true_diags);
         if self.recovery && failed {
+            self.operand_cut = Some((self.depth(), cond));
             return (cond, diags);
         }
         let colon = self.peek();
@@ -55,6 +56,7 @@ impl Parser<'_> {
         let failed = !false_diags.is_empty();
         diags.extend(false_diags);
         if self.recovery && failed {
+            self.operand_cut = Some((self.depth(), cond));
             return (cond, diags);
         }
         (start_range.to(false_expr), diags)
@@ -83,6 +85,7 @@ impl Parser<'_> {
             let failed = !rhs_diags.is_empty();
             diags.extend(rhs_diags);
             if self.recovery && failed {
+                self.operand_cut = Some((self.depth(), lhs));
                 return (lhs, diags);
             }
         }

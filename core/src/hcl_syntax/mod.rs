@@ -355,8 +355,8 @@ mod tests {
         // hclsyntax leaves a placeholder for the missing value: the argument is blanked
         // and kept in the model (`kept_items`).
         assert!(recovered("a =\nd = 2\n"));
-        // One that is not the whole value (`1 +`) cannot be shown.
-        assert!(!recovered("a = 1 +\nd = 2\n"));
+        // An operator whose right operand fails leaves its left one as the value.
+        assert!(recovered("a = 1 +\nd = 2\n"));
         // An object never closed, and a valid file, have nothing recovered.
         assert!(!recovered("a = {\n  b c\n"));
         assert!(!recovered("a = {\n  b = 1\n}\n"));
@@ -534,8 +534,17 @@ mod tests {
         );
         let at = src.find("data.b").expect("value");
         assert_eq!(unknown_items(&edit), vec![("x".into(), at, at + 7)]);
-        // An operator's right operand is dropped and the left one kept: not shown.
-        assert!(!check(b"x = 1 + a.%s\ny = 1\n", "main.tf").1.recovered());
+        // An operator's right operand is dropped and the left one kept: hcl-edit is
+        // shown the argument without the rest of its line, as is a conditional's
+        // condition whose result fails.
+        let src = "x = 1 + a.%s\ny = 1 * 2 ? b.%s : 3 # c\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        assert_eq!(
+            edit.apply(src),
+            "x = 1       \ny = 1 * 2            # c\nz = 1\n"
+        );
         // As the left operand, the placeholder is the value.
         assert!(check(b"x = a.%s + 1\ny = 1\n", "main.tf").1.recovered());
         // After the first error a placeholder is silent, and `%t` reads as an operator and

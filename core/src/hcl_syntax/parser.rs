@@ -186,6 +186,7 @@ impl<'a> Parser<'a> {
             items_holding: None,
             separator_cut: None,
             syntax_error_from: None,
+            operand_cut: None,
             placeholder_dropped: false,
             kept: None,
             quotes: Vec::new(),
@@ -253,6 +254,10 @@ pub(crate) struct Parser<'a> {
     /// Where the first traversal of the argument being read starts whose dot has no name:
     /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
     pub syntax_error_from: Option<usize>,
+    /// Where the last operator whose right operand (or conditional whose result) failed in
+    /// recovery mode was read, as the nesting depth and the operand hclsyntax keeps in its
+    /// place (`var.x` of `var.x == null [] : 1`): read last, it is the outermost.
+    pub operand_cut: Option<(usize, Span)>,
     /// Whether an object constructor in the argument being read dropped its failing item
     /// (a key, or a value that is no `ExprSyntaxError`): the value hclsyntax keeps has no
     /// placeholder then, and is not read as unknown.
@@ -529,6 +534,11 @@ impl<'a> Parser<'a> {
         if self.kept.is_some() && close.kind == closer && from < close.from {
             self.blanks.push((from, close.from));
         }
+    }
+
+    /// How deeply the parser is nested now (see [`Parser::nested`]).
+    pub(super) fn depth(&self) -> usize {
+        self.depth
     }
 
     /// Runs `f` one nesting level deeper, or reports that the nesting is too deep.
