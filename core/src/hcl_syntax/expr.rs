@@ -49,6 +49,7 @@ impl Parser<'_> {
                 "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
                 colon.span,
             ));
+            self.operand_cut = Some((self.depth(), cond));
             return (cond, diags);
         }
         self.read();

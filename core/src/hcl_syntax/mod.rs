@@ -357,6 +357,13 @@ mod tests {
         assert!(recovered("a =\nd = 2\n"));
         // An operator whose right operand fails leaves its left one as the value.
         assert!(recovered("a = 1 +\nd = 2\n"));
+        // So does a conditional without its colon, its condition, without a recovery.
+        let src = "a = b ? 2\nd = 2\n";
+        assert!(recovered(src));
+        assert_eq!(
+            check(src.as_bytes(), "main.tf").1.apply(src),
+            "a = b    \nd = 2\n"
+        );
         // An object never closed, and a valid file, have nothing recovered.
         assert!(!recovered("a = {\n  b c\n"));
         assert!(!recovered("a = {\n  b = 1\n}\n"));
