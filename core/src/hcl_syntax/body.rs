@@ -279,14 +279,6 @@ impl<'a> Parser<'a> {
                 self.first_error_cut |= first_error;
             }
         } else if !single_line {
-            // A conditional without its colon keeps its condition, without a recovery.
-            let value_depth = self.depth() + 1;
-            if diags.len() == 1 && self.operand_cut == Some((value_depth, expr)) {
-                self.blanks
-                    .push((expr.end.byte, self.prev_range().end.byte));
-                self.represented_errors += 1;
-                self.first_error_cut |= first_error;
-            }
             let end = self.peek();
             if end.kind != Kind::Newline && end.kind != Kind::Eof {
                 let reported = !self.recovery;

@@ -49,7 +49,12 @@ impl Parser<'_> {
                 "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
                 colon.span,
             ));
-            self.operand_cut = Some((self.depth(), cond));
+            // hclsyntax returns the condition and reads on, in recovery mode or not:
+            // hcl-edit is shown it without the `?` and its result.
+            self.blanks
+                .push((cond.end.byte, self.prev_range().end.byte));
+            self.represented_errors += 1;
+            self.first_error_cut |= !self.recovery;
             return (cond, diags);
         }
         self.read();
