@@ -269,7 +269,17 @@ impl<'a> Parser<'a> {
             // operator: hcl-edit is shown the argument without the rest of its item.
             let value_depth = self.depth() + 1;
             let cut = !single_line && self.operand_cut == Some((value_depth, expr));
+            // Or the value's own recoveries are all shown (a call cut at a missing
+            // separator) and what follows it is dropped.
+            let shown = !single_line
+                && self.represented - shown_before.0 == self.recoveries - recoveries_before;
             self.recover_after_body_item();
+            if shown && !cut {
+                let last = self.token(self.read_index().saturating_sub(1));
+                self.blanks
+                    .push((expr.end.byte, last.from.max(expr.end.byte)));
+                self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+            }
             if cut {
                 let last = self.token(self.read_index().saturating_sub(1));
                 self.blanks

@@ -432,6 +432,7 @@ impl Parser<'_> {
                 break;
             }
             if sep.kind != Kind::Comma {
+                let first_error = !self.recovery;
                 if sep.kind == Kind::Eof {
                     diags.push(self.diag(
                         "Unterminated function call",
@@ -447,6 +448,13 @@ impl Parser<'_> {
                 }
                 let recovered = self.recover(Kind::CParen);
                 self.drop_until(sep.from, recovered, Kind::CParen);
+                // hclsyntax keeps the arguments before the missing comma.
+                if recovered.kind == Kind::CParen {
+                    self.blanks.push((sep.from, recovered.from));
+                    self.represented += 1;
+                    self.represented_errors += 1;
+                    self.first_error_cut |= first_error;
+                }
                 close = recovered.span;
                 break;
             }

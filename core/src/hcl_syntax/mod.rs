@@ -357,6 +357,14 @@ mod tests {
         assert!(recovered("a =\nd = 2\n"));
         // An operator whose right operand fails leaves its left one as the value.
         assert!(recovered("a = 1 +\nd = 2\n"));
+        // A call cut at a missing separator keeps the arguments before it, and what
+        // follows the call on its line is dropped.
+        let src = "a = f(1 2) + 3\nd = 2\n";
+        assert!(recovered(src));
+        assert_eq!(
+            check(src.as_bytes(), "main.tf").1.apply(src),
+            "a = f(1  )    \nd = 2\n"
+        );
         // So does a conditional without its colon, its condition, without a recovery.
         let src = "a = b ? 2\nd = 2\n";
         assert!(recovered(src));
