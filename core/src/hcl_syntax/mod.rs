@@ -692,13 +692,6 @@ mod tests {
         let (diags, edit) = check(src, "main.tf");
         assert_eq!(diags.len(), 2, "{diags:?}");
         assert!(edit.recovered());
-        // One closed after its line break keeps what precedes the break: hcl-edit is
-        // shown it closed there.
-        let src = "d = \"a\nb\"\ne = 1\n";
-        let (diags, edit) = check(src.as_bytes(), "main.tf");
-        assert_eq!(diags.len(), 2, "{diags:?}");
-        assert!(edit.recovered());
-        assert_eq!(edit.apply(src), "d = \"a\"  \ne = 1\n");
         // So is one with interpolations: its value is not read here.
         let (_, edit) = check(b"x = <<EOT\n${a}\n", "main.tf");
         assert!(edit.recovered());

@@ -182,8 +182,7 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                 p.pop_newlines();
             }
             _ => {
-                let reported = !p.recovery;
-                if reported {
+                if !p.recovery {
                     diags.push(p.diag(
                         "Unterminated template string",
                         "No closing marker was found for the string.",
@@ -193,16 +192,6 @@ fn parse_parts(p: &mut Parser<'_>, end: Kind) -> (Vec<Part>, Diags) {
                 let final_tok = p.recover(end);
                 if next.kind == Kind::QuotedNewline {
                     p.label_breaks.push((next.from, final_tok.to));
-                    // hclsyntax keeps the parts before the line break: hcl-edit is shown
-                    // the string closed there, the rest through its closing quote blanked.
-                    if final_tok.kind == Kind::CQuote {
-                        p.blanks.push((next.from, next.to - 1));
-                        p.quotes.push(next.to - 1);
-                        p.blanks.push((next.to, final_tok.to));
-                        p.represented += 1;
-                        p.represented_errors += usize::from(reported);
-                        p.first_error_cut |= reported;
-                    }
                 }
                 end_range = final_tok.span;
                 break;
