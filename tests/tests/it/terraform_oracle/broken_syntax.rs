@@ -134,8 +134,9 @@ fn header_case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
 /// Whether tflock follows hclsyntax's recovery in `text` (read as `name`): no syntax error,
 /// or one whose recovered body hcl-edit is shown. Where it does not, the file ends at the
 /// error, and tflock's diagnostics need only be among Terraform's, which decodes the rest
-/// (a single-line block whose body is not an argument, a string broken by a newline before
-/// more of the file: hclsyntax recoveries not modelled, listed in tests/REAL_WORLD.md).
+/// (a string broken by a newline before more of the file, a heredoc the file ends in, a
+/// call or constructor whose recovery runs on past its closer: hclsyntax recoveries not
+/// modelled, listed in tests/REAL_WORLD.md).
 fn recovery_followed(name: &str, text: &str) -> bool {
     let (diags, edit) = tflock_core::hcl_syntax::check(text.as_bytes(), name);
     edit.recovered()
