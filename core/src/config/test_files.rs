@@ -283,7 +283,7 @@ mod tests {
         assert!(d.has_errors());
         // A file whose recovery hcl-edit cannot be shown ends at its error.
         let mut d = Diagnostics::new();
-        let bytes = b"run \"x\" {\n  a = 1 +\n}\n";
+        let bytes = b"run \"x\" {\n  a = \"\\q\"\n}\n";
         assert!(parse_test_file("b.tftest.hcl", bytes, Flavor::Terraform, &mut d).is_none());
         assert!(d.has_errors());
     }

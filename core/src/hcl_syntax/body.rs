@@ -94,7 +94,7 @@ impl<'a> Parser<'a> {
     fn cut_body(&mut self, bad: Token, close: Token, end: Kind, reported: bool) {
         self.blanks.push((bad.from, close.from));
         if end == Kind::CBrace && close.kind != Kind::CBrace {
-            self.closers += 1;
+            self.closers.push_str("\n}");
         }
         self.represented += 1;
         self.represented_errors += usize::from(reported);
@@ -146,10 +146,13 @@ impl<'a> Parser<'a> {
         self.first_error_cut |= first_error && reported;
     }
 
+    /// `parseSingleAttrBody`. Where it fails hclsyntax keeps the block with an empty
+    /// body, so hcl-edit is shown the item skipped blanked (see [`Parser::skip_item`]).
     fn parse_single_attr_body(&mut self) -> Diags {
         let ident = self.read();
+        let first_error = !self.recovery;
         if ident.kind != Kind::Ident {
-            self.recover_after_body_item();
+            self.skip_item(ident, first_error, true);
             return vec![self.diag(
                 "Argument or block definition required",
                 "An argument or block definition is required here.",
@@ -160,7 +163,7 @@ impl<'a> Parser<'a> {
         match next.kind {
             Kind::Equal => self.finish_attribute(ident, true).1,
             Kind::OQuote | Kind::OBrace | Kind::Ident => {
-                self.recover_after_body_item();
+                self.skip_item(ident, first_error, true);
                 let name = String::from_utf8_lossy(self.bytes(&ident)).into_owned();
                 vec![self.diag(
                     "Argument definition required",
@@ -169,7 +172,7 @@ impl<'a> Parser<'a> {
                 )]
             }
             _ => {
-                self.recover_after_body_item();
+                self.skip_item(ident, first_error, true);
                 vec![self.diag(
                     "Argument or block definition required",
                     "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
@@ -191,6 +194,7 @@ impl<'a> Parser<'a> {
         self.evaluated = None;
         self.syntax_error_from = None;
         self.placeholder_dropped = false;
+        self.operand_cut = None;
         let (expr, mut diags) = self.parse_expression();
         let expr_end = self.prev_range().end.byte;
         // Nothing read: the value is hclsyntax's placeholder of unknown value, and the
@@ -260,7 +264,30 @@ impl<'a> Parser<'a> {
                 read_first: first_error,
             });
         } else if self.recovery && !diags.is_empty() {
+            // hclsyntax keeps the operand before an operator whose right operand failed
+            // (or a conditional's condition) as the value, when that is the value's own
+            // operator: hcl-edit is shown the argument without the rest of its item.
+            let value_depth = self.depth() + 1;
+            let cut = !single_line && self.operand_cut == Some((value_depth, expr));
+            // Or the value's own recoveries are all shown (a call cut at a missing
+            // separator) and what follows it is dropped.
+            let shown = !single_line
+                && self.represented - shown_before.0 == self.recoveries - recoveries_before;
             self.recover_after_body_item();
+            if shown && !cut {
+                let last = self.token(self.read_index().saturating_sub(1));
+                self.blanks
+                    .push((expr.end.byte, last.from.max(expr.end.byte)));
+                self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+            }
+            if cut {
+                let last = self.token(self.read_index().saturating_sub(1));
+                self.blanks
+                    .push((expr.end.byte, last.from.max(expr.end.byte)));
+                self.represented = shown_before.0 + (self.recoveries - recoveries_before);
+                self.represented_errors = shown_before.1 + diags.len();
+                self.first_error_cut |= first_error;
+            }
         } else if !single_line {
             let end = self.peek();
             if end.kind != Kind::Newline && end.kind != Kind::Eof {
@@ -420,8 +447,8 @@ impl<'a> Parser<'a> {
                         self.cut_single_attr_body(next, first_error, true);
                     }
                     _ => {
-                        let reported = !self.recovery && next.kind != Kind::Eof;
-                        if !self.recovery {
+                        let reported = !self.recovery;
+                        if reported {
                             if next.kind == Kind::Eof {
                                 diags.push(self.diag_in(
                                     "Unclosed configuration block",
@@ -481,16 +508,21 @@ impl<'a> Parser<'a> {
     }
 
     /// A single-line block's body went on after its argument, from `next`: hclsyntax skips
-    /// to the closing brace and keeps the argument, so hcl-edit is shown the rest blanked.
+    /// to the closing brace and keeps the argument, so hcl-edit is shown the rest blanked;
+    /// a recovery the file ends in closes the block there, on the argument's line (see
+    /// [`Parser::closers`]).
     /// `first_error` says whether this was the first error, `reported` whether one was.
     fn cut_single_attr_body(&mut self, next: Token, first_error: bool, reported: bool) {
+        // From the argument's end: a comment before `next` would hide a closer.
+        let from = self.prev_range().end.byte.min(next.from);
         let close = self.recover(Kind::CBrace);
-        if close.kind == Kind::CBrace {
-            self.blanks.push((next.from, close.from));
-            self.represented += 1;
-            self.represented_errors += usize::from(reported);
-            self.first_error_cut |= first_error;
+        self.blanks.push((from, close.from));
+        if close.kind != Kind::CBrace {
+            self.closers.push_str(" }");
         }
+        self.represented += 1;
+        self.represented_errors += usize::from(reported);
+        self.first_error_cut |= first_error;
     }
 
     /// After `recover_after_body_item` skipped what follows a complete argument or block on
@@ -519,10 +551,14 @@ impl<'a> Parser<'a> {
         let mut diags = Diags::new();
         let mut kept: Vec<u8> = Vec::new();
         // The template sequences cut out (`from..to`), and whether the label's text can be
-        // derived without its escapes (a backslash in it leaves the file unrecovered).
+        // derived (not after a token no label has).
         let mut cuts: Vec<(usize, usize)> = Vec::new();
         let mut plain = true;
         let mut first_error = false;
+        // Whether a sequence's recovery ran to the end of the file.
+        let mut ran_out = false;
+        let mut unterminated = false;
+        let mut bad_escapes: Vec<(usize, usize)> = Vec::new();
         // The line break that ended the label, and the token recovery stopped at.
         let mut line_break: Option<(Token, Token)> = None;
         let mut end_range;
@@ -532,10 +568,18 @@ impl<'a> Parser<'a> {
             match tok.kind {
                 Kind::CQuote => break,
                 Kind::QuotedLit => {
-                    diags.extend(self.escape_diags(&tok));
+                    // A bad escape leaves the label whole (what it kept is in the text),
+                    // and is blanked so hcl-edit reads the label.
+                    let escapes = self.escape_diags(&tok);
+                    first_error |= !escapes.is_empty() && !self.recovery;
+                    for d in &escapes {
+                        if let Some(r) = d.range.as_ref() {
+                            bad_escapes.push((r.start.byte, r.end.byte));
+                        }
+                    }
+                    diags.extend(escapes);
                     let text = self.bytes(&tok);
-                    plain &= !text.contains(&b'\\');
-                    kept.extend(undouble(text));
+                    kept.extend(super::escapes::decode(text));
                 }
                 Kind::TemplateControl | Kind::TemplateInterp => {
                     let which = if tok.kind == Kind::TemplateControl {
@@ -557,10 +601,15 @@ impl<'a> Parser<'a> {
                     if end.kind == Kind::TemplateSeqEnd {
                         cuts.push((tok.from, end.to));
                     } else {
-                        plain = false;
+                        // The file ends in the sequence: its recovery is the header's
+                        // end, which `finish_block` hides from hcl-edit.
+                        ran_out = true;
                     }
                 }
                 Kind::Eof => {
+                    // The label is kept as read so far, and the block with it.
+                    first_error |= !self.recovery;
+                    unterminated = true;
                     diags.push(self.diag_in(
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
@@ -568,7 +617,6 @@ impl<'a> Parser<'a> {
                         o_quote.span,
                         tok.span,
                     ));
-                    plain = false;
                     break;
                 }
                 _ => {
@@ -595,12 +643,16 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        let cut = cuts.len() + usize::from(line_break.is_some());
-        if let Some(label) = label.as_ref().filter(|_| cut > 0) {
-            self.represented += cut;
-            self.represented_errors += cut;
+        // Each sequence and line break is an error and a recovery; the end of the file and
+        // each bad escape are errors that need none.
+        let recoveries = cuts.len() + usize::from(ran_out) + usize::from(line_break.is_some());
+        let errors = recoveries + usize::from(unterminated) + bad_escapes.len();
+        if let Some(label) = label.as_ref().filter(|_| errors > 0) {
+            self.represented += recoveries;
+            self.represented_errors += errors;
             self.first_error_cut |= first_error;
             self.blanks.extend(cuts);
+            self.blanks.extend(bad_escapes);
             if let Some((newline, close)) = line_break {
                 self.label_breaks.push((newline.from, close.to));
                 // The file ending in the label ends the block's header: nothing of it
@@ -615,19 +667,6 @@ impl<'a> Parser<'a> {
         }
         (diags, label, end_range)
     }
-}
-
-/// A quoted literal's text with its doubled template introducers (`$${`, `%%{`) read as
-/// one, as `ParseStringLiteralToken` reads them (backslash escapes are not handled here).
-fn undouble(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        let doubled = text[i..].starts_with(b"$${") || text[i..].starts_with(b"%%{");
-        out.push(text[i]);
-        i += if doubled { 2 } else { 1 };
-    }
-    out
 }
 
 /// A body item the parser returns: only attributes matter (for "Attribute redefined").

@@ -60,6 +60,39 @@ pub(crate) fn check(bytes: &[u8], span: Span) -> Vec<(String, Span)> {
     out
 }
 
+/// The text `ParseStringLiteralToken` makes of the quoted literal `bytes`: escapes and
+/// doubled template introducers (`$${`) read as what they stand for; a bad escape is kept
+/// as written (its selector alone for an unknown one), as hclsyntax keeps it.
+pub(crate) fn decode(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for slice in slices(bytes) {
+        match slice {
+            [b'\\', selector, rest @ ..] => match selector {
+                b'n' => out.push(b'\n'),
+                b'r' => out.push(b'\r'),
+                b't' => out.push(b'\t'),
+                b'"' | b'\\' => out.push(*selector),
+                b'u' | b'U' => {
+                    let want = if *selector == b'u' { 4 } else { 8 };
+                    let ch = std::str::from_utf8(rest)
+                        .ok()
+                        .filter(|hex| hex.len() == want)
+                        .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                        .and_then(char::from_u32);
+                    match ch {
+                        Some(ch) => out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes()),
+                        None => out.extend_from_slice(slice),
+                    }
+                }
+                _ => out.extend_from_slice(&slice[1..]),
+            },
+            [b'$' | b'%', _, b'{'] if slice[1] == slice[0] => out.extend_from_slice(&slice[1..]),
+            _ => out.extend_from_slice(slice),
+        }
+    }
+    out
+}
+
 /// `scanStringLit(bytes, true)`: escapes, `$${`-style sequences, newlines and literal runs.
 fn slices(d: &[u8]) -> Vec<&[u8]> {
     let mut out = Vec::new();

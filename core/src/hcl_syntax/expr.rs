@@ -39,6 +39,7 @@ impl Parser<'_> {
         let failed = !true_diags.is_empty();
         diags.extend(true_diags);
         if self.recovery && failed {
+            self.operand_cut = Some((self.depth(), cond));
             return (cond, diags);
         }
         let colon = self.peek();
@@ -50,6 +51,12 @@ impl Parser<'_> {
                 start_range,
                 colon.span,
             ));
+            // hclsyntax returns the condition and reads on, in recovery mode or not:
+            // hcl-edit is shown it without the `?` and its result.
+            self.blanks
+                .push((cond.end.byte, self.prev_range().end.byte));
+            self.represented_errors += 1;
+            self.first_error_cut |= !self.recovery;
             return (cond, diags);
         }
         self.read();
@@ -57,6 +64,7 @@ impl Parser<'_> {
         let failed = !false_diags.is_empty();
         diags.extend(false_diags);
         if self.recovery && failed {
+            self.operand_cut = Some((self.depth(), cond));
             return (cond, diags);
         }
         (start_range.to(false_expr), diags)
@@ -85,6 +93,7 @@ impl Parser<'_> {
             let failed = !rhs_diags.is_empty();
             diags.extend(rhs_diags);
             if self.recovery && failed {
+                self.operand_cut = Some((self.depth(), lhs));
                 return (lhs, diags);
             }
         }
@@ -433,6 +442,7 @@ impl Parser<'_> {
                 break;
             }
             if sep.kind != Kind::Comma {
+                let first_error = !self.recovery;
                 if sep.kind == Kind::Eof {
                     diags.push(self.diag(
                         "Unterminated function call",
@@ -450,6 +460,13 @@ impl Parser<'_> {
                 }
                 let recovered = self.recover(Kind::CParen);
                 self.drop_until(sep.from, recovered, Kind::CParen);
+                // hclsyntax keeps the arguments before the missing comma.
+                if recovered.kind == Kind::CParen {
+                    self.blanks.push((sep.from, recovered.from));
+                    self.represented += 1;
+                    self.represented_errors += 1;
+                    self.first_error_cut |= first_error;
+                }
                 close = recovered.span;
                 break;
             }

@@ -55,10 +55,13 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
         d.range.as_ref().is_some_and(|r| {
             let at = r.start.byte;
             if d.summary == "Invalid multi-line string" {
-                parsed
-                    .label_breaks
-                    .iter()
-                    .any(|&(from, to)| from <= at && at < to)
+                // One the parser skipped in its recovery (the rest of a header after a
+                // broken label) is hidden like any token it skipped.
+                blanked(at)
+                    || parsed
+                        .label_breaks
+                        .iter()
+                        .any(|&(from, to)| from <= at && at < to)
             } else {
                 d.summary != "Invalid character encoding" && blanked(at)
             }
@@ -105,7 +108,11 @@ pub fn check(src: &[u8], filename: &str) -> (Vec<Diagnostic>, ForHclEdit) {
             quotes: parsed.quotes,
             recovered,
             labels: if recovered { parsed.labels } else { Vec::new() },
-            closers: if recovered { parsed.closers } else { 0 },
+            closers: if recovered {
+                parsed.closers
+            } else {
+                String::new()
+            },
             kept_items: if recovered {
                 parsed.kept_items
             } else {
@@ -140,9 +147,9 @@ pub struct ForHclEdit {
     /// Block labels of the recovered body whose text hcl-edit cannot be shown: the byte
     /// offset of the label's opening quote, and the text hclsyntax kept.
     labels: Vec<(usize, String)>,
-    /// How many blocks the recovered body closes at the end of the file (`\n}` each is
-    /// appended to the text; nothing before it moves).
-    closers: usize,
+    /// What closes the blocks the recovered body closes at the end of the file (appended
+    /// to the text; nothing before it moves).
+    closers: String,
     /// Items of the recovered body that hcl-edit is shown no text for (they are blanked):
     /// they go into the model where they were written.
     kept_items: Vec<KeptItem>,
@@ -174,7 +181,7 @@ impl ForHclEdit {
 impl ForHclEdit {
     /// The text to give hcl-edit for `text` (which this was computed from, without its BOM).
     pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if self.blanks.is_empty() && self.closers == 0 && self.quotes.is_empty() {
+        if self.blanks.is_empty() && self.closers.is_empty() && self.quotes.is_empty() {
             return std::borrow::Cow::Borrowed(text);
         }
         let mut bytes = text.as_bytes().to_vec();
@@ -193,9 +200,7 @@ impl ForHclEdit {
                 quotes.fill(b'"');
             }
         }
-        for _ in 0..self.closers {
-            bytes.extend_from_slice(b"\n}");
-        }
+        bytes.extend_from_slice(self.closers.as_bytes());
         // Whole tokens are blanked, so the result stays UTF-8; if not, hcl-edit gets the
         // original and its own verdict.
         match String::from_utf8(bytes) {
@@ -225,7 +230,7 @@ pub fn expression_for_hcl_edit(src: &str) -> std::borrow::Cow<'_, str> {
         quotes: Vec::new(),
         recovered: false,
         labels: Vec::new(),
-        closers: 0,
+        closers: String::new(),
         kept_items: Vec::new(),
     }
     .apply(src)
@@ -357,8 +362,23 @@ mod tests {
         // hclsyntax leaves a placeholder for the missing value: the argument is blanked
         // and kept in the model (`kept_items`).
         assert!(recovered("a =\nd = 2\n"));
-        // One that is not the whole value (`1 +`) cannot be shown.
-        assert!(!recovered("a = 1 +\nd = 2\n"));
+        // An operator whose right operand fails leaves its left one as the value.
+        assert!(recovered("a = 1 +\nd = 2\n"));
+        // A call cut at a missing separator keeps the arguments before it, and what
+        // follows the call on its line is dropped.
+        let src = "a = f(1 2) + 3\nd = 2\n";
+        assert!(recovered(src));
+        assert_eq!(
+            check(src.as_bytes(), "main.tf").1.apply(src),
+            "a = f(1  )    \nd = 2\n"
+        );
+        // So does a conditional without its colon, its condition, without a recovery.
+        let src = "a = b ? 2\nd = 2\n";
+        assert!(recovered(src));
+        assert_eq!(
+            check(src.as_bytes(), "main.tf").1.apply(src),
+            "a = b    \nd = 2\n"
+        );
         // An object never closed, and a valid file, have nothing recovered.
         assert!(!recovered("a = {\n  b c\n"));
         assert!(!recovered("a = {\n  b = 1\n}\n"));
@@ -379,11 +399,50 @@ mod tests {
         assert_eq!(edit.label_at(quote("x_")), Some("x_${ ... }_${z}"));
         assert_eq!(edit.label_at(quote("%{ if")), Some("%{ ... }d%{ ... }"));
         assert_eq!(edit.label_at(quote("a\"")), None);
-        // An escape in the label, or a sequence never closed, is not recovered.
-        assert!(!check(b"resource \"a\" \"\\n${x}\" {\n}\n", "main.tf")
-            .1
-            .recovered());
-        assert!(!check(b"resource \"a\" \"${x\n", "main.tf").1.recovered());
+        // An escape in the label is read as `ParseStringLiteralToken` reads it.
+        let src = "resource \"a\" \"\\n\\u00e9${x}\" {\n}\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        let at = src.find("\"\\n").expect("label");
+        assert_eq!(edit.label_at(at), Some("\n\u{e9}${ ... }"));
+        // A bad one is an error that leaves the label whole (an unknown selector kept,
+        // a short `\u` as written), and is blanked for hcl-edit.
+        let src = "resource \"a\" \"c\\q\\u12\" {\n}\n";
+        let (diags, edit) = check(src.as_bytes(), "main.tf");
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(edit.recovered());
+        assert_eq!(edit.label_at(13), Some("cq\\u12"));
+        assert_eq!(edit.apply(src), "resource \"a\" \"c      \" {\n}\n");
+    }
+
+    #[test]
+    fn a_label_the_file_ends_in_is_kept_with_its_block() {
+        let kept = |src: &str| {
+            let (diags, edit) = check(src.as_bytes(), "main.tf");
+            assert!(edit.recovered(), "{diags:?}");
+            match edit.kept_items() {
+                [KeptItem::Block { kind, labels, .. }] => {
+                    let texts: Vec<_> = labels.iter().map(|(l, _)| l.clone()).collect();
+                    (kind.clone(), texts, diags.len())
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        // A sequence never closed: its recovery runs to the end of the file, skipping the
+        // scanner's line breaks, and the label keeps the sequence's marker.
+        assert_eq!(
+            kept("resource \"a_${b\" \"c\" {\n  x = 1\n}\n"),
+            ("resource".into(), vec!["a_${ ... }".into()], 5)
+        );
+        assert_eq!(
+            kept("data \"a\" \"${x\n"),
+            ("data".into(), vec!["a".into(), "${ ... }".into()], 2)
+        );
+        // A closing quote missing at the end of the file: the label read so far.
+        assert_eq!(
+            kept("resource \"abc"),
+            ("resource".into(), vec!["abc".into()], 2)
+        );
     }
 
     #[test]
@@ -407,8 +466,11 @@ mod tests {
             edit.apply(src),
             "x { a = 1        }\ny { c = 3         }\nz = 5\n"
         );
-        // A block never closed is not recovered.
-        assert!(!check(b"x { a = 1, b = 2\n", "main.tf").1.recovered());
+        // A block never closed is closed on its argument's line.
+        let src = "x { a = 1, b = 2\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert_eq!(edit.apply(src), "x { a = 1         }");
     }
 
     #[test]
@@ -460,8 +522,12 @@ mod tests {
             labels(edit.kept_items()),
             ("output".into(), vec!["o".into()], vec![(7, 10)])
         );
-        // A label with an escape is not derived here: the file is not recovered.
-        assert!(!check(b"x \"a\\n\" :\n", "main.tf").1.recovered());
+        // A label with an escape keeps what the escape stands for.
+        let (_, edit) = check(b"x \"a\\n\" :\n", "main.tf");
+        assert_eq!(
+            labels(edit.kept_items()),
+            ("x".into(), vec!["a\n".into()], vec![(2, 7)])
+        );
     }
 
     fn unknown_items(edit: &ForHclEdit) -> Vec<(String, usize, usize)> {
@@ -490,8 +556,17 @@ mod tests {
         );
         let at = src.find("data.b").expect("value");
         assert_eq!(unknown_items(&edit), vec![("x".into(), at, at + 7)]);
-        // An operator's right operand is dropped and the left one kept: not shown.
-        assert!(!check(b"x = 1 + a.%s\ny = 1\n", "main.tf").1.recovered());
+        // An operator's right operand is dropped and the left one kept: hcl-edit is
+        // shown the argument without the rest of its line, as is a conditional's
+        // condition whose result fails.
+        let src = "x = 1 + a.%s\ny = 1 * 2 ? b.%s : 3 # c\nz = 1\n";
+        let edit = check(src.as_bytes(), "main.tf").1;
+        assert!(edit.recovered());
+        assert!(edit.kept_items().is_empty());
+        assert_eq!(
+            edit.apply(src),
+            "x = 1       \ny = 1 * 2            # c\nz = 1\n"
+        );
         // As the left operand, the placeholder is the value.
         assert!(check(b"x = a.%s + 1\ny = 1\n", "main.tf").1.recovered());
         // After the first error a placeholder is silent, and `%t` reads as an operator and

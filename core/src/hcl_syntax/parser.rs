@@ -41,7 +41,7 @@ pub(crate) struct Parsed {
     /// See [`Parser::labels`].
     pub labels: Vec<(usize, String)>,
     /// See [`Parser::closers`].
-    pub closers: usize,
+    pub closers: String,
     /// See [`Parser::kept_items`].
     pub kept_items: Vec<KeptItem>,
     /// See [`Parser::quotes`].
@@ -181,7 +181,7 @@ impl<'a> Parser<'a> {
             represented_errors: 0,
             first_error_cut: false,
             labels: Vec::new(),
-            closers: 0,
+            closers: String::new(),
             kept_items: Vec::new(),
             unknown_from: None,
             evaluated: None,
@@ -189,6 +189,7 @@ impl<'a> Parser<'a> {
             items_holding: None,
             separator_cut: None,
             syntax_error_from: None,
+            operand_cut: None,
             placeholder_dropped: false,
             kept: None,
             quotes: Vec::new(),
@@ -226,9 +227,10 @@ pub(crate) struct Parser<'a> {
     /// Block labels hclsyntax keeps with a template sequence replaced (see
     /// `parse_quoted_string_literal`): the offset of the opening quote, and the text.
     pub labels: Vec<(usize, String)>,
-    /// How many blocks the file ends inside: hclsyntax closes them at the end of the
-    /// file, so hcl-edit is shown a closing brace for each after the text.
-    pub closers: usize,
+    /// What closes the blocks the file ends inside, innermost first: hclsyntax closes
+    /// them at the end of the file, so hcl-edit is shown `\n}` for each after the text
+    /// (` }` for a single-line block, which must close on its line).
+    pub closers: String,
     /// Items of the recovered body that `blanks` hides from hcl-edit: blocks kept with an
     /// empty body after an invalid header, arguments kept with a placeholder value.
     pub kept_items: Vec<KeptItem>,
@@ -256,6 +258,10 @@ pub(crate) struct Parser<'a> {
     /// Where the first traversal of the argument being read starts whose dot has no name:
     /// hclsyntax's `ExprSyntaxError` placeholder, which an object keeps as a failing value.
     pub syntax_error_from: Option<usize>,
+    /// Where the last operator whose right operand (or conditional whose result) failed in
+    /// recovery mode was read, as the nesting depth and the operand hclsyntax keeps in its
+    /// place (`var.x` of `var.x == null [] : 1`): read last, it is the outermost.
+    pub operand_cut: Option<(usize, Span)>,
     /// Whether an object constructor in the argument being read dropped its failing item
     /// (a key, or a value that is no `ExprSyntaxError`): the value hclsyntax keeps has no
     /// placeholder then, and is not read as unknown.
@@ -541,12 +547,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Keeps the expression `span` as the argument's placeholder unless one was kept
-    /// already; `evaluated` as [`Parser::evaluated`].
+    /// already; `evaluated` as [`Parser::evaluated`]. One kept from the same place holds
+    /// the earlier (`..x` is an `ExprSyntaxError` around the placeholder of `.`, and
+    /// evaluates to the error's diagnostics), so its evaluation is the argument's.
     pub(super) fn keep_placeholder(&mut self, span: Span, evaluated: Option<Diags>) {
         if let Some(kept) = self.kept.as_mut() {
             kept.push((span, evaluated.clone()));
         }
-        if self.unknown_from.is_none() {
+        if self.unknown_from == Some(span.start.byte) {
+            self.evaluated = evaluated;
+        } else if self.unknown_from.is_none() {
             self.unknown_from = Some(span.start.byte);
             self.evaluated = evaluated;
         }
@@ -558,6 +568,11 @@ impl<'a> Parser<'a> {
         if self.kept.is_some() && close.kind == closer && from < close.from {
             self.blanks.push((from, close.from));
         }
+    }
+
+    /// How deeply the parser is nested now (see [`Parser::nested`]).
+    pub(super) fn depth(&self) -> usize {
+        self.depth
     }
 
     /// Runs `f` one nesting level deeper, or reports that the nesting is too deep.

@@ -1,7 +1,8 @@
 //! Broken syntax against Terraform itself: valid generated modules (as in the merging
 //! suite: their primary native files, without module calls) broken at one random place — a
 //! brace, bracket, quote (a label's too), `=`, newline or comma deleted or inserted, a `${`,
-//! `%{`, heredoc marker or line-broken string inserted. `terraform init -backend=false
+//! `%{`, heredoc marker or line-broken string inserted; or at one block header (see
+//! [`break_header`]). `terraform init -backend=false
 //! -json` and tflock must report the same diagnostics (severity, summary, range, detail):
 //! hclsyntax's syntax errors, and what Terraform decodes of the body hclsyntax recovered.
 //! One Terraform call per case; the requirement trees are not compared (these modules
@@ -52,12 +53,58 @@ fn break_text(rng: &mut StdRng, text: &mut String) -> String {
     format!("{token:?} inserted at byte {at}")
 }
 
+/// What a header break inserts: a template sequence, quote, line break or backslash in a
+/// label, a brace in the type, a word after the opening brace.
+const HEADER_INSERTED: &[&str] = &["${", "%{", "\"", "\"\n", "\n", "\\", "{", " x "];
+
+/// Breaks one block header of `text` (a line that opens a block: its type, labels and
+/// brace), if it has one: a quote deleted, or something of [`HEADER_INSERTED`] inserted
+/// anywhere from the type through just after the brace; what was done.
+fn break_header(rng: &mut StdRng, text: &mut String) -> Option<String> {
+    let mut headers = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end();
+        let opens = body.ends_with('{') && !body.contains('=');
+        let typed = body
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_alphabetic());
+        if opens && typed {
+            headers.push(start + line.len() - line.trim_start().len()..start + body.len());
+        }
+        start += line.len();
+    }
+    let header = headers.choose(rng)?.clone();
+    let quotes: Vec<usize> = text[header.clone()]
+        .match_indices('"')
+        .map(|(i, _)| header.start + i)
+        .collect();
+    if rng.gen_bool(0.3) {
+        if let Some(&at) = quotes.choose(rng) {
+            text.remove(at);
+            return Some(format!("header quote deleted at byte {at}"));
+        }
+    }
+    let token = *HEADER_INSERTED.choose(rng).expect("inserted");
+    let at = rng.gen_range(header.start..=header.end);
+    text.insert_str(at, token);
+    Some(format!("{token:?} inserted in a header at byte {at}"))
+}
+
 /// One generated module without override or JSON files (their merging is another suite's)
 /// and without module calls (whose directories and requirement trees are other suites'),
 /// one of its files broken; the files and what was done. With a module call, `init`'s module
 /// installer reads the root's files again from hclparse's cache, without their syntax errors
 /// ([`init_installing_modules_does_not_repeat_the_roots_syntax_errors`]).
 pub(super) fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
+    let mut files = module_files(rng);
+    let i = rng.gen_range(0..files.len());
+    let what = format!("{} in {}", break_text(rng, &mut files[i].1), files[i].0);
+    (files, what)
+}
+
+/// The files of a module [`case`] breaks.
+fn module_files(rng: &mut StdRng) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = Vec::new();
     while files.is_empty() {
         files = gen_config::module(rng)
@@ -69,16 +116,27 @@ pub(super) fn case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
             files.clear();
         }
     }
+    files
+}
+
+/// As [`case`], the break in a block header (a file without one is broken anywhere).
+fn header_case(rng: &mut StdRng) -> (Vec<(String, String)>, String) {
+    let mut files = module_files(rng);
     let i = rng.gen_range(0..files.len());
-    let what = format!("{} in {}", break_text(rng, &mut files[i].1), files[i].0);
+    let what = match break_header(rng, &mut files[i].1) {
+        Some(what) => what,
+        None => break_text(rng, &mut files[i].1),
+    };
+    let what = format!("{what} in {}", files[i].0);
     (files, what)
 }
 
 /// Whether tflock follows hclsyntax's recovery in `text` (read as `name`): no syntax error,
 /// or one whose recovered body hcl-edit is shown. Where it does not, the file ends at the
 /// error, and tflock's diagnostics need only be among Terraform's, which decodes the rest
-/// (a single-line block whose body is not an argument, a string broken by a newline before
-/// more of the file: hclsyntax recoveries not modelled, listed in tests/REAL_WORLD.md).
+/// (a string broken by a newline before more of the file, a heredoc the file ends in, a
+/// call or constructor whose recovery runs on past its closer: hclsyntax recoveries not
+/// modelled, listed in tests/REAL_WORLD.md).
 pub(super) fn recovery_followed(name: &str, text: &str) -> bool {
     let (diags, edit) = tflock_core::hcl_syntax::check(text.as_bytes(), name);
     edit.recovered()
@@ -149,6 +207,31 @@ pub(super) fn compare(home: &Path, files: &[(String, String)]) -> (Option<String
 fn broken_syntax_is_reported_and_recovered_as_terraform_does() {
     let (mut rng, seed) = rng("broken syntax", 28_004);
     let cases: Vec<_> = (0..CASES).map(|_| case(&mut rng)).collect();
+    assert_judged_as_terraform_does(seed, &cases, |(files, what)| {
+        (files.as_slice(), format!(" ({what})"))
+    });
+}
+
+/// Block headers broken (labels with a sequence, quote, line break or escape, a brace in
+/// the type, a word after the brace): how many labels hclsyntax keeps and which block it
+/// recovers decide what Terraform decodes (`Missing name for resource`, `Extraneous label
+/// for variable`, `Unsupported block type`, ...).
+#[test]
+fn broken_block_headers_are_recovered_as_terraform_does() {
+    let (mut rng, seed) = rng("broken block headers", 28_005);
+    let cases: Vec<_> = (0..CASES).map(|_| header_case(&mut rng)).collect();
+    // tflock follows hclsyntax's recovery from every header break: a file it did not would
+    // only need its diagnostics among Terraform's (see [`compare`]), which is how the
+    // blocks Terraform decodes after one went unnoticed.
+    let unfollowed: Vec<&String> = cases
+        .iter()
+        .filter(|(files, _)| !files.iter().all(|(n, t)| recovery_followed(n, t)))
+        .map(|(_, what)| what)
+        .collect();
+    assert!(
+        unfollowed.is_empty(),
+        "seed {seed}: recovery not followed after {unfollowed:?}"
+    );
     assert_judged_as_terraform_does(seed, &cases, |(files, what)| {
         (files.as_slice(), format!(" ({what})"))
     });
