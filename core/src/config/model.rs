@@ -127,6 +127,10 @@ pub struct Block {
     pub text: Option<NativeText>,
     /// True once a merge changed this block, so it must be re-rendered from its items.
     pub touched: bool,
+    /// A module call's argument names before the first override merged into it: Terraform
+    /// reads a merged body with `PartialContent`, so only these count for its required
+    /// arguments and no argument is unexpected (`configs.mergeBody`).
+    pub base_arguments: Option<Vec<String>>,
 }
 
 impl Attribute {

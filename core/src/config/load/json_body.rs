@@ -249,6 +249,7 @@ impl Cx<'_> {
             },
             text: None,
             touched: false,
+            base_arguments: None,
         }
     }
 

@@ -138,6 +138,7 @@ fn kept_item(f: &File<'_>, kept: &KeptItem) -> Item {
                 json_places: None,
                 text: None,
                 touched: false,
+                base_arguments: None,
             })
         }
         KeptItem::Unknown {
@@ -267,5 +268,6 @@ fn convert_block(f: &File<'_>, b: hs::Block) -> Block {
         json_places: None,
         text: Some(text),
         touched: false,
+        base_arguments: None,
     }
 }

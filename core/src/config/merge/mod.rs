@@ -229,6 +229,9 @@ fn merge_output(base: &mut Block, over: &Block, flavor: Flavor, diags: &mut Diag
 
 fn merge_module_call(base: &mut Block, over: &Block, diags: &mut Diagnostics) {
     reject_depends_on(over, diags);
+    if base.base_arguments.is_none() {
+        base.base_arguments = Some(base.body.attributes().map(|a| a.name.clone()).collect());
+    }
     let mut skip = vec!["depends_on"];
     if over
         .body

@@ -81,8 +81,14 @@ fn check_call(
         })
         .collect();
     let given = |n: &str| call.body.attribute(n).is_some();
+    // A call an override merged into: only the base's arguments fill required variables,
+    // and nothing is unexpected (Terraform reads the merged body with `PartialContent`).
+    let base_given = |n: &str| match &call.base_arguments {
+        Some(names) => names.iter().any(|m| m == n),
+        None => given(n),
+    };
     for (name, required) in &variables {
-        if *required && !given(name) {
+        if *required && !base_given(name) {
             diags.push(
                 Diagnostic::error(
                     "Missing required argument",
@@ -97,6 +103,9 @@ fn check_call(
         .map(|(n, _)| *n)
         .filter(|n| !given(n))
         .collect();
+    if call.base_arguments.is_some() {
+        return;
+    }
     for item in &call.body.items {
         match item {
             Item::Attribute(a) => {
