@@ -53,6 +53,22 @@ pub struct Mutation {
     diagnosed: bool,
 }
 
+impl Mutation {
+    /// A case not compared yet.
+    fn of(c: &Candidate, d: &Drawn) -> Mutation {
+        Mutation {
+            repo: c.repo,
+            rel: c.rel.clone(),
+            file: d.file.clone(),
+            what: d.what.clone(),
+            broken: d.text.clone(),
+            differences: Vec::new(),
+            agree: false,
+            diagnosed: false,
+        }
+    }
+}
+
 /// A small deterministic generator (SplitMix64): the xtask has no dependency for this, and a
 /// seed must replay the same cases on every machine.
 pub struct Rng(u64);
@@ -137,7 +153,7 @@ pub fn run(
         let scratch = work.join("mutation-jobs").join(n.to_string());
         let c = &candidates[d.candidate];
         let m = match kind {
-            Kind::Syntax => compare(repos, c, (&d.file, &d.text, &d.what), &scratch, work),
+            Kind::Syntax => compare(repos, c, d, &scratch, work),
             Kind::Override => compare_override(repos, c, d, &scratch, work),
         };
         let _ = std::fs::remove_dir_all(&scratch);
@@ -236,16 +252,7 @@ fn compare_override(
     work: &Path,
 ) -> Mutation {
     let copy = work.join("copies").join(repos[c.repo].key());
-    let mut m = Mutation {
-        repo: c.repo,
-        rel: c.rel.clone(),
-        file: d.file.clone(),
-        what: d.what.clone(),
-        broken: d.text.clone(),
-        differences: Vec::new(),
-        agree: false,
-        diagnosed: false,
-    };
+    let mut m = Mutation::of(c, d);
     let root = scratch.join("root");
     let copied = init::copy_reached(&copy, &c.rel, &c.reached, &root)
         .and_then(|()| Ok(std::fs::write(root.join(&c.rel).join(&d.file), &d.text)?));
@@ -303,28 +310,13 @@ fn candidates(repos: &[Repo], modules: &[(usize, String)], work: &Path) -> Vec<C
 }
 
 /// Both tools on one broken copy.
-fn compare(
-    repos: &[Repo],
-    c: &Candidate,
-    (file, broken, what): (&str, &str, &str),
-    scratch: &Path,
-    work: &Path,
-) -> Mutation {
+fn compare(repos: &[Repo], c: &Candidate, d: &Drawn, scratch: &Path, work: &Path) -> Mutation {
     let copy = work.join("copies").join(repos[c.repo].key());
-    let mut m = Mutation {
-        repo: c.repo,
-        rel: c.rel.clone(),
-        file: file.to_string(),
-        what: what.to_string(),
-        broken: broken.to_string(),
-        differences: Vec::new(),
-        agree: false,
-        diagnosed: false,
-    };
+    let mut m = Mutation::of(c, d);
     let (tf_root, our_root) = (scratch.join("tf"), scratch.join("ours"));
     for root in [&tf_root, &our_root] {
         let copied = init::copy_reached(&copy, &c.rel, &c.reached, root)
-            .and_then(|()| Ok(std::fs::write(root.join(&c.rel).join(file), broken)?));
+            .and_then(|()| Ok(std::fs::write(root.join(&c.rel).join(&d.file), &d.text)?));
         if let Err(e) = copied {
             m.differences.push(format!("copying failed: {e}"));
             return m;
@@ -437,7 +429,7 @@ fn report(repos: &[Repo], results: &[(usize, Mutation)], seed: u64, out: &Path) 
     writeln!(r, "# Mutations (seed {seed})\n")?;
     writeln!(
         r,
-        "{} broken files, {} with ranged diagnostics from Terraform, {} agree, {} differ.\n",
+        "{} cases, {} with ranged diagnostics from Terraform (syntax breaks), {} agree, {} differ.\n",
         results.len(),
         diagnosed,
         results.len() - differ.len(),
