@@ -153,16 +153,17 @@ fn assert_area_renders_as_terraform_does(area: &str, at_least: usize) {
         outcomes.len(),
         cases.len()
     );
+    assert_none_differ(&failures, cases.len(), "cases");
+}
+
+/// Fails with every difference when any of `total` compared `what` printed differently.
+fn assert_none_differ(failures: &[&String], total: usize, what: &str) {
+    let shown: Vec<&str> = failures.iter().map(|f| f.as_str()).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} cases print differently from Terraform:\n\n{}",
+        "{} of {total} {what} print differently from Terraform:\n\n{}",
         failures.len(),
-        cases.len(),
-        failures
-            .iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
+        shown.join("\n\n")
     );
 }
 
@@ -220,17 +221,7 @@ fn broken_modules_print_their_diagnostics_as_terraform_does() {
         outcomes.len(),
         generated.len()
     );
-    assert!(
-        failures.is_empty(),
-        "{} of {} broken modules print differently from Terraform:\n\n{}",
-        failures.len(),
-        generated.len(),
-        failures
-            .iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_none_differ(&failures, generated.len(), "broken modules");
 }
 
 #[test]
